@@ -1,0 +1,450 @@
+#include "gpu.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const policy_names[] = {"lrr", "gto", NULL};
+static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
+static const char *const service_names[] = {"deterministic", "exponential", NULL};
+
+#define F(k, t, field, lo, hi, u, d)                                                           \
+  {                                                                                            \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,       \
+    .unit = u, .doc = d                                                                        \
+  }
+#define FE(k, field, n, d)                                                                     \
+  {                                                                                            \
+    .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgGpu, field), .names = n,    \
+    .doc = d                                                                                   \
+  }
+#define FS(k, d)                                                                               \
+  {                                                                                            \
+    .key = k, .type = CFG_FIELD_SECTION, .doc = d                                              \
+  }
+
+static const CfgField top_fields[] = {
+    F("name", CFG_FIELD_STRING, name, 0, 0, NULL, "display name"),
+    F("clock_mhz", CFG_FIELD_DOUBLE, clock_mhz, 1, 1e5, "MHz", "SM clock, to convert to seconds"),
+    F("schedulers", CFG_FIELD_UINT, schedulers, 1, 16, "per SM", "warp schedulers"),
+    F("issue_width", CFG_FIELD_UINT, issue_width, 1, 4, "instructions/cycle",
+      "instructions one scheduler may issue per cycle"),
+    FE("dual_issue", dual_issue, dual_names,
+       "same_warp: extra issues come from the same warp; any_warp: from different warps"),
+    FE("policy", policy, policy_names, "warp scheduling policy"),
+    FS("limits", "residency limits"),
+    FS("units", "execution pipelines"),
+    FS("shared_memory", "shared memory"),
+    FS("memory", "global memory levels"),
+};
+
+static const CfgField limit_fields[] = {
+    F("max_warps", CFG_FIELD_UINT, limits.max_warps, 1, 1024, "warps", "resident warps per SM"),
+    F("max_blocks", CFG_FIELD_UINT, limits.max_blocks, 1, 1024, "blocks", "resident blocks per SM"),
+    F("registers", CFG_FIELD_UINT, limits.registers, 1, 1u << 24, "32-bit registers",
+      "register file per SM"),
+    F("max_registers_per_thread", CFG_FIELD_UINT, limits.max_registers_per_thread, 1, 1024,
+      "registers", "registers one thread may use"),
+    F("shared_memory_bytes", CFG_FIELD_UINT, limits.shared_memory_bytes, 0, 1u << 30, "bytes",
+      "shared memory per SM"),
+    F("max_threads_per_block", CFG_FIELD_UINT, limits.max_threads_per_block, 32, 1u << 16,
+      "threads", "largest block"),
+};
+
+#define FU(k, t, field, lo, hi, u, d)                                                          \
+  {                                                                                            \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgUnit, field), .min = lo, .max = hi,      \
+    .unit = u, .doc = d                                                                        \
+  }
+
+static const CfgField unit_fields[] = {
+    FU("lanes_per_scheduler", CFG_FIELD_UINT, lanes_per_scheduler, 1, 128, "lanes",
+       "a warp-instruction occupies the pipe 32/lanes cycles; must divide 32 or be a multiple of "
+       "32"),
+    FU("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 20, "cycles",
+       "dependent-issue latency of the unit's ops"),
+    FU("issue_cycles", CFG_FIELD_UINT, issue_cycles, 1, 64, "cycles",
+       "scheduler cycles one issue of the unit's ops takes"),
+    {.key = "latency_to", .type = CFG_FIELD_SECTION,
+     .doc = "map consumer unit (alu, sfu, ldst) -> latency seen by that consumer, cycles"},
+    {.key = "ops", .type = CFG_FIELD_SECTION,
+     .doc = "map op (e.g. IMAD) -> {latency_cycles, issue_cycles} overriding the unit's"},
+};
+
+#define FM(k, t, field, lo, hi, u, d)                                                          \
+  {                                                                                            \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,       \
+    .unit = u, .doc = d                                                                        \
+  }
+
+static const CfgField smem_fields[] = {
+    F("latency_cycles", CFG_FIELD_UINT, smem.latency_cycles, 1, 1u << 20, "cycles",
+      "LDS result latency"),
+    {.key = "latency_to", .type = CFG_FIELD_SECTION,
+     .doc = "map consumer unit -> LDS latency seen by that consumer, cycles"},
+    F("cycles_per_access", CFG_FIELD_DOUBLE, smem.cycles_per_access, 1.0 / 64, 1024, "cycles",
+      "bank throughput: one warp-access per this many cycles per SM"),
+    F("issue_cycles", CFG_FIELD_UINT, smem.issue_cycles, 1, 64, "cycles", "issue cost of LDS/STS"),
+    F("queue_depth", CFG_FIELD_UINT, smem.queue_depth, 1, 1u << 16, "accesses",
+      "accesses waiting for the banks before LDS/STS stall with mio_throttle"),
+};
+
+static const CfgField memory_fields[] = {
+    F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
+    F("sector_bytes", CFG_FIELD_UINT, memory.sector_bytes, 4, 4096, "bytes",
+      "smallest transfer; divides line_bytes"),
+    F("max_outstanding", CFG_FIELD_UINT, memory.max_outstanding, 32, 1u << 24, "transactions",
+      "transactions in flight per SM before global loads stall with lg_throttle"),
+    F("seed", CFG_FIELD_UINT64, memory.seed, 0, (double)G_MAXUINT64, NULL,
+      "seed of addresses and random service times"),
+};
+
+#define FL(k, t, field, lo, hi, u, d)                                                          \
+  {                                                                                            \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgMemLevel, field), .min = lo, .max = hi,  \
+    .unit = u, .doc = d                                                                        \
+  }
+
+static const CfgField level_fields[] = {
+    FL("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 24, "cycles",
+       "unloaded round trip of one transaction"),
+    FL("bytes_per_cycle", CFG_FIELD_DOUBLE, bytes_per_cycle, 1e-6, INFINITY, "bytes/cycle",
+       "peak bandwidth per SM, all channels together (inf = unlimited)"),
+    FL("channels", CFG_FIELD_UINT, channels, 1, 4096, "servers",
+       "independent servers, chosen by hashing the line address"),
+    FL("min_access_bytes", CFG_FIELD_UINT, min_access_bytes, 1, 1u << 16, "bytes",
+       "a transaction occupies its channel as if it moved at least this many bytes"),
+    {.key = "service", .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
+     .names = service_names, .doc = "service time: deterministic or exponential (same mean)"},
+};
+
+static const CfgFieldTable tables[] = {
+    {"", top_fields, G_N_ELEMENTS(top_fields)},
+    {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
+    {"units.*", unit_fields, G_N_ELEMENTS(unit_fields)},
+    {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields)},
+    {"memory", memory_fields, G_N_ELEMENTS(memory_fields)},
+    {"memory.*", level_fields, G_N_ELEMENTS(level_fields)},
+};
+
+const CfgFieldTable *
+cfg_gpu_field_tables(guint *n_tables)
+{
+  *n_tables = G_N_ELEMENTS(tables);
+  return tables;
+}
+
+static void
+set_defaults(CfgGpu *g)
+{
+  g->name = g_strdup("unnamed GPU");
+  g->clock_mhz = 1000;
+  g->schedulers = 4;
+  g->issue_width = 1;
+  g->dual_issue = CFG_DUAL_SAME_WARP;
+  g->policy = CFG_POLICY_LRR;
+  g->limits.max_warps = 64;
+  g->limits.max_blocks = 32;
+  g->limits.registers = 65536;
+  g->limits.max_registers_per_thread = 255;
+  g->limits.shared_memory_bytes = 65536;
+  g->limits.max_threads_per_block = 1024;
+  g->units[ISA_UNIT_ALU] = (CfgUnit){.lanes_per_scheduler = 32, .latency_cycles = 6, .issue_cycles = 1};
+  g->units[ISA_UNIT_SFU] = (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 13, .issue_cycles = 1};
+  g->units[ISA_UNIT_LDST] = (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 1, .issue_cycles = 1};
+  g->smem.latency_cycles = 24;
+  g->smem.cycles_per_access = 1;
+  g->smem.issue_cycles = 1;
+  g->smem.queue_depth = 32;
+  g->memory.line_bytes = 128;
+  g->memory.sector_bytes = 32;
+  g->memory.max_outstanding = 4096;
+  g->memory.seed = 1;
+}
+
+static gboolean
+load_latency_to(const CfgNode *map, const char *section, guint *latency_to, GError **error)
+{
+  if (map == NULL)
+    return TRUE;
+  if (!cfg_node_expect_map(map, section, error))
+    return FALSE;
+  for (guint i = 0; i < map->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(map->keys, i);
+    IsaUnit u;
+    if (!isa_unit_lookup(key->value, &u))
+      return cfg_fail(error, key, "unknown unit '%s' in %s (alu, sfu, ldst)", key->value,
+                      section);
+    guint64 v;
+    if (!cfg_node_to_uint64(g_ptr_array_index(map->items, i), 1, 1u << 20, &v, error))
+      return FALSE;
+    latency_to[u] = (guint)v;
+  }
+  return TRUE;
+}
+
+static gboolean
+load_unit(CfgGpu *g, IsaUnit u, const CfgNode *map, GError **error)
+{
+  CfgUnit *unit = &g->units[u];
+  g_autofree char *section = g_strdup_printf("units.%s", isa_unit_name(u));
+  if (!cfg_load_fields(map, section, unit_fields, G_N_ELEMENTS(unit_fields), unit, error))
+    return FALSE;
+  if (map == NULL)
+    return TRUE;
+  const CfgNode *lanes = cfg_node_get(map, "lanes_per_scheduler");
+  guint l = unit->lanes_per_scheduler;
+  if (lanes && !(32 % l == 0 || l % 32 == 0))
+    return cfg_fail(error, lanes, "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u",
+                    l);
+  g_autofree char *lt = g_strdup_printf("%s.latency_to", section);
+  if (!load_latency_to(cfg_node_get(map, "latency_to"), lt, unit->latency_to, error))
+    return FALSE;
+  const CfgNode *ops = cfg_node_get(map, "ops");
+  if (ops == NULL)
+    return TRUE;
+  for (guint i = 0; i < ops->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(ops->keys, i);
+    IsaOp op;
+    if (!isa_op_lookup(key->value, &op))
+      return cfg_fail(error, key, "unknown op '%s' in %s.ops", key->value, section);
+    if (isa_op_info(op)->unit != u)
+      return cfg_fail(error, key, "%s does not run on %s (it runs on %s)", key->value,
+                      isa_unit_name(u), isa_unit_name(isa_op_info(op)->unit));
+    struct {
+      guint latency_cycles, issue_cycles;
+    } o = {0, 0};
+    static const CfgField op_fields[] = {
+        {.key = "latency_cycles", .type = CFG_FIELD_UINT, .min = 1, .max = 1u << 20},
+        {.key = "issue_cycles", .type = CFG_FIELD_UINT, .offset = sizeof(guint), .min = 1, .max = 64},
+    };
+    g_autofree char *os = g_strdup_printf("%s.ops.%s", section, key->value);
+    if (!cfg_load_fields(g_ptr_array_index(ops->items, i), os, op_fields, 2, &o, error))
+      return FALSE;
+    unit->op_latency[op] = o.latency_cycles;
+    unit->op_issue_cycles[op] = o.issue_cycles;
+  }
+  return TRUE;
+}
+
+static gboolean
+load_memory(CfgGpu *g, const CfgNode *map, GError **error)
+{
+  if (!cfg_node_expect_map(map, "memory", error))
+    return FALSE;
+  /* scalar keys are memory-wide settings, mapping keys are levels */
+  for (guint i = 0; i < map->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(map->keys, i);
+    const CfgNode *value = g_ptr_array_index(map->items, i);
+    if (value->kind != CFG_NODE_MAP)
+      continue;
+    if (g->memory.n_levels == CFG_MAX_LEVELS)
+      return cfg_fail(error, key, "at most %u memory levels", CFG_MAX_LEVELS);
+    CfgMemLevel *lv = &g->memory.levels[g->memory.n_levels++];
+    *lv = (CfgMemLevel){.name = g_strdup(key->value), .channels = 1, .service = CFG_SERVICE_DETERMINISTIC};
+    g_autofree char *section = g_strdup_printf("memory.%s", key->value);
+    if (!cfg_load_fields(value, section, level_fields, G_N_ELEMENTS(level_fields), lv, error))
+      return FALSE;
+    static const char *const required[] = {"latency_cycles", "bytes_per_cycle"};
+    for (guint r = 0; r < G_N_ELEMENTS(required); r++)
+      if (cfg_node_get(value, required[r]) == NULL)
+        return cfg_fail(error, key, "memory level '%s' needs %s", key->value, required[r]);
+  }
+  g_autoptr(CfgNode) scalars = g_new0(CfgNode, 1);
+  scalars->kind = CFG_NODE_MAP;
+  scalars->keys = g_ptr_array_new();
+  scalars->items = g_ptr_array_new();
+  for (guint i = 0; i < map->keys->len; i++) {
+    CfgNode *value = g_ptr_array_index(map->items, i);
+    if (value->kind == CFG_NODE_MAP)
+      continue;
+    g_ptr_array_add(scalars->keys, g_ptr_array_index(map->keys, i));
+    g_ptr_array_add(scalars->items, value);
+  }
+  gboolean ok = cfg_load_fields(scalars, "memory", memory_fields, G_N_ELEMENTS(memory_fields), g,
+                                error);
+  g_ptr_array_set_free_func(scalars->keys, NULL);
+  g_ptr_array_set_free_func(scalars->items, NULL);
+  if (!ok)
+    return FALSE;
+  const CfgNode *at = cfg_node_get(map, "sector_bytes");
+  if (!at)
+    at = cfg_node_get(map, "line_bytes");
+  if (!at)
+    at = map;
+  guint line = g->memory.line_bytes, sector = g->memory.sector_bytes;
+  if ((line & (line - 1)) || (sector & (sector - 1)))
+    return cfg_fail(error, at, "line_bytes and sector_bytes must be powers of two");
+  if (sector > line)
+    return cfg_fail(error, at, "sector_bytes (%u) must not exceed line_bytes (%u)", sector, line);
+  for (guint i = 0; i < g->memory.n_levels; i++)
+    if (g->memory.levels[i].min_access_bytes == 0)
+      g->memory.levels[i].min_access_bytes = sector;
+  if (g->memory.n_levels == 0)
+    return cfg_fail(error, map, "memory needs at least one level (e.g. dram: {latency_cycles: "
+                                "400, bytes_per_cycle: 16})");
+  return TRUE;
+}
+
+CfgGpu *
+cfg_gpu_load(const CfgNode *root, GError **error)
+{
+  g_autoptr(CfgGpu) g = g_new0(CfgGpu, 1);
+  set_defaults(g);
+  if (!cfg_load_fields(root, "the GPU file", top_fields, G_N_ELEMENTS(top_fields), g, error))
+    return NULL;
+  if (!cfg_load_fields(cfg_node_get(root, "limits"), "limits", limit_fields,
+                       G_N_ELEMENTS(limit_fields), g, error))
+    return NULL;
+  const CfgNode *units = cfg_node_get(root, "units");
+  if (units) {
+    for (guint i = 0; i < units->keys->len; i++) {
+      const CfgNode *key = g_ptr_array_index(units->keys, i);
+      IsaUnit u;
+      if (!isa_unit_lookup(key->value, &u))
+        return (cfg_fail(error, key, "unknown unit '%s' in units (alu, sfu, ldst)", key->value),
+                NULL);
+    }
+  }
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    if (!load_unit(g, u, cfg_node_get(units, isa_unit_name(u)), error))
+      return NULL;
+  const CfgNode *smem = cfg_node_get(root, "shared_memory");
+  if (!cfg_load_fields(smem, "shared_memory", smem_fields, G_N_ELEMENTS(smem_fields), g, error))
+    return NULL;
+  if (!load_latency_to(cfg_node_get(smem, "latency_to"), "shared_memory.latency_to",
+                       g->smem.latency_to, error))
+    return NULL;
+  const CfgNode *memory = cfg_node_get(root, "memory");
+  if (memory == NULL)
+    return (cfg_fail(error, root, "the GPU file needs a memory section"), NULL);
+  if (!load_memory(g, memory, error))
+    return NULL;
+  return g_steal_pointer(&g);
+}
+
+CfgGpu *
+cfg_gpu_load_file(const char *path, GError **error)
+{
+  g_autoptr(CfgNode) root = cfg_load_file(path, error);
+  return root ? cfg_gpu_load(root, error) : NULL;
+}
+
+void
+cfg_gpu_free(CfgGpu *gpu)
+{
+  if (gpu == NULL)
+    return;
+  g_free(gpu->name);
+  for (guint i = 0; i < gpu->memory.n_levels; i++)
+    g_free(gpu->memory.levels[i].name);
+  g_free(gpu);
+}
+
+int
+cfg_gpu_level(const CfgGpu *gpu, const char *name)
+{
+  for (guint i = 0; i < gpu->memory.n_levels; i++)
+    if (strcmp(gpu->memory.levels[i].name, name) == 0)
+      return (int)i;
+  return -1;
+}
+
+guint
+cfg_gpu_op_latency(const CfgGpu *gpu, IsaOp op, IsaUnit consumer)
+{
+  const IsaOpInfo *info = isa_op_info(op);
+  if (info->space == ISA_SPACE_SHARED) {
+    guint to = gpu->smem.latency_to[consumer];
+    return to ? to : gpu->smem.latency_cycles;
+  }
+  const CfgUnit *unit = &gpu->units[info->unit];
+  if (unit->latency_to[consumer])
+    return unit->latency_to[consumer];
+  return unit->op_latency[op] ? unit->op_latency[op] : unit->latency_cycles;
+}
+
+guint
+cfg_gpu_op_issue_cycles(const CfgGpu *gpu, IsaOp op)
+{
+  const IsaOpInfo *info = isa_op_info(op);
+  const CfgUnit *unit = &gpu->units[info->unit];
+  if (unit->op_issue_cycles[op])
+    return unit->op_issue_cycles[op];
+  if (info->space == ISA_SPACE_SHARED)
+    return gpu->smem.issue_cycles;
+  return unit->issue_cycles;
+}
+
+static void
+print_latency_to(GString *out, const char *indent, const guint *latency_to)
+{
+  gboolean any = FALSE;
+  for (guint c = 0; c < ISA_UNIT_COUNT; c++)
+    any |= latency_to[c] != 0;
+  if (!any)
+    return;
+  g_string_append_printf(out, "%slatency_to: {", indent);
+  gboolean first = TRUE;
+  for (guint c = 0; c < ISA_UNIT_COUNT; c++) {
+    if (latency_to[c]) {
+      g_string_append_printf(out, "%s%s: %u", first ? "" : ", ", isa_unit_name(c), latency_to[c]);
+      first = FALSE;
+    }
+  }
+  g_string_append(out, "}\n");
+}
+
+void
+cfg_gpu_print(const CfgGpu *g, GString *out)
+{
+  g_string_append_printf(out, "name: \"%s\"\nclock_mhz: %g\nschedulers: %u\nissue_width: %u\n",
+                         g->name, g->clock_mhz, g->schedulers, g->issue_width);
+  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\n", dual_names[g->dual_issue],
+                         policy_names[g->policy]);
+  g_string_append_printf(out,
+                         "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
+                         "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"
+                         "  max_threads_per_block: %u\n",
+                         g->limits.max_warps, g->limits.max_blocks, g->limits.registers,
+                         g->limits.max_registers_per_thread, g->limits.shared_memory_bytes,
+                         g->limits.max_threads_per_block);
+  g_string_append(out, "units:\n");
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+    const CfgUnit *unit = &g->units[u];
+    g_string_append_printf(out,
+                           "  %s:\n    lanes_per_scheduler: %u\n    latency_cycles: %u\n"
+                           "    issue_cycles: %u\n",
+                           isa_unit_name(u), unit->lanes_per_scheduler, unit->latency_cycles,
+                           unit->issue_cycles);
+    print_latency_to(out, "    ", unit->latency_to);
+    gboolean any = FALSE;
+    for (guint op = 0; op < ISA_OP_COUNT; op++) {
+      if (!unit->op_latency[op] && !unit->op_issue_cycles[op])
+        continue;
+      if (!any)
+        g_string_append(out, "    ops:\n");
+      any = TRUE;
+      g_string_append_printf(out, "      %s: {latency_cycles: %u, issue_cycles: %u}\n",
+                             isa_op_info(op)->mnemonic,
+                             unit->op_latency[op] ? unit->op_latency[op] : unit->latency_cycles,
+                             cfg_gpu_op_issue_cycles(g, op));
+    }
+  }
+  g_string_append_printf(out, "shared_memory:\n  latency_cycles: %u\n", g->smem.latency_cycles);
+  print_latency_to(out, "  ", g->smem.latency_to);
+  g_string_append_printf(out, "  cycles_per_access: %g\n  issue_cycles: %u\n  queue_depth: %u\n",
+                         g->smem.cycles_per_access, g->smem.issue_cycles, g->smem.queue_depth);
+  g_string_append_printf(out,
+                         "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"
+                         "  seed: %" G_GUINT64_FORMAT "\n",
+                         g->memory.line_bytes, g->memory.sector_bytes, g->memory.max_outstanding,
+                         g->memory.seed);
+  for (guint i = 0; i < g->memory.n_levels; i++) {
+    const CfgMemLevel *lv = &g->memory.levels[i];
+    g_string_append_printf(out,
+                           "  %s:\n    latency_cycles: %u\n    bytes_per_cycle: %g\n"
+                           "    channels: %u\n    min_access_bytes: %u\n    service: %s\n",
+                           lv->name, lv->latency_cycles, lv->bytes_per_cycle, lv->channels,
+                           lv->min_access_bytes, service_names[lv->service]);
+  }
+}

@@ -1,0 +1,82 @@
+/* A GPU (one SM and its share of the memory system) as described in a YAML file.
+ * Units: cycles are SM clock cycles; throughputs are per SM. */
+#pragma once
+
+#include "load.h"
+#include "../isa/isa.h"
+
+typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO } CfgPolicy;
+typedef enum { CFG_DUAL_SAME_WARP, CFG_DUAL_ANY_WARP } CfgDualIssue;
+typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
+
+#define CFG_MAX_LEVELS 8u
+
+typedef struct {
+  guint lanes_per_scheduler;           /* a warp-instruction occupies the pipe 32/lanes cycles */
+  guint latency_cycles;                /* result latency of the unit's ops */
+  guint issue_cycles;                  /* scheduler cycles one issue takes */
+  guint op_latency[ISA_OP_COUNT];      /* per-op override, 0 = latency_cycles */
+  guint op_issue_cycles[ISA_OP_COUNT]; /* per-op override, 0 = issue_cycles */
+  guint latency_to[ISA_UNIT_COUNT];    /* latency seen by a consumer on that unit, 0 = default */
+} CfgUnit;
+
+typedef struct {
+  char *name;
+  guint latency_cycles;   /* unloaded round trip of one transaction */
+  double bytes_per_cycle; /* peak, all channels together */
+  guint channels;         /* independent servers, chosen by address hash */
+  guint min_access_bytes; /* a transaction occupies a channel for at least this many bytes */
+  int service;            /* CfgService */
+} CfgMemLevel;
+
+typedef struct {
+  char *name;
+  double clock_mhz;
+  guint schedulers;
+  guint issue_width;
+  int dual_issue; /* CfgDualIssue */
+  int policy;     /* CfgPolicy */
+  struct {
+    guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
+        max_threads_per_block;
+  } limits;
+  CfgUnit units[ISA_UNIT_COUNT];
+  struct {
+    guint latency_cycles;
+    guint latency_to[ISA_UNIT_COUNT];
+    double cycles_per_access; /* one warp-access per this many cycles, per SM */
+    guint issue_cycles;       /* issue cost of LDS/STS */
+    guint queue_depth;        /* accesses waiting for the banks before mio_throttle */
+  } smem;
+  struct {
+    guint line_bytes, sector_bytes;
+    guint max_outstanding; /* transactions in flight per SM before lg_throttle */
+    guint64 seed;          /* addresses and random service times */
+    CfgMemLevel levels[CFG_MAX_LEVELS];
+    guint n_levels;
+  } memory;
+} CfgGpu;
+
+/* Loads a GPU from @root (a parsed YAML file with any --set overrides applied). */
+CfgGpu *cfg_gpu_load(const CfgNode *root, GError **error);
+CfgGpu *cfg_gpu_load_file(const char *path, GError **error);
+void cfg_gpu_free(CfgGpu *gpu);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgGpu, cfg_gpu_free)
+
+/* Index of the memory level called @name, or -1. */
+int cfg_gpu_level(const CfgGpu *gpu, const char *name);
+/* Latency of @op's result for a consumer on @consumer. */
+guint cfg_gpu_op_latency(const CfgGpu *gpu, IsaOp op, IsaUnit consumer);
+guint cfg_gpu_op_issue_cycles(const CfgGpu *gpu, IsaOp op);
+
+/* Prints every key with its value (defaults filled in) as YAML. */
+void cfg_gpu_print(const CfgGpu *gpu, GString *out);
+
+/* The field tables, for documentation checks: section names are "", "limits", "units.*",
+ * "shared_memory", "memory", "memory.*" (levels). */
+typedef struct {
+  const char *section;
+  const CfgField *fields;
+  guint n_fields;
+} CfgFieldTable;
+const CfgFieldTable *cfg_gpu_field_tables(guint *n_tables);

@@ -1,0 +1,353 @@
+#include "kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../isa/asm.h"
+
+/* Launch keys; their values may be numbers or expressions over params. */
+static const CfgField kernel_fields[] = {
+    {.key = "name", .type = CFG_FIELD_STRING, .doc = "display name"},
+    {.key = "description", .type = CFG_FIELD_STRING, .doc = "one paragraph for users"},
+    {.key = "params", .type = CFG_FIELD_SECTION,
+     .doc = "parameter name -> default value; used as $name; settable with --set name=value"},
+    {.key = "warps_per_sm", .type = CFG_FIELD_UINT, .min = 1, .max = 1024, .unit = "warps",
+     .doc = "resident warps (alternative to threads_per_block x blocks_per_sm)"},
+    {.key = "threads_per_block", .type = CFG_FIELD_UINT, .min = 1, .max = 1u << 16,
+     .unit = "threads", .doc = "block size"},
+    {.key = "blocks_per_sm", .type = CFG_FIELD_UINT, .min = 1, .max = 1024, .unit = "blocks",
+     .doc = "resident blocks"},
+    {.key = "registers_per_thread", .type = CFG_FIELD_UINT, .min = 1, .max = 1024,
+     .unit = "registers", .doc = "registers each thread holds (checked against the register file)"},
+    {.key = "shared_memory_per_block", .type = CFG_FIELD_UINT, .min = 0, .max = 1u << 30,
+     .unit = "bytes", .doc = "shared memory each block holds"},
+    {.key = "instructions_per_warp", .type = CFG_FIELD_UINT64, .min = 1, .max = 1e15,
+     .unit = "instructions",
+     .doc = "if set, each warp loops over the stream until it has issued this many"},
+    {.key = "stream", .type = CFG_FIELD_STRING, .doc = "the instruction stream (see docs/config.md)"},
+};
+
+const CfgField *
+cfg_kernel_fields(guint *n_fields)
+{
+  *n_fields = G_N_ELEMENTS(kernel_fields);
+  return kernel_fields;
+}
+
+static const CfgField *
+kernel_field(const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS(kernel_fields); i++)
+    if (strcmp(kernel_fields[i].key, key) == 0)
+      return &kernel_fields[i];
+  return NULL;
+}
+
+void
+cfg_kernel_free(CfgKernel *k)
+{
+  if (k == NULL)
+    return;
+  g_free(k->name);
+  g_free(k->description);
+  isa_program_free(k->program);
+  if (k->param_names)
+    g_ptr_array_free(k->param_names, TRUE);
+  if (k->params)
+    g_hash_table_unref(k->params);
+  g_free(k);
+}
+
+/* A numeric launch key: a number, or an expression over the parameters. */
+static gboolean
+launch_value(const CfgNode *node, const CfgField *f, GHashTable *params, guint64 *out,
+             GError **error)
+{
+  if (node->kind != CFG_NODE_SCALAR)
+    return cfg_fail(error, node, "'%s' must be a number or an expression", f->key);
+  double v;
+  g_autofree char *str = NULL;
+  GError *local = NULL;
+  if (!isa_asm_eval(node->value, params, &v, &str, &local)) {
+    gboolean r = cfg_fail(error, node, "%s: %s", f->key, local->message);
+    g_error_free(local);
+    return r;
+  }
+  if (str)
+    return cfg_fail(error, node, "'%s' must be a number, got '%s'", f->key, str);
+  double r = round(v);
+  if (!isfinite(v) || fabs(v - r) > 1e-9 || r < f->min || r > f->max)
+    return cfg_fail(error, node, "'%s' must be a whole number from %g to %g, got %g", f->key,
+                    f->min, f->max, v);
+  *out = (guint64)r;
+  return TRUE;
+}
+
+static gboolean
+load_params(CfgKernel *k, const CfgNode *params, GError **error)
+{
+  k->param_names = g_ptr_array_new_with_free_func(g_free);
+  k->params = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  if (params == NULL)
+    return TRUE;
+  if (!cfg_node_expect_map(params, "params", error))
+    return FALSE;
+  for (guint i = 0; i < params->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(params->keys, i);
+    const CfgNode *value = g_ptr_array_index(params->items, i);
+    if (!g_ascii_isalpha(key->value[0]) && key->value[0] != '_')
+      return cfg_fail(error, key, "parameter names start with a letter, got '%s'", key->value);
+    for (const char *c = key->value; *c; c++)
+      if (!g_ascii_isalnum(*c) && *c != '_')
+        return cfg_fail(error, key, "parameter names use letters, digits and '_', got '%s'",
+                        key->value);
+    if (value->kind != CFG_NODE_SCALAR)
+      return cfg_fail(error, value, "parameter '%s' must be a single value", key->value);
+    if (value->value[0] == '\0')
+      return cfg_fail(error, value, "parameter '%s' has an empty value", key->value);
+    g_ptr_array_add(k->param_names, g_strdup(key->value));
+    g_hash_table_insert(k->params, g_strdup(key->value), g_strdup(value->value));
+  }
+  return TRUE;
+}
+
+static gboolean
+bind_levels(CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError **error)
+{
+  for (guint l = 0; l < k->program->n_levels; l++) {
+    int idx = cfg_gpu_level(gpu, k->program->levels[l]);
+    if (idx >= 0) {
+      k->level_map[l] = (guint8)idx;
+      continue;
+    }
+    guint line = 1;
+    for (guint i = 0; i < k->program->n_insns; i++) {
+      const IsaInsn *insn = &k->program->insns[i];
+      if (insn->kind == ISA_INSN_OP && isa_op_info(insn->op)->space == ISA_SPACE_GLOBAL &&
+          insn->level == l) {
+        line = insn->line;
+        break;
+      }
+    }
+    GString *known = g_string_new(NULL);
+    for (guint i = 0; i < gpu->memory.n_levels; i++)
+      g_string_append_printf(known, "%s%s", i ? ", " : "", gpu->memory.levels[i].name);
+    g_autofree char *where = cfg_node_where_in_text(stream, line, 1);
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "%s: memory level '%s' is not in the GPU file (it has: %s)", where,
+                k->program->levels[l], known->str);
+    g_string_free(known, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **error)
+{
+  const CfgNode *at = cfg_node_get(root, "warps_per_sm");
+  if (!at)
+    at = cfg_node_get(root, "threads_per_block");
+  if (!at)
+    at = cfg_node_key(root, "stream");
+  if (k->warps_per_sm > gpu->limits.max_warps)
+    return cfg_fail(error, at, "%u warps per SM is impossible: the GPU holds at most %u",
+                    k->warps_per_sm, gpu->limits.max_warps);
+  if (k->blocks_per_sm > gpu->limits.max_blocks)
+    return cfg_fail(error, at, "%u blocks per SM is impossible: the GPU holds at most %u",
+                    k->blocks_per_sm, gpu->limits.max_blocks);
+  if (k->threads_per_block > gpu->limits.max_threads_per_block)
+    return cfg_fail(error, at, "blocks of %u threads are impossible: at most %u", 
+                    k->threads_per_block, gpu->limits.max_threads_per_block);
+  const CfgNode *rat = cfg_node_get(root, "registers_per_thread");
+  if (!rat)
+    rat = at;
+  if (k->registers_per_thread > gpu->limits.max_registers_per_thread)
+    return cfg_fail(error, rat, "%u registers per thread is over the limit of %u",
+                    k->registers_per_thread, gpu->limits.max_registers_per_thread);
+  guint64 regs = (guint64)k->registers_per_thread * 32 * k->warps_per_sm;
+  if (regs > gpu->limits.registers)
+    return cfg_fail(error, rat,
+                    "%u warps x 32 threads x %u registers = %" G_GUINT64_FORMAT
+                    " registers, more than the %u the SM has",
+                    k->warps_per_sm, k->registers_per_thread, regs, gpu->limits.registers);
+  guint64 smem = (guint64)k->shared_memory_per_block * k->blocks_per_sm;
+  if (smem > gpu->limits.shared_memory_bytes) {
+    const CfgNode *sat = cfg_node_get(root, "shared_memory_per_block");
+    return cfg_fail(error, sat ? sat : at,
+                    "%u blocks x %u bytes of shared memory = %" G_GUINT64_FORMAT
+                    " bytes, more than the %u the SM has",
+                    k->blocks_per_sm, k->shared_memory_per_block, smem,
+                    gpu->limits.shared_memory_bytes);
+  }
+  return TRUE;
+}
+
+CfgKernel *
+cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
+{
+  g_autoptr(CfgKernel) k = g_new0(CfgKernel, 1);
+  k->name = g_strdup("unnamed kernel");
+  k->description = g_strdup("");
+  for (guint i = 0; i < root->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(root->keys, i);
+    if (kernel_field(key->value) == NULL) {
+      GString *known = g_string_new(NULL);
+      for (guint j = 0; j < G_N_ELEMENTS(kernel_fields); j++)
+        g_string_append_printf(known, "%s%s", j ? ", " : "", kernel_fields[j].key);
+      gboolean r = cfg_fail(error, key, "unknown key '%s' in the kernel file (known keys: %s)",
+                            key->value, known->str);
+      g_string_free(known, TRUE);
+      (void)r;
+      return NULL;
+    }
+  }
+  if (!load_params(k, cfg_node_get(root, "params"), error))
+    return NULL;
+  for (guint i = 0; i < 2; i++) {
+    const CfgField *f = &kernel_fields[i];
+    const CfgNode *v = cfg_node_get(root, f->key);
+    if (v && v->kind != CFG_NODE_SCALAR)
+      return (cfg_fail(error, v, "'%s' must be text", f->key), NULL);
+    if (v) {
+      char **dst = i == 0 ? &k->name : &k->description;
+      g_free(*dst);
+      *dst = g_strdup(v->value);
+    }
+  }
+  guint64 vals[5] = {0, 0, 0, 32, 0};
+  static const char *const launch_keys[] = {"warps_per_sm", "threads_per_block", "blocks_per_sm",
+                                            "registers_per_thread", "shared_memory_per_block"};
+  for (guint i = 0; i < G_N_ELEMENTS(launch_keys); i++) {
+    const CfgNode *v = cfg_node_get(root, launch_keys[i]);
+    if (v && !launch_value(v, kernel_field(launch_keys[i]), k->params, &vals[i], error))
+      return NULL;
+  }
+  const CfgNode *ipw = cfg_node_get(root, "instructions_per_warp");
+  if (ipw && !launch_value(ipw, kernel_field("instructions_per_warp"), k->params,
+                           &k->instructions_per_warp, error))
+    return NULL;
+  guint64 warps = vals[0], tpb = vals[1], blocks = vals[2];
+  if (warps == 0 && tpb == 0)
+    return (cfg_fail(error, root, "the kernel needs warps_per_sm or threads_per_block"), NULL);
+  if (warps != 0 && tpb != 0) {
+    const CfgNode *v = cfg_node_get(root, "threads_per_block");
+    return (cfg_fail(error, v, "give warps_per_sm or threads_per_block (with blocks_per_sm), "
+                               "not both"),
+            NULL);
+  }
+  if (warps != 0) {
+    /* blocks as large as the GPU allows, split evenly (the calibration workload's launch) */
+    if (blocks == 0)
+      blocks = (warps * 32 + gpu->limits.max_threads_per_block - 1) /
+               gpu->limits.max_threads_per_block;
+    if (blocks > warps)
+      blocks = warps;
+    k->warps_per_block = (guint)((warps + blocks - 1) / blocks);
+    k->threads_per_block = k->warps_per_block * 32;
+  } else {
+    if (blocks == 0)
+      blocks = 1;
+    k->threads_per_block = (guint)tpb;
+    k->warps_per_block = (guint)((tpb + 31) / 32);
+    warps = blocks * k->warps_per_block;
+  }
+  k->warps_per_sm = (guint)MIN(warps, G_MAXUINT);
+  k->blocks_per_sm = (guint)blocks;
+  k->registers_per_thread = (guint)vals[3];
+  k->shared_memory_per_block = (guint)vals[4];
+  if (!check_launch(k, root, gpu, error))
+    return NULL;
+
+  const CfgNode *stream = cfg_node_get(root, "stream");
+  if (stream == NULL)
+    return (cfg_fail(error, root, "the kernel needs a stream"), NULL);
+  if (stream->kind != CFG_NODE_SCALAR)
+    return (cfg_fail(error, stream, "'stream' must be text (use a block scalar: stream: |)"),
+            NULL);
+  guint line = 0, col = 0;
+  GError *local = NULL;
+  k->program = isa_asm_parse(stream->value, k->params, &line, &col, &local);
+  if (k->program == NULL) {
+    g_autofree char *where = cfg_node_where_in_text(stream, line, col);
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s: %s", where, local->message);
+    g_error_free(local);
+    return NULL;
+  }
+  if (!bind_levels(k, stream, gpu, error))
+    return NULL;
+  return g_steal_pointer(&k);
+}
+
+gboolean
+cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets, GError **error)
+{
+  guint n_gpu_tables;
+  const CfgFieldTable *gpu_tables = cfg_gpu_field_tables(&n_gpu_tables);
+  for (guint i = 0; sets && sets[i]; i++) {
+    const char *eq = strchr(sets[i], '=');
+    if (eq == NULL || eq == sets[i]) {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: expected KEY=VALUE", sets[i]);
+      return FALSE;
+    }
+    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
+    const char *value = eq + 1;
+    if (*value == '\0') {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: empty value", key);
+      return FALSE;
+    }
+    const CfgNode *params = cfg_node_get(kernel_root, "params");
+    if (!strchr(key, '.') && cfg_node_get(params, key) != NULL) {
+      g_autofree char *path = g_strdup_printf("params.%s", key);
+      if (!cfg_node_set_path(kernel_root, path, value, error))
+        return FALSE;
+      continue;
+    }
+    if (!strchr(key, '.') && kernel_field(key) && strcmp(key, "params") != 0) {
+      if (!cfg_node_set_path(kernel_root, key, value, error))
+        return FALSE;
+      continue;
+    }
+    g_auto(GStrv) parts = g_strsplit(key, ".", 2);
+    gboolean known = FALSE;
+    for (guint f = 0; f < gpu_tables[0].n_fields; f++)
+      known |= strcmp(gpu_tables[0].fields[f].key, parts[0]) == 0;
+    if (!known) {
+      GString *names = g_string_new(NULL);
+      for (guint p = 0; params && p < params->keys->len; p++)
+        g_string_append_printf(names, "%s%s", p ? ", " : "",
+                               ((CfgNode *)g_ptr_array_index(params->keys, p))->value);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "--set %s: no kernel parameter (%s), kernel key or GPU key of that name", key,
+                  names->len ? names->str : "none declared");
+      g_string_free(names, TRUE);
+      return FALSE;
+    }
+    if (!cfg_node_set_path(gpu_root, key, value, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets,
+             CfgGpu **gpu, CfgKernel **kernel, GError **error)
+{
+  g_autoptr(CfgNode) groot = cfg_load_file(gpu_path, error);
+  if (groot == NULL)
+    return FALSE;
+  g_autoptr(CfgNode) kroot = cfg_load_file(kernel_path, error);
+  if (kroot == NULL)
+    return FALSE;
+  if (!cfg_apply_sets(groot, kroot, sets, error))
+    return FALSE;
+  g_autoptr(CfgGpu) g = cfg_gpu_load(groot, error);
+  if (g == NULL)
+    return FALSE;
+  CfgKernel *k = cfg_kernel_load(kroot, g, error);
+  if (k == NULL)
+    return FALSE;
+  *gpu = g_steal_pointer(&g);
+  *kernel = k;
+  return TRUE;
+}

@@ -1,0 +1,42 @@
+/* A kernel: its launch on one SM and the per-warp instruction stream.
+ *
+ * Kernel files declare parameters with defaults under "params:"; the stream and the launch
+ * keys may use them ($alpha, ${...} expressions).  "--set NAME=VALUE" changes a parameter, a
+ * top-level kernel key, or a GPU key given by its dotted path (cfg_apply_sets()).
+ */
+#pragma once
+
+#include "gpu.h"
+#include "../isa/stream.h"
+
+typedef struct {
+  char *name;
+  char *description;
+  guint warps_per_sm;
+  guint blocks_per_sm;
+  guint threads_per_block;
+  guint warps_per_block;
+  guint registers_per_thread;
+  guint shared_memory_per_block;
+  guint64 instructions_per_warp; /* 0 = every warp runs the stream once */
+  IsaProgram *program;
+  guint8 level_map[ISA_MAX_LEVELS]; /* program level -> GPU memory level */
+  GPtrArray *param_names;           /* declared parameters, in file order */
+  GHashTable *params;               /* name -> value text after --set */
+} CfgKernel;
+
+/* Loads a kernel from @root and binds it to @gpu (memory levels, residency limits). */
+CfgKernel *cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error);
+void cfg_kernel_free(CfgKernel *kernel);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgKernel, cfg_kernel_free)
+
+/* Applies "KEY=VALUE" strings: a declared kernel parameter, else a top-level kernel key,
+ * else a GPU key path.  Errors name "--set KEY". */
+gboolean cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets,
+                        GError **error);
+
+/* Loads both files, applies @sets (may be NULL) and binds them. */
+gboolean cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets,
+                      CfgGpu **gpu, CfgKernel **kernel, GError **error);
+
+const CfgField *cfg_kernel_fields(guint *n_fields);

@@ -1,0 +1,541 @@
+#include "load.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <yaml.h>
+
+G_DEFINE_QUARK(smsim-config-error-quark, cfg_error)
+
+struct CfgSource {
+  int refcount;
+  char *name;
+  char **lines; /* raw lines of the file, to locate text inside block scalars */
+};
+
+static CfgSource *
+source_ref(CfgSource *s)
+{
+  if (s)
+    s->refcount++;
+  return s;
+}
+
+static void
+source_unref(CfgSource *s)
+{
+  if (s && --s->refcount == 0) {
+    g_free(s->name);
+    g_strfreev(s->lines);
+    g_free(s);
+  }
+}
+
+static CfgNode *
+node_new(CfgNodeKind kind, CfgSource *source, guint line, guint col)
+{
+  CfgNode *n = g_new0(CfgNode, 1);
+  n->kind = kind;
+  n->source = source_ref(source);
+  n->line = line;
+  n->col = col;
+  if (kind != CFG_NODE_SCALAR)
+    n->items = g_ptr_array_new_with_free_func((GDestroyNotify)cfg_node_free);
+  if (kind == CFG_NODE_MAP)
+    n->keys = g_ptr_array_new_with_free_func((GDestroyNotify)cfg_node_free);
+  return n;
+}
+
+void
+cfg_node_free(CfgNode *node)
+{
+  if (node == NULL)
+    return;
+  source_unref(node->source);
+  g_free(node->set_key);
+  g_free(node->value);
+  if (node->keys)
+    g_ptr_array_free(node->keys, TRUE);
+  if (node->items)
+    g_ptr_array_free(node->items, TRUE);
+  g_free(node);
+}
+
+char *
+cfg_node_where(const CfgNode *node)
+{
+  if (node->set_key)
+    return g_strdup_printf("--set %s", node->set_key);
+  return g_strdup_printf("%s:%u:%u", node->source ? node->source->name : "?", node->line,
+                         node->col);
+}
+
+char *
+cfg_node_where_in_text(const CfgNode *node, guint line, guint col)
+{
+  if (node->set_key || node->source == NULL)
+    return cfg_node_where(node);
+  if (!node->literal)
+    return g_strdup_printf("%s:%u:%u", node->source->name, node->line,
+                           line == 1 ? node->col + col : col);
+  /* A block scalar's text starts on the line after the indicator, with its indentation
+   * removed: find that indentation in the raw file. */
+  guint file_line = node->line + line;
+  guint indent = 0;
+  if (file_line - 1 < g_strv_length(node->source->lines)) {
+    const char *raw = node->source->lines[file_line - 1];
+    while (raw[indent] == ' ')
+      indent++;
+  }
+  return g_strdup_printf("%s:%u:%u", node->source->name, file_line, indent + col);
+}
+
+gboolean
+cfg_fail(GError **error, const CfgNode *at, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  char *where = cfg_node_where(at);
+  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s: %s", where, msg);
+  g_free(where);
+  g_free(msg);
+  return FALSE;
+}
+
+/* ---- parsing ---- */
+
+typedef struct {
+  yaml_parser_t parser;
+  CfgSource *source;
+  GError **error;
+} Loader;
+
+static gboolean
+loader_fail_mark(Loader *l, yaml_mark_t mark, const char *msg)
+{
+  g_set_error(l->error, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:%zu:%zu: %s", l->source->name,
+              mark.line + 1, mark.column + 1, msg);
+  return FALSE;
+}
+
+static gboolean
+next_event(Loader *l, yaml_event_t *ev)
+{
+  if (yaml_parser_parse(&l->parser, ev))
+    return TRUE;
+  const char *problem = l->parser.problem ? l->parser.problem : "invalid YAML";
+  char *msg = l->parser.context
+                  ? g_strdup_printf("%s %s", problem, l->parser.context)
+                  : g_strdup(problem);
+  loader_fail_mark(l, l->parser.problem_mark, msg);
+  g_free(msg);
+  return FALSE;
+}
+
+static CfgNode *load_node(Loader *l, yaml_event_t *ev);
+
+static CfgNode *
+load_collection(Loader *l, yaml_event_t *start, gboolean is_map)
+{
+  CfgNode *node = node_new(is_map ? CFG_NODE_MAP : CFG_NODE_SEQ, l->source,
+                           (guint)start->start_mark.line + 1, (guint)start->start_mark.column + 1);
+  yaml_event_type_t end_type = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
+  for (;;) {
+    yaml_event_t ev;
+    if (!next_event(l, &ev))
+      goto fail;
+    if (ev.type == end_type) {
+      yaml_event_delete(&ev);
+      return node;
+    }
+    if (is_map) {
+      if (ev.type != YAML_SCALAR_EVENT) {
+        loader_fail_mark(l, ev.start_mark, "keys must be plain words");
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      CfgNode *key = load_node(l, &ev);
+      yaml_event_delete(&ev);
+      if (key == NULL)
+        goto fail;
+      if (cfg_node_get(node, key->value) != NULL) {
+        cfg_fail(l->error, key, "duplicate key '%s'", key->value);
+        cfg_node_free(key);
+        goto fail;
+      }
+      yaml_event_t vev;
+      if (!next_event(l, &vev)) {
+        cfg_node_free(key);
+        goto fail;
+      }
+      CfgNode *value = load_node(l, &vev);
+      yaml_event_delete(&vev);
+      if (value == NULL) {
+        cfg_node_free(key);
+        goto fail;
+      }
+      g_ptr_array_add(node->keys, key);
+      g_ptr_array_add(node->items, value);
+    } else {
+      CfgNode *item = load_node(l, &ev);
+      yaml_event_delete(&ev);
+      if (item == NULL)
+        goto fail;
+      g_ptr_array_add(node->items, item);
+    }
+  }
+fail:
+  cfg_node_free(node);
+  return NULL;
+}
+
+static CfgNode *
+load_node(Loader *l, yaml_event_t *ev)
+{
+  switch (ev->type) {
+  case YAML_SCALAR_EVENT: {
+    CfgNode *n = node_new(CFG_NODE_SCALAR, l->source, (guint)ev->start_mark.line + 1,
+                          (guint)ev->start_mark.column + 1);
+    n->value = g_strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+    n->literal = ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+                 ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
+    return n;
+  }
+  case YAML_MAPPING_START_EVENT:
+    return load_collection(l, ev, TRUE);
+  case YAML_SEQUENCE_START_EVENT:
+    return load_collection(l, ev, FALSE);
+  case YAML_ALIAS_EVENT:
+    loader_fail_mark(l, ev->start_mark, "YAML aliases are not supported");
+    return NULL;
+  default:
+    loader_fail_mark(l, ev->start_mark, "unexpected YAML structure");
+    return NULL;
+  }
+}
+
+CfgNode *
+cfg_load_string(const char *name, const char *text, GError **error)
+{
+  Loader l = {0};
+  l.error = error;
+  l.source = g_new0(CfgSource, 1);
+  l.source->refcount = 1;
+  l.source->name = g_strdup(name);
+  l.source->lines = g_strsplit(text, "\n", -1);
+  yaml_parser_initialize(&l.parser);
+  yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, strlen(text));
+
+  CfgNode *root = NULL;
+  gboolean in_document = FALSE, done = FALSE;
+  while (!done) {
+    yaml_event_t ev;
+    if (!next_event(&l, &ev))
+      goto fail;
+    switch (ev.type) {
+    case YAML_STREAM_START_EVENT:
+      break;
+    case YAML_DOCUMENT_START_EVENT:
+      if (root != NULL) {
+        loader_fail_mark(&l, ev.start_mark, "only one YAML document per file is allowed");
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      in_document = TRUE;
+      break;
+    case YAML_DOCUMENT_END_EVENT:
+      in_document = FALSE;
+      break;
+    case YAML_STREAM_END_EVENT:
+      done = TRUE;
+      if (root == NULL) {
+        loader_fail_mark(&l, ev.start_mark, "the file is empty");
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      break;
+    default:
+      if (!in_document || root != NULL) {
+        loader_fail_mark(&l, ev.start_mark, "unexpected YAML structure");
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      root = load_node(&l, &ev);
+      if (root == NULL) {
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      if (root->kind != CFG_NODE_MAP) {
+        cfg_fail(error, root, "the top level must be a mapping of keys to values");
+        yaml_event_delete(&ev);
+        goto fail;
+      }
+      break;
+    }
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&l.parser);
+  source_unref(l.source);
+  return root;
+fail:
+  cfg_node_free(root);
+  yaml_parser_delete(&l.parser);
+  source_unref(l.source);
+  return NULL;
+}
+
+CfgNode *
+cfg_load_file(const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  GError *local = NULL;
+  if (!g_file_get_contents(path, &text, &len, &local)) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_IO, "%s: cannot read: %s", path,
+                g_strerror(local->code == G_FILE_ERROR_NOENT    ? ENOENT
+                           : local->code == G_FILE_ERROR_ACCES  ? EACCES
+                           : local->code == G_FILE_ERROR_ISDIR  ? EISDIR
+                                                                : EIO));
+    g_error_free(local);
+    return NULL;
+  }
+  if (memchr(text, '\0', len) != NULL || !g_utf8_validate(text, (gssize)len, NULL)) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:1:1: not a UTF-8 text file", path);
+    return NULL;
+  }
+  return cfg_load_string(path, text, error);
+}
+
+/* ---- lookup and --set ---- */
+
+static gint
+map_index(const CfgNode *map, const char *key)
+{
+  if (map == NULL || map->kind != CFG_NODE_MAP)
+    return -1;
+  for (guint i = 0; i < map->keys->len; i++) {
+    const CfgNode *k = g_ptr_array_index(map->keys, i);
+    if (strcmp(k->value, key) == 0)
+      return (gint)i;
+  }
+  return -1;
+}
+
+CfgNode *
+cfg_node_get(const CfgNode *map, const char *key)
+{
+  gint i = map_index(map, key);
+  return i < 0 ? NULL : g_ptr_array_index(map->items, (guint)i);
+}
+
+CfgNode *
+cfg_node_key(const CfgNode *map, const char *key)
+{
+  gint i = map_index(map, key);
+  return i < 0 ? NULL : g_ptr_array_index(map->keys, (guint)i);
+}
+
+static CfgNode *
+set_node(CfgNodeKind kind, const char *path)
+{
+  CfgNode *n = node_new(kind, NULL, 0, 0);
+  n->set_key = g_strdup(path);
+  return n;
+}
+
+gboolean
+cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+  guint n = g_strv_length(parts);
+  for (guint i = 0; i < n; i++) {
+    if (parts[i][0] == '\0') {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: empty key in the path", path);
+      return FALSE;
+    }
+  }
+  CfgNode *map = root;
+  for (guint i = 0; i + 1 < n; i++) {
+    CfgNode *child = cfg_node_get(map, parts[i]);
+    if (child == NULL) {
+      child = set_node(CFG_NODE_MAP, path);
+      g_ptr_array_add(map->keys, set_node(CFG_NODE_SCALAR, path));
+      ((CfgNode *)g_ptr_array_index(map->keys, map->keys->len - 1))->value = g_strdup(parts[i]);
+      g_ptr_array_add(map->items, child);
+    } else if (child->kind != CFG_NODE_MAP) {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: '%s' is a value, not a section",
+                  path, parts[i]);
+      return FALSE;
+    }
+    map = child;
+  }
+  CfgNode *leaf = set_node(CFG_NODE_SCALAR, path);
+  leaf->value = g_strdup(value);
+  gint i = map_index(map, parts[n - 1]);
+  if (i >= 0) {
+    CfgNode *old = g_ptr_array_index(map->items, (guint)i);
+    if (old->kind != CFG_NODE_SCALAR) {
+      cfg_node_free(leaf);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "--set %s: '%s' is a section, set one of its keys instead", path, parts[n - 1]);
+      return FALSE;
+    }
+    cfg_node_free(old);
+    map->items->pdata[i] = leaf;
+  } else {
+    CfgNode *key = set_node(CFG_NODE_SCALAR, path);
+    key->value = g_strdup(parts[n - 1]);
+    g_ptr_array_add(map->keys, key);
+    g_ptr_array_add(map->items, leaf);
+  }
+  return TRUE;
+}
+
+/* ---- typed values ---- */
+
+static const char *
+kind_name(const CfgNode *node)
+{
+  return node->kind == CFG_NODE_MAP ? "a mapping" : node->kind == CFG_NODE_SEQ ? "a list" : "a value";
+}
+
+gboolean
+cfg_node_to_uint64(const CfgNode *node, guint64 min, guint64 max, guint64 *out, GError **error)
+{
+  if (node->kind != CFG_NODE_SCALAR)
+    return cfg_fail(error, node, "expected a whole number, got %s", kind_name(node));
+  const char *s = node->value;
+  gboolean negative = s[0] == '-';
+  char *end = NULL;
+  errno = 0;
+  guint64 v = g_ascii_strtoull(negative ? s + 1 : s, &end, 10);
+  if (s[0] == '\0' || end == (negative ? s + 1 : s) || *end != '\0' || errno == ERANGE ||
+      !g_ascii_isdigit(negative ? s[1] : s[0]))
+    return cfg_fail(error, node, "expected a whole number, got '%s'", s);
+  if (negative && v != 0)
+    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
+  if (v < min)
+    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
+  if (v > max)
+    return cfg_fail(error, node, "must be at most %" G_GUINT64_FORMAT ", got %s", max, s);
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+cfg_node_to_double(const CfgNode *node, double min, double max, double *out, GError **error)
+{
+  if (node->kind != CFG_NODE_SCALAR)
+    return cfg_fail(error, node, "expected a number, got %s", kind_name(node));
+  const char *s = node->value;
+  double v;
+  if (g_ascii_strcasecmp(s, "inf") == 0 || g_ascii_strcasecmp(s, ".inf") == 0) {
+    v = INFINITY;
+  } else {
+    char *end = NULL;
+    v = g_ascii_strtod(s, &end);
+    if (s[0] == '\0' || *end != '\0' || isnan(v) || g_ascii_isspace(s[0]))
+      return cfg_fail(error, node, "expected a number, got '%s'", s);
+  }
+  if (v < min)
+    return cfg_fail(error, node, "must be at least %g, got %s", min, s);
+  if (v > max)
+    return cfg_fail(error, node, "must be at most %g, got %s", max, s);
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+cfg_node_expect_map(const CfgNode *node, const char *section, GError **error)
+{
+  if (node == NULL || node->kind == CFG_NODE_MAP)
+    return TRUE;
+  return cfg_fail(error, node, "'%s' must be a mapping of keys to values, got %s", section,
+                  kind_name(node));
+}
+
+static gboolean
+load_field(const CfgNode *v, const CfgField *f, gpointer base, GError **error)
+{
+  gpointer p = (char *)base + f->offset;
+  switch (f->type) {
+  case CFG_FIELD_UINT: {
+    guint64 x;
+    if (!cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, &x, error))
+      return FALSE;
+    *(guint *)p = (guint)x;
+    return TRUE;
+  }
+  case CFG_FIELD_UINT64:
+    return cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, (guint64 *)p, error);
+  case CFG_FIELD_DOUBLE:
+    return cfg_node_to_double(v, f->min, f->max, (double *)p, error);
+  case CFG_FIELD_BOOL:
+    if (v->kind == CFG_NODE_SCALAR) {
+      if (g_strv_contains((const char *const[]){"true", "yes", "on", NULL}, v->value)) {
+        *(gboolean *)p = TRUE;
+        return TRUE;
+      }
+      if (g_strv_contains((const char *const[]){"false", "no", "off", NULL}, v->value)) {
+        *(gboolean *)p = FALSE;
+        return TRUE;
+      }
+    }
+    return cfg_fail(error, v, "'%s' must be true or false", f->key);
+  case CFG_FIELD_ENUM:
+    if (v->kind == CFG_NODE_SCALAR) {
+      for (guint i = 0; f->names[i]; i++) {
+        if (strcmp(f->names[i], v->value) == 0) {
+          *(int *)p = (int)i;
+          return TRUE;
+        }
+      }
+    }
+    {
+      g_autofree char *list = g_strjoinv(", ", (char **)f->names);
+      return cfg_fail(error, v, "'%s' must be one of %s, got '%s'", f->key, list,
+                      v->kind == CFG_NODE_SCALAR ? v->value : kind_name(v));
+    }
+  case CFG_FIELD_STRING:
+    if (v->kind != CFG_NODE_SCALAR)
+      return cfg_fail(error, v, "'%s' must be text, got %s", f->key, kind_name(v));
+    g_free(*(char **)p);
+    *(char **)p = g_strdup(v->value);
+    return TRUE;
+  case CFG_FIELD_SECTION:
+    return cfg_node_expect_map(v, f->key, error);
+  }
+  return TRUE;
+}
+
+gboolean
+cfg_load_fields(const CfgNode *map, const char *section, const CfgField *fields, guint n_fields,
+                gpointer base, GError **error)
+{
+  if (map == NULL)
+    return TRUE;
+  if (!cfg_node_expect_map(map, section, error))
+    return FALSE;
+  for (guint i = 0; i < map->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(map->keys, i);
+    const CfgNode *value = g_ptr_array_index(map->items, i);
+    const CfgField *field = NULL;
+    for (guint j = 0; j < n_fields; j++)
+      if (strcmp(fields[j].key, key->value) == 0)
+        field = &fields[j];
+    if (field == NULL) {
+      GString *known = g_string_new(NULL);
+      for (guint j = 0; j < n_fields; j++)
+        g_string_append_printf(known, "%s%s", j ? ", " : "", fields[j].key);
+      gboolean r = cfg_fail(error, key, "unknown key '%s' in %s (known keys: %s)", key->value,
+                            section, known->str);
+      g_string_free(known, TRUE);
+      return r;
+    }
+    if (!load_field(value, field, base, error))
+      return FALSE;
+  }
+  return TRUE;
+}

@@ -1,0 +1,50 @@
+/* smsim synthetic ISA: ops, units, operand shapes. */
+#pragma once
+
+#include <glib.h>
+
+/* Pipelines an op can execute on.  Order is used as an array index everywhere. */
+typedef enum {
+  ISA_UNIT_ALU,  /* CUDA cores: FADD, FFMA, MOV, ... */
+  ISA_UNIT_SFU,  /* special function units: MUFU.* */
+  ISA_UNIT_LDST, /* load/store units: LDG, STG, LDS, STS */
+  ISA_UNIT_COUNT
+} IsaUnit;
+
+typedef enum {
+  ISA_SHAPE_NONE, /* NOP */
+  ISA_SHAPE_DS,   /* MOV Rd, Ra */
+  ISA_SHAPE_DSS,  /* FADD Rd, Ra, Rb */
+  ISA_SHAPE_DSSS, /* FFMA Rd, Ra, Rb, Rc */
+  ISA_SHAPE_DM,   /* LDG Rd, [Ra] */
+  ISA_SHAPE_MS,   /* STG [Ra], Rb */
+} IsaShape;
+
+typedef enum { ISA_SPACE_NONE, ISA_SPACE_GLOBAL, ISA_SPACE_SHARED } IsaSpace;
+
+typedef enum {
+#define ISA_OP(e, m, u, s, sp) ISA_OP_##e,
+#include "isa-ops.def"
+#undef ISA_OP
+  ISA_OP_COUNT
+} IsaOp;
+
+typedef struct {
+  const char *mnemonic;
+  IsaUnit unit;
+  IsaShape shape;
+  IsaSpace space;
+} IsaOpInfo;
+
+const IsaOpInfo *isa_op_info(IsaOp op);
+/* Returns TRUE and sets *op when @mnemonic names an op (case-sensitive, SASS spelling). */
+gboolean isa_op_lookup(const char *mnemonic, IsaOp *op);
+const char *isa_unit_name(IsaUnit unit);
+/* Returns TRUE and sets *unit for "alu", "sfu", "ldst". */
+gboolean isa_unit_lookup(const char *name, IsaUnit *unit);
+
+static inline gboolean
+isa_op_is_load(IsaOp op)
+{
+  return op == ISA_OP_LDG || op == ISA_OP_LDS;
+}

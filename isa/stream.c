@@ -1,0 +1,55 @@
+#include "stream.h"
+
+void
+isa_program_free(IsaProgram *program)
+{
+  if (program == NULL)
+    return;
+  g_free(program->insns);
+  g_strfreev(program->reg_names);
+  g_strfreev(program->levels);
+  g_free(program);
+}
+
+static const char *
+reg_name(const IsaProgram *program, guint8 slot)
+{
+  return slot == ISA_NO_REG ? "RZ" : program->reg_names[slot];
+}
+
+char *
+isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
+{
+  if (insn->kind == ISA_INSN_LOOP)
+    return g_strdup_printf("repeat %u {", insn->count);
+  if (insn->kind == ISA_INSN_END)
+    return g_strdup("}");
+  const IsaOpInfo *info = isa_op_info(insn->op);
+  GString *s = g_string_new(info->mnemonic);
+  switch (info->shape) {
+  case ISA_SHAPE_NONE:
+    break;
+  case ISA_SHAPE_DM:
+    g_string_append_printf(s, " %s, [%s]", reg_name(program, insn->dst),
+                           reg_name(program, insn->src[0]));
+    break;
+  case ISA_SHAPE_MS:
+    g_string_append_printf(s, " [%s], %s", reg_name(program, insn->src[0]),
+                           insn->nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
+    break;
+  default:
+    g_string_append_printf(s, " %s", reg_name(program, insn->dst));
+    for (guint i = 0; i < insn->nsrc; i++)
+      g_string_append_printf(s, ", %s", reg_name(program, insn->src[i]));
+    break;
+  }
+  if (info->space == ISA_SPACE_GLOBAL) {
+    if (insn->pattern == ISA_PATTERN_STRIDE)
+      g_string_append_printf(s, " pattern=stride%u", insn->stride);
+    else
+      g_string_append_printf(s, " pattern=%s",
+                             insn->pattern == ISA_PATTERN_RANDOM ? "random" : "coalesced");
+    g_string_append_printf(s, " level=%s", program->levels[insn->level]);
+  }
+  return g_string_free(s, FALSE);
+}

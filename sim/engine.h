@@ -1,0 +1,43 @@
+/* The event queue and clock.
+ *
+ * Events are ordered by (cycle, priority, sequence number): two events at the same cycle
+ * fire in priority order, and events of equal priority in the order they were scheduled, so
+ * the same input always gives the same run.  The queue is a binary heap in one array; it is
+ * sized up front and only grows (by doubling) if an estimate was too small.
+ */
+#pragma once
+
+#include <glib.h>
+
+#define SM_NEVER G_MAXUINT64
+
+typedef enum {
+  SM_EVENT_MEM_DONE, /* a global memory transaction left the memory system: a = level */
+  SM_EVENT_KIND_COUNT
+} SmEventKind;
+
+typedef struct {
+  guint64 cycle;
+  guint32 priority;
+  guint32 kind;
+  guint64 seq;
+  guint64 arg;
+} SmEvent;
+
+typedef struct {
+  SmEvent *heap;
+  guint n, capacity;
+  guint64 next_seq;
+} SmEngine;
+
+void sm_engine_init(SmEngine *engine, guint capacity);
+void sm_engine_clear(SmEngine *engine);
+void sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, guint64 arg);
+/* Cycle of the earliest event, or SM_NEVER when the queue is empty. */
+static inline guint64
+sm_engine_next_cycle(const SmEngine *engine)
+{
+  return engine->n ? engine->heap[0].cycle : SM_NEVER;
+}
+/* Removes the earliest event into *out; FALSE when empty. */
+gboolean sm_engine_pop(SmEngine *engine, SmEvent *out);

@@ -1,0 +1,183 @@
+/* The smsim command line. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "report.h"
+#include "sm.h"
+
+#define EXIT_BAD_INPUT 2
+
+static const char usage_text[] =
+    "usage: smsim COMMAND ...\n"
+    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
+    "  smsim describe  GPU.yaml [--set K=V]...\n"
+    "Run 'smsim COMMAND --help' for a command's options.\n";
+
+static int
+fail_usage(const char *msg)
+{
+  fprintf(stderr, "smsim: %s\n%s", msg, usage_text);
+  return EXIT_BAD_INPUT;
+}
+
+static int
+fail_error(GError *error)
+{
+  fprintf(stderr, "%s\n", error->message);
+  g_error_free(error);
+  return EXIT_BAD_INPUT;
+}
+
+/* Parses options of one subcommand; on failure prints one line and returns FALSE. */
+static gboolean
+parse_options(const char *command, const char *args, const GOptionEntry *entries, int *argc,
+              char ***argv)
+{
+  g_autofree char *summary = g_strdup_printf("%s", args);
+  g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autofree char *name = g_strdup_printf("smsim %s", command);
+  g_set_prgname(name);
+  GError *error = NULL;
+  if (!g_option_context_parse(ctx, argc, argv, &error)) {
+    fprintf(stderr, "smsim %s: %s\n", command, error->message);
+    g_error_free(error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static int
+cmd_run(int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+       "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
+      {"json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
+                     &argv))
+    return EXIT_BAD_INPUT;
+  if (argc != 3)
+    return fail_usage("run needs GPU.yaml and KERNEL.yaml");
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  GError *error = NULL;
+  if (!cfg_load_run(argv[1], argv[2], (const char *const *)sets, &gpu, &kernel, &error))
+    return fail_error(error);
+  g_autoptr(CfgGpu) g = gpu;
+  g_autoptr(CfgKernel) k = kernel;
+  g_autoptr(Sm) sm = sm_new(g, k);
+  sm_run(sm);
+  if (json) {
+    g_autofree char *text = sm_report_json(g, k, sm_stats(sm));
+    printf("%s\n", text);
+  } else {
+    g_autoptr(GString) out = g_string_new(NULL);
+    sm_report_text(g, k, sm_stats(sm), out);
+    fputs(out->str, stdout);
+  }
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static void
+describe_derived(const CfgGpu *g, GString *out)
+{
+  g_string_append(out, "\n# derived (model values, not simulation results)\nderived:\n");
+  g_string_append_printf(out, "  peak_issue_ipc: %g            # schedulers x issue_width\n",
+                         sm_model_issue_peak(g));
+  g_string_append(out, "  peak_ipc:                     # warp-instructions/cycle/SM\n");
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    g_string_append_printf(out, "    %s: %g\n", isa_unit_name(u), sm_model_unit_peak(g, u));
+  g_string_append_printf(out, "    shared_memory: %g\n", sm_model_smem_peak(g));
+  g_string_append_printf(out, "  peak_flops_per_cycle: %g      # FADD lanes: 32 x peak alu\n",
+                         32 * sm_model_unit_peak(g, ISA_UNIT_ALU));
+  g_string_append(out, "  memory:\n");
+  for (guint l = 0; l < g->memory.n_levels; l++) {
+    const CfgMemLevel *lv = &g->memory.levels[l];
+    g_string_append_printf(out,
+                           "    %s: {peak_bytes_per_cycle: %g, peak_line_loads_per_cycle: %.4g, "
+                           "gbytes_per_s_per_sm: %.3g}\n",
+                           lv->name, lv->bytes_per_cycle, sm_model_level_peak(g, l),
+                           lv->bytes_per_cycle * g->clock_mhz / 1000);
+  }
+  g_string_append(out, "  littles_law_warps:            # latency x peak throughput, one "
+                       "dependent chain per warp\n");
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+    if (u == ISA_UNIT_LDST)
+      continue;
+    guint lat = g->units[u].latency_cycles;
+    double thru = sm_model_unit_peak(g, u);
+    g_string_append_printf(out, "    %s: %.1f                  # %u x %g\n", isa_unit_name(u),
+                           lat * thru, lat, thru);
+  }
+  g_string_append_printf(out, "    shared_memory: %.1f        # %u x %g\n",
+                         g->smem.latency_cycles * sm_model_smem_peak(g), g->smem.latency_cycles,
+                         sm_model_smem_peak(g));
+  for (guint l = 0; l < g->memory.n_levels; l++) {
+    const CfgMemLevel *lv = &g->memory.levels[l];
+    double thru = sm_model_level_peak(g, l);
+    g_string_append_printf(out, "    %s: %.1f                 # %u x %.4g\n", lv->name,
+                           lv->latency_cycles * thru, lv->latency_cycles, thru);
+  }
+}
+
+static int
+cmd_describe(int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  const GOptionEntry entries[] = {
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key (dotted path)",
+       "KEY=VALUE"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!parse_options("describe", "GPU.yaml - print a GPU with defaults and derived values",
+                     entries, &argc, &argv))
+    return EXIT_BAD_INPUT;
+  if (argc != 2)
+    return fail_usage("describe needs GPU.yaml");
+  GError *error = NULL;
+  g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);
+  if (root == NULL)
+    return fail_error(error);
+  for (guint i = 0; sets && sets[i]; i++) {
+    const char *eq = strchr(sets[i], '=');
+    if (eq == NULL || eq == sets[i] || eq[1] == '\0') {
+      fprintf(stderr, "--set %s: expected KEY=VALUE\n", sets[i]);
+      return EXIT_BAD_INPUT;
+    }
+    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
+    if (!cfg_node_set_path(root, key, eq + 1, &error))
+      return fail_error(error);
+  }
+  g_autoptr(CfgGpu) g = cfg_gpu_load(root, &error);
+  if (g == NULL)
+    return fail_error(error);
+  g_autoptr(GString) out = g_string_new(NULL);
+  cfg_gpu_print(g, out);
+  describe_derived(g, out);
+  fputs(out->str, stdout);
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "C");
+  if (argc < 2)
+    return fail_usage("no command given");
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") == 0)
+    return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "describe") == 0)
+    return cmd_describe(argc - 1, argv + 1);
+  g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
+  return fail_usage(msg);
+}

@@ -1,0 +1,71 @@
+#include "memory.h"
+
+#include <math.h>
+
+#include "fixed.h"
+
+void
+sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine)
+{
+  *mem = (SmMemory){0};
+  mem->engine = engine;
+  mem->n_levels = gpu->memory.n_levels;
+  mem->line_bytes = gpu->memory.line_bytes;
+  mem->sector_bytes = gpu->memory.sector_bytes;
+  mem->max_outstanding = gpu->memory.max_outstanding;
+  for (guint i = 0; i < mem->n_levels; i++) {
+    const CfgMemLevel *cfg = &gpu->memory.levels[i];
+    SmMemLevel *lv = &mem->levels[i];
+    lv->channels = cfg->channels;
+    lv->channel_free = g_new0(guint64, cfg->channels);
+    lv->latency = cfg->latency_cycles;
+    lv->ticks_per_byte =
+        isinf(cfg->bytes_per_cycle)
+            ? 0
+            : (double)SM_TICKS_PER_CYCLE * cfg->channels / cfg->bytes_per_cycle;
+    lv->min_access_bytes = cfg->min_access_bytes;
+    lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
+    lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
+  }
+}
+
+void
+sm_memory_clear(SmMemory *mem)
+{
+  for (guint i = 0; i < mem->n_levels; i++)
+    g_clear_pointer(&mem->levels[i].channel_free, g_free);
+}
+
+static guint64
+service_ticks(SmMemLevel *lv, guint bytes)
+{
+  double mean = lv->ticks_per_byte * MAX(bytes, lv->min_access_bytes);
+  if (!lv->exponential)
+    return (guint64)(mean + 0.5);
+  /* u in (0, 1]: 53 random bits */
+  double u = ((double)(sm_rng_next(&lv->rng) >> 11) + 1.0) / 9007199254740992.0;
+  return (guint64)(-mean * log(u) + 0.5);
+}
+
+guint64
+sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes,
+                 guint64 line_base, gboolean random_lines, guint64 *rng)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint64 now_ticks = now << SM_TICK_SHIFT;
+  guint64 last = now;
+  for (guint i = 0; i < n; i++) {
+    guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
+    guint ch = lv->channels == 1 ? 0 : (guint)(sm_hash64(line) % lv->channels);
+    guint64 start = MAX(now_ticks, lv->channel_free[ch]);
+    lv->channel_free[ch] = start + service_ticks(lv, bytes);
+    guint64 done = ((start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + lv->latency;
+    sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level);
+    last = MAX(last, done);
+  }
+  lv->transactions += n;
+  lv->bytes += (guint64)n * bytes;
+  mem->outstanding += n;
+  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->outstanding);
+  return last;
+}

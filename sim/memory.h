@@ -1,0 +1,56 @@
+/* Bandwidth-limited global memory: where gradual saturation comes from.
+ *
+ * A warp's load or store becomes transactions (one per 128-byte line touched, or one per
+ * sector for per-lane random addresses).  Each transaction goes to one of a level's channels,
+ * chosen by hashing its line address, and is served there in arrival order: it occupies the
+ * channel for max(bytes, min_access_bytes) / (bytes_per_cycle / channels) cycles and its data
+ * is back latency_cycles after its service started.  Unloaded, a transaction takes exactly
+ * latency_cycles; under load, queueing at busy channels adds to it.  With one channel and
+ * deterministic service the throughput knee is sharp; with several hashed channels requests
+ * collide and throughput bends smoothly towards the peak.
+ *
+ * Because service is first come first served, a transaction's completion is known when it is
+ * issued; the SM gets it back as a timestamp.  Completion events only keep the count of
+ * transactions in flight, which the LD/ST unit caps (lg_throttle).
+ */
+#pragma once
+
+#include "../config/gpu.h"
+#include "engine.h"
+
+typedef struct {
+  guint64 *channel_free; /* ticks when each channel finishes its queue */
+  guint channels;
+  guint latency;
+  double ticks_per_byte; /* per channel */
+  guint min_access_bytes;
+  gboolean exponential;
+  guint64 rng;
+  guint64 transactions, bytes;
+} SmMemLevel;
+
+typedef struct {
+  SmMemLevel levels[CFG_MAX_LEVELS];
+  guint n_levels;
+  guint line_bytes, sector_bytes;
+  guint64 outstanding; /* transactions in flight */
+  guint64 max_outstanding;
+  guint64 peak_outstanding;
+  SmEngine *engine;
+} SmMemory;
+
+void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine);
+void sm_memory_clear(SmMemory *mem);
+
+/* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
+ * address (consecutive lines follow); when @random_lines, every transaction draws its own line
+ * from @rng.  Returns the cycle the last one completes. */
+guint64 sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes,
+                         guint64 line_base, gboolean random_lines, guint64 *rng);
+
+/* A completion event fired. */
+static inline void
+sm_memory_complete(SmMemory *mem)
+{
+  mem->outstanding--;
+}

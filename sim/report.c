@@ -1,0 +1,191 @@
+#include "report.h"
+
+#include <json-glib/json-glib.h>
+
+static double
+per(guint64 a, guint64 b)
+{
+  return b ? (double)a / (double)b : 0.0;
+}
+
+void
+sm_summary_compute(const SmStats *s, SmSummary *o)
+{
+  *o = (SmSummary){0};
+  o->ipc_total = per(s->issued, s->cycles);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    o->ipc_unit[u] = per(s->issued_unit[u], s->cycles);
+  guint64 trans = 0, bytes = 0;
+  for (guint l = 0; l < s->n_levels; l++) {
+    trans += s->transactions[l];
+    bytes += s->bytes[l];
+    o->level_requests_per_cycle[l] = per(s->transactions[l], s->cycles);
+    o->level_bytes_per_cycle[l] = per(s->bytes[l], s->cycles);
+  }
+  o->requests_per_cycle = per(trans, s->cycles);
+  o->bytes_per_cycle = per(bytes, s->cycles);
+  o->mean_load_latency = per(s->global_load_latency, s->global_loads);
+  o->theoretical_occupancy = per(s->warps, s->max_warps);
+  o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);
+  guint64 warp_cycles = (guint64)s->warps * s->cycles;
+  for (guint i = 0; i < SM_STATE_COUNT; i++) {
+    o->state_share[i] = per(s->state_cycles[i], warp_cycles);
+    o->state_per_issue[i] = per(s->state_cycles[i], s->issued);
+  }
+  for (guint i = 0; i < s->schedulers; i++)
+    o->issue_utilisation[i] = per(s->sched_issue_cycles[i], s->cycles);
+  o->eligible_per_cycle =
+      per(s->state_cycles[SM_STATE_SELECTED] + s->state_cycles[SM_STATE_NOT_SELECTED], s->cycles);
+  o->active_per_cycle = per(s->resident_warp_cycles, s->cycles);
+}
+
+static void
+params_line(const CfgKernel *k, GString *out)
+{
+  for (guint i = 0; i < k->param_names->len; i++) {
+    const char *name = g_ptr_array_index(k->param_names, i);
+    g_string_append_printf(out, " %s=%s", name, (const char *)g_hash_table_lookup(k->params, name));
+  }
+}
+
+void
+sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString *out)
+{
+  SmSummary m;
+  sm_summary_compute(s, &m);
+  g_string_append_printf(out, "gpu         %s\n", gpu->name);
+  g_string_append_printf(out, "kernel      %s:", k->name);
+  params_line(k, out);
+  g_string_append_printf(out, "\nwarps       %u per SM (%u blocks of %u threads), %u schedulers\n",
+                         s->warps, k->blocks_per_sm, k->threads_per_block, s->schedulers);
+  g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT "\n", s->cycles);
+  g_string_append_printf(out, "issued      %" G_GUINT64_FORMAT " warp-instructions:", s->issued);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    g_string_append_printf(out, " %s %" G_GUINT64_FORMAT, isa_unit_name(u), s->issued_unit[u]);
+  g_string_append_printf(out, "\nIPC/SM      %.4f:", m.ipc_total);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    g_string_append_printf(out, " %s %.4f", isa_unit_name(u), m.ipc_unit[u]);
+  g_string_append_printf(out,
+                         "\nmemory      %.4f requests/cycle, %.3f bytes/cycle; %" G_GUINT64_FORMAT
+                         " loads, mean load latency %.1f cycles\n",
+                         m.requests_per_cycle, m.bytes_per_cycle, s->global_loads,
+                         m.mean_load_latency);
+  for (guint l = 0; l < s->n_levels; l++)
+    if (s->transactions[l])
+      g_string_append_printf(out, "  %-9s %.4f requests/cycle, %.3f bytes/cycle\n",
+                             gpu->memory.levels[l].name, m.level_requests_per_cycle[l],
+                             m.level_bytes_per_cycle[l]);
+  g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps)\n",
+                         m.theoretical_occupancy, m.achieved_occupancy, s->max_warps);
+  g_string_append_printf(out, "issue slots");
+  for (guint i = 0; i < s->schedulers; i++)
+    g_string_append_printf(out, " %.1f%%", 100 * m.issue_utilisation[i]);
+  g_string_append_printf(out, " busy; eligible warps %.2f/cycle, active %.2f/cycle\n",
+                         m.eligible_per_cycle, m.active_per_cycle);
+  g_string_append(out, "warp states  share of warp-cycles, warp-cycles per issued instruction\n");
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    g_string_append_printf(out, "  %-20s %6.2f%% %9.3f\n", sm_state_name(i),
+                           100 * m.state_share[i], m.state_per_issue[i]);
+}
+
+char *
+sm_report_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
+{
+  SmSummary m;
+  sm_summary_compute(s, &m);
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "gpu");
+  json_builder_add_string_value(b, gpu->name);
+  json_builder_set_member_name(b, "kernel");
+  json_builder_add_string_value(b, k->name);
+  json_builder_set_member_name(b, "params");
+  json_builder_begin_object(b);
+  for (guint i = 0; i < k->param_names->len; i++) {
+    const char *name = g_ptr_array_index(k->param_names, i);
+    json_builder_set_member_name(b, name);
+    json_builder_add_string_value(b, g_hash_table_lookup(k->params, name));
+  }
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "warps_per_sm");
+  json_builder_add_int_value(b, s->warps);
+  json_builder_set_member_name(b, "cycles");
+  json_builder_add_int_value(b, (gint64)s->cycles);
+  json_builder_set_member_name(b, "issued");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "total");
+  json_builder_add_int_value(b, (gint64)s->issued);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+    json_builder_set_member_name(b, isa_unit_name(u));
+    json_builder_add_int_value(b, (gint64)s->issued_unit[u]);
+  }
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "ipc");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "total");
+  json_builder_add_double_value(b, m.ipc_total);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+    json_builder_set_member_name(b, isa_unit_name(u));
+    json_builder_add_double_value(b, m.ipc_unit[u]);
+  }
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "memory");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "requests_per_cycle");
+  json_builder_add_double_value(b, m.requests_per_cycle);
+  json_builder_set_member_name(b, "bytes_per_cycle");
+  json_builder_add_double_value(b, m.bytes_per_cycle);
+  json_builder_set_member_name(b, "loads");
+  json_builder_add_int_value(b, (gint64)s->global_loads);
+  json_builder_set_member_name(b, "mean_load_latency_cycles");
+  json_builder_add_double_value(b, m.mean_load_latency);
+  json_builder_set_member_name(b, "levels");
+  json_builder_begin_object(b);
+  for (guint l = 0; l < s->n_levels; l++) {
+    json_builder_set_member_name(b, gpu->memory.levels[l].name);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "requests_per_cycle");
+    json_builder_add_double_value(b, m.level_requests_per_cycle[l]);
+    json_builder_set_member_name(b, "bytes_per_cycle");
+    json_builder_add_double_value(b, m.level_bytes_per_cycle[l]);
+    json_builder_end_object(b);
+  }
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "occupancy");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "theoretical");
+  json_builder_add_double_value(b, m.theoretical_occupancy);
+  json_builder_set_member_name(b, "achieved");
+  json_builder_add_double_value(b, m.achieved_occupancy);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "issue_slot_utilisation");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < s->schedulers; i++)
+    json_builder_add_double_value(b, m.issue_utilisation[i]);
+  json_builder_end_array(b);
+  json_builder_set_member_name(b, "eligible_warps_per_cycle");
+  json_builder_add_double_value(b, m.eligible_per_cycle);
+  json_builder_set_member_name(b, "active_warps_per_cycle");
+  json_builder_add_double_value(b, m.active_per_cycle);
+  json_builder_set_member_name(b, "warp_states");
+  json_builder_begin_object(b);
+  for (guint i = 0; i < SM_STATE_COUNT; i++) {
+    json_builder_set_member_name(b, sm_state_name(i));
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "warp_cycles");
+    json_builder_add_int_value(b, (gint64)s->state_cycles[i]);
+    json_builder_set_member_name(b, "share");
+    json_builder_add_double_value(b, m.state_share[i]);
+    json_builder_set_member_name(b, "per_issued");
+    json_builder_add_double_value(b, m.state_per_issue[i]);
+    json_builder_end_object(b);
+  }
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  g_autoptr(JsonNode) root = json_builder_get_root(b);
+  json_generator_set_root(gen, root);
+  json_generator_set_pretty(gen, TRUE);
+  return json_generator_to_data(gen, NULL);
+}

@@ -1,0 +1,61 @@
+/* Per-warp register readiness.
+ *
+ * For every register slot of the stream and every consumer unit, the cycle from which an
+ * instruction on that unit may read it (results can reach CUDA cores sooner than the SFU,
+ * Maxwell's SFU->ALU 9 vs SFU->SFU 13).  Plus, per slot, the stall state a warp waiting on
+ * that register is in (who produced it).  Memory results get their completion cycle at
+ * issue: the memory model serves in order, so it is known then.
+ */
+#pragma once
+
+#include "../isa/stream.h"
+#include "stats.h"
+
+typedef struct {
+  guint64 *ready;    /* n_regs x ISA_UNIT_COUNT */
+  guint8 *producer;  /* n_regs: SmState of a warp waiting on this register */
+} SmScoreboard;
+
+static inline guint64
+sm_scoreboard_ready(const SmScoreboard *sb, guint8 reg, IsaUnit consumer)
+{
+  return sb->ready[(guint)reg * ISA_UNIT_COUNT + consumer];
+}
+
+/* Latest readiness among @insn's operands for a consumer on @unit; *state = why. */
+static inline guint64
+sm_scoreboard_operands_ready(const SmScoreboard *sb, const IsaInsn *insn, IsaUnit unit,
+                             SmState *state)
+{
+  guint64 r = 0;
+  guint8 worst = ISA_NO_REG;
+  for (guint i = 0; i < insn->nsrc; i++) {
+    guint64 x = sm_scoreboard_ready(sb, insn->src[i], unit);
+    if (x > r) {
+      r = x;
+      worst = insn->src[i];
+    }
+  }
+  /* write-after-write on a register still being loaded */
+  if (insn->dst != ISA_NO_REG) {
+    guint64 x = sm_scoreboard_ready(sb, insn->dst, unit);
+    if (x > r) {
+      r = x;
+      worst = insn->dst;
+    }
+  }
+  if (worst != ISA_NO_REG)
+    *state = (SmState)sb->producer[worst];
+  return r;
+}
+
+static inline void
+sm_scoreboard_write(SmScoreboard *sb, guint8 reg, const guint64 ready[ISA_UNIT_COUNT],
+                    SmState waiting_state)
+{
+  if (reg == ISA_NO_REG)
+    return;
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    sb->ready[(guint)reg * ISA_UNIT_COUNT + u] = ready[u];
+  sb->producer[reg] = (guint8)waiting_state;
+}

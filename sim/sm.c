@@ -1,0 +1,489 @@
+#include "sm.h"
+
+#include <string.h>
+
+#include "engine.h"
+#include "fixed.h"
+#include "memory.h"
+#include "scheduler.h"
+#include "warp.h"
+
+/* Everything the loop needs about one instruction of the stream, computed once. */
+typedef struct {
+  guint8 unit;           /* IsaUnit */
+  guint8 space;          /* IsaSpace */
+  guint8 result_state;   /* SmState of a warp waiting on the result */
+  guint8 throttle_state; /* SmState of a warp waiting for the pipe */
+  guint8 level;          /* GPU memory level */
+  guint8 random_lines;
+  guint8 is_load;
+  guint16 n_trans;       /* global: transactions per warp-instruction */
+  guint32 trans_bytes;   /* global: bytes per transaction */
+  guint32 issue_cycles;
+  guint64 ii_ticks;      /* pipe initiation interval */
+  guint32 latency[ISA_UNIT_COUNT];
+  guint32 max_latency;
+} SmInsnInfo;
+
+#define SM_STATE_ELIGIBLE SM_STATE_COUNT
+
+struct Sm {
+  const CfgGpu *gpu;
+  const CfgKernel *kernel;
+  const IsaProgram *prog;
+  SmInsnInfo *info;
+  SmWarp *warps;
+  guint n_warps, n_done;
+  guint64 *ready_pool;
+  guint8 *producer_pool;
+  SmScheduler sched[SM_MAX_SCHEDULERS];
+  guint n_sched;
+  guint *sched_pool;
+  guint *eligible;
+  guint issue_width;
+  CfgDualIssue dual_issue;
+  CfgPolicy policy;
+  guint64 limit;
+  SmEngine engine;
+  SmMemory mem;
+  guint64 smem_free, smem_ticks_per_access, smem_depth_ticks;
+  guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+  guint64 now;
+  gboolean finished;
+  SmStats stats;
+};
+
+static void
+transactions_for(const CfgGpu *gpu, const IsaInsn *insn, guint *n, guint *bytes)
+{
+  guint line = gpu->memory.line_bytes, sector = gpu->memory.sector_bytes;
+  if (insn->pattern == ISA_PATTERN_RANDOM) {
+    *n = 32;
+    *bytes = sector;
+    return;
+  }
+  guint stride = insn->pattern == ISA_PATTERN_STRIDE ? insn->stride : 1;
+  guint lines = 0, sectors = 0;
+  guint64 last_line = G_MAXUINT64, last_sector = G_MAXUINT64;
+  for (guint lane = 0; lane < 32; lane++) {
+    guint64 addr = (guint64)lane * 4 * stride;
+    if (addr / line != last_line)
+      lines++, last_line = addr / line;
+    if (addr / sector != last_sector)
+      sectors++, last_sector = addr / sector;
+  }
+  *n = lines;
+  *bytes = sectors * sector / lines;
+}
+
+static void
+precompute(Sm *sm)
+{
+  const CfgGpu *gpu = sm->gpu;
+  sm->info = g_new0(SmInsnInfo, sm->prog->n_insns);
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const IsaInsn *insn = &sm->prog->insns[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    const IsaOpInfo *op = isa_op_info(insn->op);
+    SmInsnInfo *ii = &sm->info[i];
+    ii->unit = op->unit;
+    ii->space = op->space;
+    ii->is_load = isa_op_is_load(insn->op);
+    ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);
+    guint lanes = gpu->units[op->unit].lanes_per_scheduler;
+    ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / lanes;
+    for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+      ii->latency[u] = cfg_gpu_op_latency(gpu, insn->op, u);
+      ii->max_latency = MAX(ii->max_latency, ii->latency[u]);
+    }
+    switch (op->space) {
+    case ISA_SPACE_NONE:
+      ii->result_state = op->unit == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->throttle_state = SM_STATE_MATH_PIPE_THROTTLE;
+      break;
+    case ISA_SPACE_SHARED:
+      ii->result_state = SM_STATE_SHORT_SCOREBOARD;
+      ii->throttle_state = SM_STATE_MIO_THROTTLE;
+      break;
+    case ISA_SPACE_GLOBAL: {
+      ii->result_state = SM_STATE_LONG_SCOREBOARD;
+      ii->throttle_state = SM_STATE_LG_THROTTLE;
+      ii->level = sm->kernel->level_map[insn->level];
+      ii->random_lines = insn->pattern == ISA_PATTERN_RANDOM;
+      guint n, bytes;
+      transactions_for(gpu, insn, &n, &bytes);
+      ii->n_trans = (guint16)n;
+      ii->trans_bytes = bytes;
+      break;
+    }
+    }
+  }
+}
+
+Sm *
+sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  Sm *sm = g_new0(Sm, 1);
+  sm->gpu = gpu;
+  sm->kernel = kernel;
+  sm->prog = kernel->program;
+  sm->n_warps = kernel->warps_per_sm;
+  sm->n_sched = MIN(gpu->schedulers, SM_MAX_SCHEDULERS);
+  sm->issue_width = gpu->issue_width;
+  sm->dual_issue = gpu->dual_issue;
+  sm->policy = gpu->policy;
+  sm->limit = kernel->instructions_per_warp;
+  precompute(sm);
+
+  guint n_regs = MAX(sm->prog->n_regs, 1u);
+  sm->warps = g_new0(SmWarp, sm->n_warps);
+  sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
+  sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+  sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->eligible = g_new0(guint, sm->n_warps + 1);
+  guint at = 0;
+  for (guint s = 0; s < sm->n_sched; s++) {
+    sm->sched[s].warps = sm->sched_pool + at;
+    for (guint w = s; w < sm->n_warps; w += sm->n_sched)
+      sm->sched_pool[at++] = w;
+    sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
+    sm->sched[s].last = G_MAXUINT;
+  }
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    w->sched = (guint8)(i % sm->n_sched);
+    w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
+    w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
+    for (guint r = 0; r < n_regs; r++)
+      w->sb.producer[r] = SM_STATE_WAIT;
+    w->state = SM_STATE_NO_INSTRUCTION;
+    w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
+    sm_warp_settle(w, sm->prog, sm->limit);
+    if (w->done)
+      sm->n_done++;
+  }
+
+  sm->smem_ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
+  sm->smem_depth_ticks = sm->smem_ticks_per_access * gpu->smem.queue_depth;
+  sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
+  sm_memory_init(&sm->mem, gpu, &sm->engine);
+
+  sm->stats.warps = sm->n_warps;
+  sm->stats.max_warps = gpu->limits.max_warps;
+  sm->stats.schedulers = sm->n_sched;
+  sm->stats.n_levels = gpu->memory.n_levels;
+  sm->finished = sm->n_done == sm->n_warps;
+  return sm;
+}
+
+void
+sm_free(Sm *sm)
+{
+  if (sm == NULL)
+    return;
+  sm_memory_clear(&sm->mem);
+  sm_engine_clear(&sm->engine);
+  g_free(sm->info);
+  g_free(sm->warps);
+  g_free(sm->ready_pool);
+  g_free(sm->producer_pool);
+  g_free(sm->sched_pool);
+  g_free(sm->eligible);
+  g_free(sm);
+}
+
+static inline void
+set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
+{
+  if (w->state == state)
+    return;
+  sm->stats.state_cycles[w->state] += at - w->state_since;
+  w->state = (guint8)state;
+  w->state_since = at;
+}
+
+/* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
+ * cycle that may change (SM_NEVER: only a memory completion can). */
+static inline guint
+warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
+{
+  const IsaInsn *insn = &sm->prog->insns[w->pc];
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  SmState why = SM_STATE_WAIT;
+  guint64 ready = sm_scoreboard_operands_ready(&w->sb, insn, ii->unit, &why);
+  if (ready > t) {
+    *wake = ready;
+    return why;
+  }
+  guint64 pipe = s->pipe_free[ii->unit];
+  if (pipe >= sm_ticks(t + 1)) {
+    *wake = pipe >> SM_TICK_SHIFT;
+    return ii->throttle_state;
+  }
+  if (ii->space == ISA_SPACE_GLOBAL &&
+      sm->mem.outstanding + ii->n_trans > sm->mem.max_outstanding) {
+    *wake = SM_NEVER;
+    return SM_STATE_LG_THROTTLE;
+  }
+  if (ii->space == ISA_SPACE_SHARED && sm->smem_free >= sm_ticks(t) + sm->smem_depth_ticks) {
+    *wake = ((sm->smem_free - sm->smem_depth_ticks) >> SM_TICK_SHIFT) + 1;
+    return SM_STATE_MIO_THROTTLE;
+  }
+  *wake = t + 1;
+  return SM_STATE_ELIGIBLE;
+}
+
+static void
+issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
+{
+  const IsaInsn *insn = &sm->prog->insns[w->pc];
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  guint64 now_ticks = sm_ticks(t);
+  s->pipe_free[ii->unit] = MAX(s->pipe_free[ii->unit], now_ticks) + ii->ii_ticks;
+  s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
+  guint64 ready[ISA_UNIT_COUNT];
+  guint64 complete;
+  switch (ii->space) {
+  case ISA_SPACE_GLOBAL: {
+    guint64 base = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
+    complete = sm_memory_access(&sm->mem, ii->level, t, ii->n_trans, ii->trans_bytes, base,
+                                ii->random_lines, &w->rng);
+    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+      ready[u] = complete;
+    if (ii->is_load) {
+      sm->stats.global_loads++;
+      sm->stats.global_load_latency += complete - t;
+    } else {
+      sm->stats.global_stores++;
+    }
+    break;
+  }
+  case ISA_SPACE_SHARED: {
+    guint64 start = MAX(now_ticks, sm->smem_free);
+    sm->smem_free = start + sm->smem_ticks_per_access;
+    guint64 at = sm_ticks_ceil_cycle(start);
+    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+      ready[u] = at + ii->latency[u];
+    complete = at + ii->max_latency;
+    sm->stats.shared_accesses++;
+    break;
+  }
+  default:
+    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+      ready[u] = t + ii->latency[u];
+    complete = t + ii->max_latency;
+    break;
+  }
+  if (insn->dst != ISA_NO_REG)
+    sm_scoreboard_write(&w->sb, insn->dst, ready, (SmState)ii->result_state);
+  w->finish = MAX(w->finish, complete);
+  w->issued++;
+  w->last_issue = t;
+  sm->stats.issued++;
+  sm->stats.issued_unit[ii->unit]++;
+  sm->stats.issued_op[insn->op]++;
+  w->pc++;
+  sm_warp_settle(w, sm->prog, sm->limit);
+}
+
+/* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
+static guint64
+after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
+{
+  set_state(sm, w, SM_STATE_SELECTED, t);
+  if (w->done) {
+    set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + 1);
+    sm->n_done++;
+    w->wake_at = SM_NEVER;
+    return SM_NEVER;
+  }
+  guint64 wake;
+  guint st = warp_check(sm, w, s, t + 1, &wake);
+  if (st != SM_STATE_ELIGIBLE) {
+    set_state(sm, w, (SmState)st, t + 1);
+    if (wake == SM_NEVER)
+      sm->lg_waiters++;
+  }
+  w->wake_at = wake;
+  return wake;
+}
+
+static void
+fire_events(Sm *sm, guint64 t)
+{
+  SmEvent ev;
+  gboolean freed = FALSE;
+  while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
+    switch (ev.kind) {
+    case SM_EVENT_MEM_DONE:
+      sm_memory_complete(&sm->mem);
+      freed = TRUE;
+      break;
+    default:
+      g_assert_not_reached();
+    }
+  }
+  if (freed && sm->lg_waiters > 0) {
+    for (guint i = 0; i < sm->n_warps; i++)
+      if (sm->warps[i].wake_at == SM_NEVER && !sm->warps[i].done)
+        sm->warps[i].wake_at = t;
+    sm->lg_waiters = 0;
+  }
+}
+
+static void
+finish(Sm *sm)
+{
+  guint64 end = 0;
+  for (guint i = 0; i < sm->n_warps; i++) {
+    const SmWarp *w = &sm->warps[i];
+    guint64 e = w->issued ? MAX(w->finish, w->last_issue + 1) : 0;
+    end = MAX(end, e);
+    sm->stats.resident_warp_cycles += e;
+  }
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    sm->stats.state_cycles[w->state] += end - MIN(w->state_since, end);
+    w->state_since = end;
+  }
+  sm->stats.cycles = end;
+  for (guint l = 0; l < sm->mem.n_levels; l++) {
+    sm->stats.transactions[l] = sm->mem.levels[l].transactions;
+    sm->stats.bytes[l] = sm->mem.levels[l].bytes;
+  }
+  sm->stats.peak_outstanding = sm->mem.peak_outstanding;
+  sm->finished = TRUE;
+}
+
+static void
+step(Sm *sm)
+{
+  guint64 t = sm->now;
+  fire_events(sm, t);
+  guint64 next = SM_NEVER;
+  for (guint si = 0; si < sm->n_sched; si++) {
+    SmScheduler *s = &sm->sched[si];
+    guint n_el = 0;
+    for (guint p = 0; p < s->n_warps; p++) {
+      SmWarp *w = &sm->warps[s->warps[p]];
+      if (w->done)
+        continue;
+      if (w->wake_at > t) {
+        next = MIN(next, w->wake_at);
+        continue;
+      }
+      guint64 wake;
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st == SM_STATE_ELIGIBLE) {
+        sm->eligible[n_el++] = p;
+        continue;
+      }
+      set_state(sm, w, (SmState)st, t);
+      w->wake_at = wake;
+      if (wake == SM_NEVER)
+        sm->lg_waiters++;
+      next = MIN(next, wake);
+    }
+    if (n_el == 0)
+      continue;
+    if (s->busy_until > t) {
+      for (guint i = 0; i < n_el; i++) {
+        SmWarp *w = &sm->warps[s->warps[sm->eligible[i]]];
+        set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+        w->wake_at = s->busy_until;
+      }
+      next = MIN(next, s->busy_until);
+      continue;
+    }
+    sm->stats.sched_issue_cycles[si]++;
+    guint slots = sm->issue_width;
+    while (slots > 0 && n_el > 0) {
+      guint i = sm_scheduler_pick(s, sm->policy, sm->eligible, n_el);
+      guint p = sm->eligible[i];
+      memmove(&sm->eligible[i], &sm->eligible[i + 1], (n_el - i - 1) * sizeof(guint));
+      n_el--;
+      SmWarp *w = &sm->warps[s->warps[p]];
+      if (slots < sm->issue_width) {
+        /* a later slot of this cycle: earlier issues may have taken its pipe */
+        guint64 wake;
+        guint st = warp_check(sm, w, s, t, &wake);
+        if (st != SM_STATE_ELIGIBLE) {
+          set_state(sm, w, (SmState)st, t);
+          w->wake_at = wake;
+          if (wake == SM_NEVER)
+            sm->lg_waiters++;
+          next = MIN(next, wake);
+          continue;
+        }
+      }
+      issue(sm, s, w, t);
+      slots--;
+      s->last = p;
+      if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
+        /* further independent instructions of the same warp, in order */
+        while (slots > 0 && !w->done) {
+          guint64 wake;
+          if (warp_check(sm, w, s, t, &wake) != SM_STATE_ELIGIBLE)
+            break;
+          issue(sm, s, w, t);
+          slots--;
+        }
+        slots = 0;
+      }
+      guint64 wake = after_issue(sm, s, w, t);
+      next = MIN(next, wake);
+    }
+    for (guint i = 0; i < n_el; i++) {
+      SmWarp *w = &sm->warps[s->warps[sm->eligible[i]]];
+      set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+      w->wake_at = t + 1;
+      next = t + 1;
+    }
+  }
+  next = MIN(next, sm_engine_next_cycle(&sm->engine));
+  sm->now = next;
+}
+
+void
+sm_run_until(Sm *sm, guint64 cycle)
+{
+  while (!sm->finished && sm->now < cycle) {
+    if (sm->n_done == sm->n_warps) {
+      finish(sm);
+      break;
+    }
+    step(sm);
+    if (sm->now == SM_NEVER) {
+      /* nothing can ever happen again: every warp finished (checked above next time) */
+      g_assert(sm->n_done == sm->n_warps);
+      finish(sm);
+    }
+  }
+  if (!sm->finished && sm->n_done == sm->n_warps)
+    finish(sm);
+}
+
+void
+sm_run(Sm *sm)
+{
+  sm_run_until(sm, SM_NEVER);
+}
+
+gboolean
+sm_finished(const Sm *sm)
+{
+  return sm->finished;
+}
+
+guint64
+sm_now(const Sm *sm)
+{
+  return sm->now;
+}
+
+const SmStats *
+sm_stats(const Sm *sm)
+{
+  return &sm->stats;
+}

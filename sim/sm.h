@@ -1,0 +1,29 @@
+/* One streaming multiprocessor running one kernel: the cycle loop.
+ *
+ * Per cycle with work, in this order: events of the cycle fire (memory completions), then
+ * each scheduler in index order looks at its warps (warp id modulo schedulers, oldest first)
+ * and issues up to issue_width instructions by its policy.  A cycle in which nothing can
+ * happen is never visited: the clock jumps to the earliest cycle at which some warp may
+ * become eligible or an event fires.  Nothing is allocated once sm_new() returns.
+ */
+#pragma once
+
+#include "../config/kernel.h"
+#include "stats.h"
+
+typedef struct Sm Sm;
+
+Sm *sm_new(const CfgGpu *gpu, const CfgKernel *kernel);
+void sm_free(Sm *sm);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)
+
+/* Runs until every warp has finished. */
+void sm_run(Sm *sm);
+/* Runs every cycle before @cycle (then sm_now() >= @cycle, or the run finished). */
+void sm_run_until(Sm *sm, guint64 cycle);
+gboolean sm_finished(const Sm *sm);
+/* The next cycle the loop will look at. */
+guint64 sm_now(const Sm *sm);
+
+/* Counters so far; complete (states closed, cycles set) once sm_finished(). */
+const SmStats *sm_stats(const Sm *sm);

@@ -1,0 +1,43 @@
+/* Counters of one run.  Every warp-cycle of the run is in exactly one SmState. */
+#pragma once
+
+#include "../config/gpu.h"
+
+/* Warp states, named as Nsight Compute names stall reasons. */
+typedef enum {
+  SM_STATE_SELECTED,           /* issued an instruction this cycle */
+  SM_STATE_NOT_SELECTED,       /* could issue, the scheduler picked another warp or was busy */
+  SM_STATE_WAIT,               /* waiting on a fixed-latency (CUDA core) result */
+  SM_STATE_LONG_SCOREBOARD,    /* waiting on a global memory result */
+  SM_STATE_SHORT_SCOREBOARD,   /* waiting on a shared memory or SFU result */
+  SM_STATE_MATH_PIPE_THROTTLE, /* CUDA core / SFU pipe still busy with earlier instructions */
+  SM_STATE_LG_THROTTLE,        /* LD/ST pipe busy or too many memory transactions in flight */
+  SM_STATE_MIO_THROTTLE,       /* shared-memory queue full */
+  SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
+  SM_STATE_NO_INSTRUCTION,     /* finished, or not yet launched */
+  SM_STATE_COUNT
+} SmState;
+
+const char *sm_state_name(SmState state);
+
+#define SM_MAX_SCHEDULERS 16u
+
+typedef struct {
+  guint64 cycles; /* first warp start to last warp end */
+  guint warps, max_warps, schedulers;
+  guint64 issued;
+  guint64 issued_unit[ISA_UNIT_COUNT];
+  guint64 issued_op[ISA_OP_COUNT];
+  guint64 state_cycles[SM_STATE_COUNT]; /* warp-cycles per state; they sum to warps x cycles */
+  guint64 sched_issue_cycles[SM_MAX_SCHEDULERS]; /* cycles each scheduler issued something */
+  guint64 eligible_warp_cycles; /* sum over cycles of warps able to issue */
+  guint64 resident_warp_cycles; /* sum over warps of their lifetime */
+  guint64 global_loads;         /* LDG instructions */
+  guint64 global_stores;
+  guint64 global_load_latency; /* sum over LDG of completion - issue */
+  guint64 shared_accesses;
+  guint64 transactions[CFG_MAX_LEVELS];
+  guint64 bytes[CFG_MAX_LEVELS];
+  guint n_levels;
+  guint64 peak_outstanding;
+} SmStats;

@@ -1,0 +1,59 @@
+/* One resident warp: where it is in the stream, its scoreboard, and its current state. */
+#pragma once
+
+#include "scoreboard.h"
+
+typedef struct {
+  guint32 pc;    /* index of the next real instruction (ISA_INSN_OP) */
+  guint8 depth;  /* open repeat blocks */
+  guint8 done;   /* no more instructions */
+  guint8 state;  /* SmState since state_since */
+  guint8 sched;  /* scheduler index */
+  guint32 loop_body[ISA_MAX_LOOP_DEPTH];
+  guint32 loop_left[ISA_MAX_LOOP_DEPTH];
+  guint64 wake_at;     /* nothing about this warp can change before this cycle */
+  guint64 state_since; /* cycle state began */
+  guint64 issued;
+  guint64 last_issue;
+  guint64 finish;  /* cycle the last result of the warp is written */
+  guint64 rng;     /* addresses */
+  guint64 next_line;
+  SmScoreboard sb;
+} SmWarp;
+
+/* Moves @w to the next real instruction from pc (which is at a loop marker or past the end).
+ * @limit: instructions a warp issues before it stops (0 = one pass over the stream). */
+static inline void
+sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
+{
+  for (;;) {
+    while (w->pc < prog->n_insns) {
+      const IsaInsn *insn = &prog->insns[w->pc];
+      if (insn->kind == ISA_INSN_OP)
+        break;
+      if (insn->kind == ISA_INSN_LOOP) {
+        if (insn->count == 0) {
+          w->pc = insn->jump + 1;
+        } else {
+          w->loop_body[w->depth] = w->pc + 1;
+          w->loop_left[w->depth] = insn->count;
+          w->depth++;
+          w->pc++;
+        }
+      } else if (--w->loop_left[w->depth - 1] > 0) {
+        w->pc = w->loop_body[w->depth - 1];
+      } else {
+        w->depth--;
+        w->pc++;
+      }
+    }
+    if (w->pc < prog->n_insns && (limit == 0 || w->issued < limit))
+      return;
+    if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {
+      w->pc = 0; /* run the stream again */
+      continue;
+    }
+    w->done = TRUE;
+    return;
+  }
+}

@@ -7,19 +7,19 @@ static const char *const policy_names[] = {"lrr", "gto", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};
 
-#define F(k, t, field, lo, hi, u, d)                                                           \
-  {                                                                                            \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,       \
-    .unit = u, .doc = d                                                                        \
+#define F(k, t, field, lo, hi, u, d)                                                               \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,           \
+    .unit = u, .doc = d                                                                            \
   }
-#define FE(k, field, n, d)                                                                     \
-  {                                                                                            \
-    .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgGpu, field), .names = n,    \
-    .doc = d                                                                                   \
+#define FE(k, field, n, d)                                                                         \
+  {                                                                                                \
+    .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgGpu, field), .names = n,        \
+    .doc = d                                                                                       \
   }
-#define FS(k, d)                                                                               \
-  {                                                                                            \
-    .key = k, .type = CFG_FIELD_SECTION, .doc = d                                              \
+#define FS(k, d)                                                                                   \
+  {                                                                                                \
+    .key = k, .type = CFG_FIELD_SECTION, .doc = d                                                  \
   }
 
 static const CfgField top_fields[] = {
@@ -50,10 +50,10 @@ static const CfgField limit_fields[] = {
       "threads", "largest block"),
 };
 
-#define FU(k, t, field, lo, hi, u, d)                                                          \
-  {                                                                                            \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgUnit, field), .min = lo, .max = hi,      \
-    .unit = u, .doc = d                                                                        \
+#define FU(k, t, field, lo, hi, u, d)                                                              \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgUnit, field), .min = lo, .max = hi,          \
+    .unit = u, .doc = d                                                                            \
   }
 
 static const CfgField unit_fields[] = {
@@ -64,22 +64,25 @@ static const CfgField unit_fields[] = {
        "dependent-issue latency of the unit's ops"),
     FU("issue_cycles", CFG_FIELD_UINT, issue_cycles, 1, 64, "cycles",
        "scheduler cycles one issue of the unit's ops takes"),
-    {.key = "latency_to", .type = CFG_FIELD_SECTION,
+    {.key = "latency_to",
+     .type = CFG_FIELD_SECTION,
      .doc = "map consumer unit (alu, sfu, ldst) -> latency seen by that consumer, cycles"},
-    {.key = "ops", .type = CFG_FIELD_SECTION,
+    {.key = "ops",
+     .type = CFG_FIELD_SECTION,
      .doc = "map op (e.g. IMAD) -> {latency_cycles, issue_cycles} overriding the unit's"},
 };
 
-#define FM(k, t, field, lo, hi, u, d)                                                          \
-  {                                                                                            \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,       \
-    .unit = u, .doc = d                                                                        \
+#define FM(k, t, field, lo, hi, u, d)                                                              \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,           \
+    .unit = u, .doc = d                                                                            \
   }
 
 static const CfgField smem_fields[] = {
     F("latency_cycles", CFG_FIELD_UINT, smem.latency_cycles, 1, 1u << 20, "cycles",
       "LDS result latency"),
-    {.key = "latency_to", .type = CFG_FIELD_SECTION,
+    {.key = "latency_to",
+     .type = CFG_FIELD_SECTION,
      .doc = "map consumer unit -> LDS latency seen by that consumer, cycles"},
     F("cycles_per_access", CFG_FIELD_DOUBLE, smem.cycles_per_access, 1.0 / 64, 1024, "cycles",
       "bank throughput: one warp-access per this many cycles per SM"),
@@ -94,14 +97,14 @@ static const CfgField memory_fields[] = {
       "smallest transfer; divides line_bytes"),
     F("max_outstanding", CFG_FIELD_UINT, memory.max_outstanding, 32, 1u << 24, "transactions",
       "transactions in flight per SM before global loads stall with lg_throttle"),
-    F("seed", CFG_FIELD_UINT64, memory.seed, 0, (double)G_MAXUINT64, NULL,
+    F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
 };
 
-#define FL(k, t, field, lo, hi, u, d)                                                          \
-  {                                                                                            \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgMemLevel, field), .min = lo, .max = hi,  \
-    .unit = u, .doc = d                                                                        \
+#define FL(k, t, field, lo, hi, u, d)                                                              \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgMemLevel, field), .min = lo, .max = hi,      \
+    .unit = u, .doc = d                                                                            \
   }
 
 static const CfgField level_fields[] = {
@@ -113,8 +116,11 @@ static const CfgField level_fields[] = {
        "independent servers, chosen by hashing the line address"),
     FL("min_access_bytes", CFG_FIELD_UINT, min_access_bytes, 1, 1u << 16, "bytes",
        "a transaction occupies its channel as if it moved at least this many bytes"),
-    {.key = "service", .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
-     .names = service_names, .doc = "service time: deterministic or exponential (same mean)"},
+    {.key = "service",
+     .type = CFG_FIELD_ENUM,
+     .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
+     .names = service_names,
+     .doc = "service time: deterministic or exponential (same mean)"},
 };
 
 static const CfgFieldTable tables[] = {
@@ -148,9 +154,12 @@ set_defaults(CfgGpu *g)
   g->limits.max_registers_per_thread = 255;
   g->limits.shared_memory_bytes = 65536;
   g->limits.max_threads_per_block = 1024;
-  g->units[ISA_UNIT_ALU] = (CfgUnit){.lanes_per_scheduler = 32, .latency_cycles = 6, .issue_cycles = 1};
-  g->units[ISA_UNIT_SFU] = (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 13, .issue_cycles = 1};
-  g->units[ISA_UNIT_LDST] = (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 1, .issue_cycles = 1};
+  g->units[ISA_UNIT_ALU] =
+      (CfgUnit){.lanes_per_scheduler = 32, .latency_cycles = 6, .issue_cycles = 1};
+  g->units[ISA_UNIT_SFU] =
+      (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 13, .issue_cycles = 1};
+  g->units[ISA_UNIT_LDST] =
+      (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 1, .issue_cycles = 1};
   g->smem.latency_cycles = 24;
   g->smem.cycles_per_access = 1;
   g->smem.issue_cycles = 1;
@@ -172,8 +181,7 @@ load_latency_to(const CfgNode *map, const char *section, guint *latency_to, GErr
     const CfgNode *key = g_ptr_array_index(map->keys, i);
     IsaUnit u;
     if (!isa_unit_lookup(key->value, &u))
-      return cfg_fail(error, key, "unknown unit '%s' in %s (alu, sfu, ldst)", key->value,
-                      section);
+      return cfg_fail(error, key, "unknown unit '%s' in %s (alu, sfu, ldst)", key->value, section);
     guint64 v;
     if (!cfg_node_to_uint64(g_ptr_array_index(map->items, i), 1, 1u << 20, &v, error))
       return FALSE;
@@ -194,8 +202,8 @@ load_unit(CfgGpu *g, IsaUnit u, const CfgNode *map, GError **error)
   const CfgNode *lanes = cfg_node_get(map, "lanes_per_scheduler");
   guint l = unit->lanes_per_scheduler;
   if (lanes && !(32 % l == 0 || l % 32 == 0))
-    return cfg_fail(error, lanes, "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u",
-                    l);
+    return cfg_fail(error, lanes,
+                    "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u", l);
   g_autofree char *lt = g_strdup_printf("%s.latency_to", section);
   if (!load_latency_to(cfg_node_get(map, "latency_to"), lt, unit->latency_to, error))
     return FALSE;
@@ -215,7 +223,11 @@ load_unit(CfgGpu *g, IsaUnit u, const CfgNode *map, GError **error)
     } o = {0, 0};
     static const CfgField op_fields[] = {
         {.key = "latency_cycles", .type = CFG_FIELD_UINT, .min = 1, .max = 1u << 20},
-        {.key = "issue_cycles", .type = CFG_FIELD_UINT, .offset = sizeof(guint), .min = 1, .max = 64},
+        {.key = "issue_cycles",
+         .type = CFG_FIELD_UINT,
+         .offset = sizeof(guint),
+         .min = 1,
+         .max = 64},
     };
     g_autofree char *os = g_strdup_printf("%s.ops.%s", section, key->value);
     if (!cfg_load_fields(g_ptr_array_index(ops->items, i), os, op_fields, 2, &o, error))
@@ -240,7 +252,8 @@ load_memory(CfgGpu *g, const CfgNode *map, GError **error)
     if (g->memory.n_levels == CFG_MAX_LEVELS)
       return cfg_fail(error, key, "at most %u memory levels", CFG_MAX_LEVELS);
     CfgMemLevel *lv = &g->memory.levels[g->memory.n_levels++];
-    *lv = (CfgMemLevel){.name = g_strdup(key->value), .channels = 1, .service = CFG_SERVICE_DETERMINISTIC};
+    *lv = (CfgMemLevel){
+        .name = g_strdup(key->value), .channels = 1, .service = CFG_SERVICE_DETERMINISTIC};
     g_autofree char *section = g_strdup_printf("memory.%s", key->value);
     if (!cfg_load_fields(value, section, level_fields, G_N_ELEMENTS(level_fields), lv, error))
       return FALSE;
@@ -260,8 +273,8 @@ load_memory(CfgGpu *g, const CfgNode *map, GError **error)
     g_ptr_array_add(scalars->keys, g_ptr_array_index(map->keys, i));
     g_ptr_array_add(scalars->items, value);
   }
-  gboolean ok = cfg_load_fields(scalars, "memory", memory_fields, G_N_ELEMENTS(memory_fields), g,
-                                error);
+  gboolean ok =
+      cfg_load_fields(scalars, "memory", memory_fields, G_N_ELEMENTS(memory_fields), g, error);
   g_ptr_array_set_free_func(scalars->keys, NULL);
   g_ptr_array_set_free_func(scalars->items, NULL);
   if (!ok)
@@ -280,8 +293,9 @@ load_memory(CfgGpu *g, const CfgNode *map, GError **error)
     if (g->memory.levels[i].min_access_bytes == 0)
       g->memory.levels[i].min_access_bytes = sector;
   if (g->memory.n_levels == 0)
-    return cfg_fail(error, map, "memory needs at least one level (e.g. dram: {latency_cycles: "
-                                "400, bytes_per_cycle: 16})");
+    return cfg_fail(error, map,
+                    "memory needs at least one level (e.g. dram: {latency_cycles: "
+                    "400, bytes_per_cycle: 16})");
   return TRUE;
 }
 

@@ -9,22 +9,48 @@
 static const CfgField kernel_fields[] = {
     {.key = "name", .type = CFG_FIELD_STRING, .doc = "display name"},
     {.key = "description", .type = CFG_FIELD_STRING, .doc = "one paragraph for users"},
-    {.key = "params", .type = CFG_FIELD_SECTION,
+    {.key = "params",
+     .type = CFG_FIELD_SECTION,
      .doc = "parameter name -> default value; used as $name; settable with --set name=value"},
-    {.key = "warps_per_sm", .type = CFG_FIELD_UINT, .min = 1, .max = 1024, .unit = "warps",
+    {.key = "warps_per_sm",
+     .type = CFG_FIELD_UINT,
+     .min = 1,
+     .max = 1024,
+     .unit = "warps",
      .doc = "resident warps (alternative to threads_per_block x blocks_per_sm)"},
-    {.key = "threads_per_block", .type = CFG_FIELD_UINT, .min = 1, .max = 1u << 16,
-     .unit = "threads", .doc = "block size"},
-    {.key = "blocks_per_sm", .type = CFG_FIELD_UINT, .min = 1, .max = 1024, .unit = "blocks",
+    {.key = "threads_per_block",
+     .type = CFG_FIELD_UINT,
+     .min = 1,
+     .max = 1u << 16,
+     .unit = "threads",
+     .doc = "block size"},
+    {.key = "blocks_per_sm",
+     .type = CFG_FIELD_UINT,
+     .min = 1,
+     .max = 1024,
+     .unit = "blocks",
      .doc = "resident blocks"},
-    {.key = "registers_per_thread", .type = CFG_FIELD_UINT, .min = 1, .max = 1024,
-     .unit = "registers", .doc = "registers each thread holds (checked against the register file)"},
-    {.key = "shared_memory_per_block", .type = CFG_FIELD_UINT, .min = 0, .max = 1u << 30,
-     .unit = "bytes", .doc = "shared memory each block holds"},
-    {.key = "instructions_per_warp", .type = CFG_FIELD_UINT64, .min = 1, .max = 1e15,
+    {.key = "registers_per_thread",
+     .type = CFG_FIELD_UINT,
+     .min = 1,
+     .max = 1024,
+     .unit = "registers",
+     .doc = "registers each thread holds (checked against the register file)"},
+    {.key = "shared_memory_per_block",
+     .type = CFG_FIELD_UINT,
+     .min = 0,
+     .max = 1u << 30,
+     .unit = "bytes",
+     .doc = "shared memory each block holds"},
+    {.key = "instructions_per_warp",
+     .type = CFG_FIELD_UINT64,
+     .min = 1,
+     .max = 1e15,
      .unit = "instructions",
      .doc = "if set, each warp loops over the stream until it has issued this many"},
-    {.key = "stream", .type = CFG_FIELD_STRING, .doc = "the instruction stream (see docs/config.md)"},
+    {.key = "stream",
+     .type = CFG_FIELD_STRING,
+     .doc = "the instruction stream (see docs/config.md)"},
 };
 
 const CfgField *
@@ -157,7 +183,7 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
     return cfg_fail(error, at, "%u blocks per SM is impossible: the GPU holds at most %u",
                     k->blocks_per_sm, gpu->limits.max_blocks);
   if (k->threads_per_block > gpu->limits.max_threads_per_block)
-    return cfg_fail(error, at, "blocks of %u threads are impossible: at most %u", 
+    return cfg_fail(error, at, "blocks of %u threads are impossible: at most %u",
                     k->threads_per_block, gpu->limits.max_threads_per_block);
   const CfgNode *rat = cfg_node_get(root, "registers_per_thread");
   if (!rat)
@@ -232,15 +258,16 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
     return (cfg_fail(error, root, "the kernel needs warps_per_sm or threads_per_block"), NULL);
   if (warps != 0 && tpb != 0) {
     const CfgNode *v = cfg_node_get(root, "threads_per_block");
-    return (cfg_fail(error, v, "give warps_per_sm or threads_per_block (with blocks_per_sm), "
-                               "not both"),
+    return (cfg_fail(error, v,
+                     "give warps_per_sm or threads_per_block (with blocks_per_sm), "
+                     "not both"),
             NULL);
   }
   if (warps != 0) {
     /* blocks as large as the GPU allows, split evenly (the calibration workload's launch) */
     if (blocks == 0)
-      blocks = (warps * 32 + gpu->limits.max_threads_per_block - 1) /
-               gpu->limits.max_threads_per_block;
+      blocks =
+          (warps * 32 + gpu->limits.max_threads_per_block - 1) / gpu->limits.max_threads_per_block;
     if (blocks > warps)
       blocks = warps;
     k->warps_per_block = (guint)((warps + blocks - 1) / blocks);
@@ -263,8 +290,7 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   if (stream == NULL)
     return (cfg_fail(error, root, "the kernel needs a stream"), NULL);
   if (stream->kind != CFG_NODE_SCALAR)
-    return (cfg_fail(error, stream, "'stream' must be text (use a block scalar: stream: |)"),
-            NULL);
+    return (cfg_fail(error, stream, "'stream' must be text (use a block scalar: stream: |)"), NULL);
   guint line = 0, col = 0;
   GError *local = NULL;
   k->program = isa_asm_parse(stream->value, k->params, &line, &col, &local);
@@ -330,8 +356,8 @@ cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets,
 }
 
 gboolean
-cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets,
-             CfgGpu **gpu, CfgKernel **kernel, GError **error)
+cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets, CfgGpu **gpu,
+             CfgKernel **kernel, GError **error)
 {
   g_autoptr(CfgNode) groot = cfg_load_file(gpu_path, error);
   if (groot == NULL)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <yaml.h>
 
-G_DEFINE_QUARK(smsim-config-error-quark, cfg_error)
+G_DEFINE_QUARK(smsim - config - error - quark, cfg_error)
 
 struct CfgSource {
   int refcount;
@@ -83,9 +83,17 @@ cfg_node_where_in_text(const CfgNode *node, guint line, guint col)
   guint file_line = node->line + line;
   guint indent = 0;
   if (file_line - 1 < g_strv_length(node->source->lines)) {
+    /* the block's indentation: the raw line's leading spaces less the text line's */
     const char *raw = node->source->lines[file_line - 1];
     while (raw[indent] == ' ')
       indent++;
+    g_auto(GStrv) text_lines = g_strsplit(node->value, "\n", -1);
+    if (line - 1 < g_strv_length(text_lines)) {
+      guint own = 0;
+      while (text_lines[line - 1][own] == ' ')
+        own++;
+      indent = indent >= own ? indent - own : 0;
+    }
   }
   return g_strdup_printf("%s:%u:%u", node->source->name, file_line, indent + col);
 }
@@ -126,9 +134,8 @@ next_event(Loader *l, yaml_event_t *ev)
   if (yaml_parser_parse(&l->parser, ev))
     return TRUE;
   const char *problem = l->parser.problem ? l->parser.problem : "invalid YAML";
-  char *msg = l->parser.context
-                  ? g_strdup_printf("%s %s", problem, l->parser.context)
-                  : g_strdup(problem);
+  char *msg =
+      l->parser.context ? g_strdup_printf("%s %s", problem, l->parser.context) : g_strdup(problem);
   loader_fail_mark(l, l->parser.problem_mark, msg);
   g_free(msg);
   return FALSE;
@@ -294,10 +301,10 @@ cfg_load_file(const char *path, GError **error)
   GError *local = NULL;
   if (!g_file_get_contents(path, &text, &len, &local)) {
     g_set_error(error, CFG_ERROR, CFG_ERROR_IO, "%s: cannot read: %s", path,
-                g_strerror(local->code == G_FILE_ERROR_NOENT    ? ENOENT
-                           : local->code == G_FILE_ERROR_ACCES  ? EACCES
-                           : local->code == G_FILE_ERROR_ISDIR  ? EISDIR
-                                                                : EIO));
+                g_strerror(local->code == G_FILE_ERROR_NOENT   ? ENOENT
+                           : local->code == G_FILE_ERROR_ACCES ? EACCES
+                           : local->code == G_FILE_ERROR_ISDIR ? EISDIR
+                                                               : EIO));
     g_error_free(local);
     return NULL;
   }
@@ -398,7 +405,9 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **e
 static const char *
 kind_name(const CfgNode *node)
 {
-  return node->kind == CFG_NODE_MAP ? "a mapping" : node->kind == CFG_NODE_SEQ ? "a list" : "a value";
+  return node->kind == CFG_NODE_MAP   ? "a mapping"
+         : node->kind == CFG_NODE_SEQ ? "a list"
+                                      : "a value";
 }
 
 gboolean

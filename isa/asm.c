@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-G_DEFINE_QUARK(isa-asm-error-quark, isa_asm_error)
+G_DEFINE_QUARK(isa - asm - error - quark, isa_asm_error)
 
 typedef enum {
   TOK_END,
@@ -12,7 +12,8 @@ typedef enum {
   TOK_IDENT,
   TOK_NUMBER,
   TOK_PARAM, /* $name */
-  TOK_PUNCT, /* text holds the punctuation: , [ ] { } ( ) + - * / % < > <= >= == != && || ! ? : = .. */
+  TOK_PUNCT, /* text holds the punctuation: , [ ] { } ( ) + - * / % < > <= >= == != && || ! ? : = ..
+              */
 } TokKind;
 
 typedef struct {
@@ -281,8 +282,7 @@ parse_primary(Asm *a, Value *out)
       return FALSE;
     gboolean binary = t->text[0] == 'm';
     if (n != (binary ? 2u : 1u))
-      return fail_at(a, t, "%s() takes %u argument%s", t->text, binary ? 2 : 1,
-                     binary ? "s" : "");
+      return fail_at(a, t, "%s() takes %u argument%s", t->text, binary ? 2 : 1, binary ? "s" : "");
     double r;
     if (strcmp(t->text, "min") == 0)
       r = MIN(args[0].num, args[1].num);
@@ -307,7 +307,7 @@ binop_prec(const Tok *t)
     const char *op;
     int prec;
   } ops[] = {{"||", 1}, {"&&", 2}, {"==", 3}, {"!=", 3}, {"<", 4}, {"<=", 4}, {">", 4},
-             {">=", 4}, {"+", 5},  {"-", 5},  {"*", 6},  {"/", 6},  {"%", 6}};
+             {">=", 4}, {"+", 5},  {"-", 5},  {"*", 6},  {"/", 6}, {"%", 6}};
   if (t->kind != TOK_PUNCT)
     return 0;
   for (guint i = 0; i < G_N_ELEMENTS(ops); i++)
@@ -411,8 +411,8 @@ parse_whole(Asm *a, const char *what, guint64 max, guint64 *out)
   double r = round(v.num);
   if (!isfinite(v.num) || fabs(v.num - r) > 1e-9 * MAX(1.0, fabs(v.num)) || r < 0 ||
       r > (double)max)
-    return fail_at(a, at, "%s must be a whole number from 0 to %" G_GUINT64_FORMAT ", got %g",
-                   what, max, v.num);
+    return fail_at(a, at, "%s must be a whole number from 0 to %" G_GUINT64_FORMAT ", got %g", what,
+                   max, v.num);
   *out = (guint64)r;
   return TRUE;
 }
@@ -637,8 +637,7 @@ parse_instruction(Asm *a)
   while (!at_statement_end(peek(a))) {
     Tok *key = next(a);
     if (key->kind != TOK_IDENT || !is_punct(peek(a), "="))
-      return fail_at(a, key, "unexpected '%s' after the operands of %s", key->text,
-                     info->mnemonic);
+      return fail_at(a, key, "unexpected '%s' after the operands of %s", key->text, info->mnemonic);
     next(a);
     const Tok *vt;
     Value v;
@@ -702,8 +701,8 @@ parse_for(Asm *a, const Tok *kw)
   if (!parse_binary(a, 1, &hi) || !need_num(a, at, &hi))
     return FALSE;
   if (!isfinite(lo.num) || !isfinite(hi.num) || hi.num - lo.num > 1e6)
-    return fail_at(a, kw, "for range %g .. %g is not a finite range of at most 10^6 values",
-                   lo.num, hi.num);
+    return fail_at(a, kw, "for range %g .. %g is not a finite range of at most 10^6 values", lo.num,
+                   hi.num);
   guint body = a->pos;
   LoopVar lv = {.name = var->text};
   if (lo.num > hi.num) {
@@ -900,8 +899,7 @@ isa_asm_eval(const char *text, GHashTable *params, double *number, char **string
 }
 
 IsaProgram *
-isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_col,
-              GError **error)
+isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_col, GError **error)
 {
   Asm a;
   asm_init(&a, params);

@@ -20,9 +20,9 @@ typedef enum {
 } IsaPatternKind;
 
 typedef enum {
-  ISA_INSN_OP,       /* a real instruction */
-  ISA_INSN_LOOP,     /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
-  ISA_INSN_END,      /* end of a repeat body: jump = index of its ISA_INSN_LOOP */
+  ISA_INSN_OP,   /* a real instruction */
+  ISA_INSN_LOOP, /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
+  ISA_INSN_END,  /* end of a repeat body: jump = index of its ISA_INSN_LOOP */
 } IsaInsnKind;
 
 typedef struct {
@@ -43,8 +43,8 @@ typedef struct {
   IsaInsn *insns;
   guint n_insns;
   guint n_regs;
-  char **reg_names;  /* n_regs names, "R1" ... */
-  char **levels;     /* n_levels memory level names used by global ops */
+  char **reg_names; /* n_regs names, "R1" ... */
+  char **levels;    /* n_levels memory level names used by global ops */
   guint n_levels;
   guint64 dynamic_count; /* real instructions one warp issues for one pass of the stream */
 } IsaProgram;

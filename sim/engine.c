@@ -33,8 +33,8 @@ sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, 
     engine->capacity *= 2;
     engine->heap = g_renew(SmEvent, engine->heap, engine->capacity);
   }
-  SmEvent ev = {.cycle = cycle, .priority = priority, .kind = kind, .seq = engine->next_seq++,
-                .arg = arg};
+  SmEvent ev = {
+      .cycle = cycle, .priority = priority, .kind = kind, .seq = engine->next_seq++, .arg = arg};
   guint i = engine->n++;
   while (i > 0) {
     guint parent = (i - 1) / 2;

@@ -9,16 +9,15 @@
 
 #define EXIT_BAD_INPUT 2
 
-static const char usage_text[] =
-    "usage: smsim COMMAND ...\n"
-    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
-    "  smsim describe  GPU.yaml [--set K=V]...\n"
-    "Run 'smsim COMMAND --help' for a command's options.\n";
+static const char usage_text[] = "usage: smsim COMMAND ...\n"
+                                 "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
+                                 "  smsim describe  GPU.yaml [--set K=V]...\n"
+                                 "Run 'smsim COMMAND --help' for a command's options.\n";
 
 static int
 fail_usage(const char *msg)
 {
-  fprintf(stderr, "smsim: %s\n%s", msg, usage_text);
+  fprintf(stderr, "smsim: %s (see 'smsim --help')\n", msg);
   return EXIT_BAD_INPUT;
 }
 
@@ -131,11 +130,10 @@ cmd_describe(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
   const GOptionEntry entries[] = {
-      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key (dotted path)",
-       "KEY=VALUE"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key (dotted path)", "KEY=VALUE"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("describe", "GPU.yaml - print a GPU with defaults and derived values",
-                     entries, &argc, &argv))
+  if (!parse_options("describe", "GPU.yaml - print a GPU with defaults and derived values", entries,
+                     &argc, &argv))
     return EXIT_BAD_INPUT;
   if (argc != 2)
     return fail_usage("describe needs GPU.yaml");

@@ -19,10 +19,9 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine)
     lv->channels = cfg->channels;
     lv->channel_free = g_new0(guint64, cfg->channels);
     lv->latency = cfg->latency_cycles;
-    lv->ticks_per_byte =
-        isinf(cfg->bytes_per_cycle)
-            ? 0
-            : (double)SM_TICKS_PER_CYCLE * cfg->channels / cfg->bytes_per_cycle;
+    lv->ticks_per_byte = isinf(cfg->bytes_per_cycle)
+                             ? 0
+                             : (double)SM_TICKS_PER_CYCLE * cfg->channels / cfg->bytes_per_cycle;
     lv->min_access_bytes = cfg->min_access_bytes;
     lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
     lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
@@ -48,8 +47,8 @@ service_ticks(SmMemLevel *lv, guint bytes)
 }
 
 guint64
-sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes,
-                 guint64 line_base, gboolean random_lines, guint64 *rng)
+sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes, guint64 line_base,
+                 gboolean random_lines, guint64 *rng)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint64 now_ticks = now << SM_TICK_SHIFT;

@@ -84,8 +84,8 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                          m.eligible_per_cycle, m.active_per_cycle);
   g_string_append(out, "warp states  share of warp-cycles, warp-cycles per issued instruction\n");
   for (guint i = 0; i < SM_STATE_COUNT; i++)
-    g_string_append_printf(out, "  %-20s %6.2f%% %9.3f\n", sm_state_name(i),
-                           100 * m.state_share[i], m.state_per_issue[i]);
+    g_string_append_printf(out, "  %-20s %6.2f%% %9.3f\n", sm_state_name(i), 100 * m.state_share[i],
+                           m.state_per_issue[i]);
 }
 
 char *

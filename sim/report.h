@@ -19,6 +19,5 @@ typedef struct {
 } SmSummary;
 
 void sm_summary_compute(const SmStats *stats, SmSummary *out);
-void sm_report_text(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats,
-                    GString *out);
+void sm_report_text(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, GString *out);
 char *sm_report_json(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats);

@@ -12,8 +12,8 @@
 #include "stats.h"
 
 typedef struct {
-  guint64 *ready;    /* n_regs x ISA_UNIT_COUNT */
-  guint8 *producer;  /* n_regs: SmState of a warp waiting on this register */
+  guint64 *ready;   /* n_regs x ISA_UNIT_COUNT */
+  guint8 *producer; /* n_regs: SmState of a warp waiting on this register */
 } SmScoreboard;
 
 static inline guint64

@@ -17,10 +17,10 @@ typedef struct {
   guint8 level;          /* GPU memory level */
   guint8 random_lines;
   guint8 is_load;
-  guint16 n_trans;       /* global: transactions per warp-instruction */
-  guint32 trans_bytes;   /* global: bytes per transaction */
+  guint16 n_trans;     /* global: transactions per warp-instruction */
+  guint32 trans_bytes; /* global: bytes per transaction */
   guint32 issue_cycles;
-  guint64 ii_ticks;      /* pipe initiation interval */
+  guint64 ii_ticks; /* pipe initiation interval */
   guint32 latency[ISA_UNIT_COUNT];
   guint32 max_latency;
 } SmInsnInfo;
@@ -300,7 +300,9 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   }
   guint64 wake;
   guint st = warp_check(sm, w, s, t + 1, &wake);
-  if (st != SM_STATE_ELIGIBLE) {
+  if (st == SM_STATE_ELIGIBLE) {
+    wake = t + 1; /* looked at again next cycle */
+  } else {
     set_state(sm, w, (SmState)st, t + 1);
     if (wake == SM_NEVER)
       sm->lg_waiters++;
@@ -360,6 +362,7 @@ static void
 step(Sm *sm)
 {
   guint64 t = sm->now;
+  sm->stats.visited_cycles++;
   fire_events(sm, t);
   guint64 next = SM_NEVER;
   for (guint si = 0; si < sm->n_sched; si++) {

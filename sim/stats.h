@@ -23,16 +23,17 @@ const char *sm_state_name(SmState state);
 #define SM_MAX_SCHEDULERS 16u
 
 typedef struct {
-  guint64 cycles; /* first warp start to last warp end */
+  guint64 cycles;         /* first warp start to last warp end */
+  guint64 visited_cycles; /* cycles the loop stepped through (the rest were skipped) */
   guint warps, max_warps, schedulers;
   guint64 issued;
   guint64 issued_unit[ISA_UNIT_COUNT];
   guint64 issued_op[ISA_OP_COUNT];
   guint64 state_cycles[SM_STATE_COUNT]; /* warp-cycles per state; they sum to warps x cycles */
   guint64 sched_issue_cycles[SM_MAX_SCHEDULERS]; /* cycles each scheduler issued something */
-  guint64 eligible_warp_cycles; /* sum over cycles of warps able to issue */
-  guint64 resident_warp_cycles; /* sum over warps of their lifetime */
-  guint64 global_loads;         /* LDG instructions */
+  guint64 eligible_warp_cycles;                  /* sum over cycles of warps able to issue */
+  guint64 resident_warp_cycles;                  /* sum over warps of their lifetime */
+  guint64 global_loads;                          /* LDG instructions */
   guint64 global_stores;
   guint64 global_load_latency; /* sum over LDG of completion - issue */
   guint64 shared_accesses;

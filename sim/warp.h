@@ -4,19 +4,19 @@
 #include "scoreboard.h"
 
 typedef struct {
-  guint32 pc;    /* index of the next real instruction (ISA_INSN_OP) */
-  guint8 depth;  /* open repeat blocks */
-  guint8 done;   /* no more instructions */
-  guint8 state;  /* SmState since state_since */
-  guint8 sched;  /* scheduler index */
+  guint32 pc;   /* index of the next real instruction (ISA_INSN_OP) */
+  guint8 depth; /* open repeat blocks */
+  guint8 done;  /* no more instructions */
+  guint8 state; /* SmState since state_since */
+  guint8 sched; /* scheduler index */
   guint32 loop_body[ISA_MAX_LOOP_DEPTH];
   guint32 loop_left[ISA_MAX_LOOP_DEPTH];
   guint64 wake_at;     /* nothing about this warp can change before this cycle */
   guint64 state_since; /* cycle state began */
   guint64 issued;
   guint64 last_issue;
-  guint64 finish;  /* cycle the last result of the warp is written */
-  guint64 rng;     /* addresses */
+  guint64 finish; /* cycle the last result of the warp is written */
+  guint64 rng;    /* addresses */
   guint64 next_line;
   SmScoreboard sb;
 } SmWarp;

@@ -1,0 +1,82 @@
+#include "helpers.h"
+
+#include <glib/gstdio.h>
+
+char *
+test_source_path(const char *relative)
+{
+  if (g_path_is_absolute(relative))
+    return g_strdup(relative);
+  return g_build_filename(SMSIM_SOURCE_DIR, relative, NULL);
+}
+
+TestRun *
+test_run_new(const char *gpu, const char *kernel, const char *const *sets)
+{
+  g_autofree char *gp = test_source_path(gpu);
+  g_autofree char *kp = test_source_path(kernel);
+  TestRun *run = g_new0(TestRun, 1);
+  GError *error = NULL;
+  if (!cfg_load_run(gp, kp, sets, &run->gpu, &run->kernel, &error))
+    ck_abort_msg("loading %s + %s: %s", gpu, kernel, error->message);
+  run->sm = sm_new(run->gpu, run->kernel);
+  return run;
+}
+
+void
+test_run_free(TestRun *run)
+{
+  sm_free(run->sm);
+  cfg_kernel_free(run->kernel);
+  cfg_gpu_free(run->gpu);
+  g_free(run);
+}
+
+static guint64
+issued(const SmStats *s, guint unit)
+{
+  return unit == ISA_UNIT_COUNT ? s->issued : s->issued_unit[unit];
+}
+
+double
+test_window_ipc(TestRun *run, guint unit, guint64 from, guint64 to)
+{
+  sm_run_until(run->sm, from);
+  ck_assert_msg(!sm_finished(run->sm), "the run ended before cycle %" G_GUINT64_FORMAT, from);
+  guint64 a = issued(sm_stats(run->sm), unit);
+  sm_run_until(run->sm, to);
+  ck_assert_msg(!sm_finished(run->sm), "the run ended before cycle %" G_GUINT64_FORMAT, to);
+  guint64 b = issued(sm_stats(run->sm), unit);
+  return (double)(b - a) / (double)(to - from);
+}
+
+int
+test_smsim(const char *const *args, char **out, char **err)
+{
+  const char *bin = g_getenv("SMSIM");
+  ck_assert_msg(bin != NULL, "SMSIM is not set");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new();
+  g_ptr_array_add(argv, (gpointer)bin);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add(argv, (gpointer)args[i]);
+  g_ptr_array_add(argv, NULL);
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(SMSIM_SOURCE_DIR, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+                    err, &status, &error))
+    ck_abort_msg("cannot run %s: %s", bin, error->message);
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+char *
+test_write_temp(const char *name, const char *text)
+{
+  GError *error = NULL;
+  g_autofree char *dir = g_dir_make_tmp("smsim-test-XXXXXX", &error);
+  ck_assert_msg(dir != NULL, "mkdtemp: %s", error ? error->message : "?");
+  char *path = g_build_filename(dir, name, NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  return path;
+}

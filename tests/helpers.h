@@ -1,0 +1,29 @@
+/* Shared helpers of the Check suites. */
+#pragma once
+
+#include <check.h>
+
+#include "sm.h"
+
+/* Absolute path of a file in the source tree. */
+char *test_source_path(const char *relative);
+
+/* A GPU + kernel loaded from the source tree with --set strings (NULL-terminated). */
+typedef struct {
+  CfgGpu *gpu;
+  CfgKernel *kernel;
+  Sm *sm;
+} TestRun;
+
+TestRun *test_run_new(const char *gpu, const char *kernel, const char *const *sets);
+void test_run_free(TestRun *run);
+
+/* Warp-instructions of @unit (ISA_UNIT_COUNT = all) issued per cycle in [from, to): the
+ * steady-state throughput while every warp is still running. */
+double test_window_ipc(TestRun *run, guint unit, guint64 from, guint64 to);
+
+/* Runs the smsim binary; returns its exit status and captured output. */
+int test_smsim(const char *const *args, char **out, char **err);
+
+/* Writes @text to a new file in a fresh temporary directory; returns its path. */
+char *test_write_temp(const char *name, const char *text);

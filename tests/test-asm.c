@@ -1,0 +1,189 @@
+/* The stream assembler: SASS-like text, repeat/for/if, parameters, and its errors. */
+#include <check.h>
+#include <string.h>
+
+#include "asm.h"
+
+static GHashTable *
+params(const char *const *kv)
+{
+  GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; kv && kv[i]; i += 2)
+    g_hash_table_insert(h, g_strdup(kv[i]), g_strdup(kv[i + 1]));
+  return h;
+}
+
+static IsaProgram *
+assemble(const char *text, const char *const *kv)
+{
+  g_autoptr(GHashTable) p = params(kv);
+  GError *error = NULL;
+  guint line = 0, col = 0;
+  IsaProgram *prog = isa_asm_parse(text, p, &line, &col, &error);
+  ck_assert_msg(prog != NULL, "%u:%u: %s", line, col, error ? error->message : "");
+  return prog;
+}
+
+/* Returns the error as "line:col: message". */
+static char *
+assemble_error(const char *text, const char *const *kv)
+{
+  g_autoptr(GHashTable) p = params(kv);
+  GError *error = NULL;
+  guint line = 0, col = 0;
+  IsaProgram *prog = isa_asm_parse(text, p, &line, &col, &error);
+  ck_assert_msg(prog == NULL, "'%s' assembled but should not", text);
+  char *msg = g_strdup_printf("%u:%u: %s", line, col, error->message);
+  g_error_free(error);
+  return msg;
+}
+
+START_TEST(test_sass_lines_become_instructions_with_operands)
+{
+  g_autoptr(IsaProgram) p = assemble("LDG R1, [R1]\nFADD R1, R1, R2\nMUFU.RSQ R3, R1\n"
+                                     "STG [R4], R1; FFMA R5, R1, 2.0, RZ\n",
+                                     NULL);
+  ck_assert_uint_eq(p->n_insns, 5);
+  ck_assert_uint_eq(p->dynamic_count, 5);
+  ck_assert_uint_eq(p->insns[0].op, ISA_OP_LDG);
+  ck_assert_uint_eq(p->insns[0].dst, p->insns[0].src[0]);
+  ck_assert_uint_eq(p->insns[1].nsrc, 2);
+  ck_assert_uint_eq(p->insns[2].op, ISA_OP_MUFU_RSQ);
+  ck_assert_uint_eq(p->insns[3].dst, ISA_NO_REG);
+  ck_assert_uint_eq(p->insns[3].nsrc, 2);
+  ck_assert_uint_eq(p->insns[4].nsrc, 1); /* immediate and RZ are not dependencies */
+  ck_assert_uint_eq(p->n_regs, 5);
+  ck_assert_str_eq(p->levels[p->insns[0].level], "dram");
+  g_autofree char *text = isa_insn_format(p, &p->insns[0]);
+  ck_assert_str_eq(text, "LDG R1, [R1] pattern=coalesced level=dram");
+}
+END_TEST
+
+START_TEST(test_repeat_is_a_loop_and_for_unrolls)
+{
+  const char *kv[] = {"n", "3", "k", "4", NULL};
+  g_autoptr(IsaProgram) p = assemble(
+      "repeat $n * 10 {\n  LDG R1, [R1]\n  for c in 1 .. $k { FADD R{$c}, R{$c}, R0 }\n}\n", kv);
+  /* LOOP, LDG, 4 FADD, END */
+  ck_assert_uint_eq(p->n_insns, 7);
+  ck_assert_uint_eq(p->insns[0].kind, ISA_INSN_LOOP);
+  ck_assert_uint_eq(p->insns[0].count, 30);
+  ck_assert_uint_eq(p->insns[0].jump, 6);
+  ck_assert_uint_eq(p->insns[6].jump, 0);
+  ck_assert_uint_eq(p->dynamic_count, 30 * 5);
+  ck_assert_str_eq(p->reg_names[p->insns[5].dst], "R4");
+}
+END_TEST
+
+START_TEST(test_if_else_chooses_at_assembly_time)
+{
+  const char *text = "if $other == none { FADD R1, R1, R2 }\n"
+                     "else if $other == LDS { LDS R1, [R1] }\n"
+                     "else { $other R1, R1 }\n";
+  const char *a[] = {"other", "none", NULL};
+  const char *b[] = {"other", "LDS", NULL};
+  const char *c[] = {"other", "MUFU.EX2", NULL};
+  g_autoptr(IsaProgram) pa = assemble(text, a);
+  g_autoptr(IsaProgram) pb = assemble(text, b);
+  g_autoptr(IsaProgram) pc = assemble(text, c);
+  ck_assert_uint_eq(pa->insns[0].op, ISA_OP_FADD);
+  ck_assert_uint_eq(pb->insns[0].op, ISA_OP_LDS);
+  ck_assert_uint_eq(pc->insns[0].op, ISA_OP_MUFU_EX2);
+  ck_assert_uint_eq(pc->n_insns, 1);
+}
+END_TEST
+
+START_TEST(test_patterns_and_levels_are_attributes)
+{
+  const char *kv[] = {"p", "stride2", NULL};
+  g_autoptr(IsaProgram) p =
+      assemble("LDG R1, [R1] pattern=$p level=l2\nLDG R2, [R2] pattern=random\n", kv);
+  ck_assert_uint_eq(p->insns[0].pattern, ISA_PATTERN_STRIDE);
+  ck_assert_uint_eq(p->insns[0].stride, 2);
+  ck_assert_str_eq(p->levels[p->insns[0].level], "l2");
+  ck_assert_uint_eq(p->insns[1].pattern, ISA_PATTERN_RANDOM);
+  ck_assert_str_eq(p->levels[p->insns[1].level], "dram");
+}
+END_TEST
+
+START_TEST(test_expressions)
+{
+  const char *kv[] = {"alpha", "0.25", "x", "inf", NULL};
+  g_autoptr(GHashTable) p = params(kv);
+  double v;
+  char *s = NULL;
+  ck_assert(isa_asm_eval("$alpha > 0 && $alpha < 1 ? round(1 / $alpha) : 1", p, &v, &s, NULL));
+  ck_assert_double_eq(v, 4);
+  ck_assert(isa_asm_eval("max(2, 3) * (1 + 2) % 5", p, &v, &s, NULL));
+  ck_assert_double_eq(v, 4);
+  ck_assert(isa_asm_eval("$x > 1e9", p, &v, &s, NULL));
+  ck_assert_double_eq(v, 1);
+  ck_assert(isa_asm_eval("none", p, &v, &s, NULL));
+  ck_assert_str_eq(s, "none");
+  g_free(s);
+}
+END_TEST
+
+static const struct {
+  const char *text;
+  const char *error;
+} bad_streams[] = {
+    {"FOO R1, R2", "1:1: unknown op 'FOO'"},
+    {"FADD R1, R1", "1:12: expected ',', found 'end of stream'"},
+    {"repeat 3 {\n FADD R1, R1, R2\n", "1:10: '{' is never closed"},
+    {"FADD R1, R1, R2\n}\n", "2:1: '}' without a matching '{'"},
+    {"repeat 2.5 { FADD R1, R1, R2 }", "1:8: repeat count must be a whole number from 0 to "
+                                       "4294967295, got 2.5"},
+    {"repeat $nope { NOP }", "1:8: unknown parameter $nope"},
+    {"FADD R1, R999, R2", "1:10: register R999 out of range (R0..R253)"},
+    {"LDG R1, [R1] pattern=zigzag", "1:22: unknown access pattern 'zigzag' (coalesced, strideN, "
+                                    "random)"},
+    {"FADD R1, R1, R2 level=l2", "1:17: FADD takes no attribute 'level' (only global memory ops "
+                                 "do)"},
+    {"repeat 0 { FADD R1, R1, R2 }", NULL}, /* fine: but assembles */
+    {"# only a comment\n", "1:1: the stream has no instructions"},
+    {"else { NOP }", "1:1: 'else' without 'if'"},
+    {"repeat 1/0 { NOP }", "1:8: repeat count must be a whole number from 0 to 4294967295, got "
+                           "inf"},
+};
+
+START_TEST(test_bad_streams_give_positioned_errors)
+{
+  for (guint i = 0; i < G_N_ELEMENTS(bad_streams); i++) {
+    if (bad_streams[i].error == NULL) {
+      g_autoptr(IsaProgram) p = assemble(bad_streams[i].text, NULL);
+      ck_assert_uint_eq(p->dynamic_count, 0);
+      continue;
+    }
+    g_autofree char *msg = assemble_error(bad_streams[i].text, NULL);
+    ck_assert_str_eq(msg, bad_streams[i].error);
+  }
+}
+END_TEST
+
+static Suite *
+asm_suite(void)
+{
+  Suite *s = suite_create("asm");
+  TCase *tc = tcase_create("assemble");
+  tcase_add_test(tc, test_sass_lines_become_instructions_with_operands);
+  tcase_add_test(tc, test_repeat_is_a_loop_and_for_unrolls);
+  tcase_add_test(tc, test_if_else_chooses_at_assembly_time);
+  tcase_add_test(tc, test_patterns_and_levels_are_attributes);
+  tcase_add_test(tc, test_expressions);
+  suite_add_tcase(s, tc);
+  TCase *te = tcase_create("errors");
+  tcase_add_test(te, test_bad_streams_give_positioned_errors);
+  suite_add_tcase(s, te);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(asm_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,180 @@
+/* The smsim binary: outputs, determinism, and bad input (one line, exit status 2). */
+#include <check.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define MAXWELL "config/gpus/maxwell.yaml"
+#define MIX "isa/kernels/mix.yaml"
+
+START_TEST(test_run_prints_every_result)
+{
+  const char *args[] = {"run",   MAXWELL,   MIX,     "--set",     "warps_per_sm=8",
+                        "--set", "alpha=2", "--set", "groups=10", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  ck_assert_str_eq(err, "");
+  const char *expect[] = {"cycles ",
+                          "issued      240 warp-instructions: alu 160 sfu 0 ldst 80",
+                          "IPC/SM ",
+                          "requests/cycle",
+                          "bytes/cycle",
+                          "mean load latency",
+                          "theoretical 0.125, achieved",
+                          "long_scoreboard",
+                          "not_selected",
+                          "lg_throttle",
+                          "issue slots",
+                          NULL};
+  for (guint i = 0; expect[i]; i++)
+    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+}
+END_TEST
+
+START_TEST(test_run_json_is_one_object_with_the_same_numbers)
+{
+  const char *args[] = {"run",   MAXWELL,     MIX,      "--set", "warps_per_sm=8",
+                        "--set", "groups=10", "--json", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  g_autoptr(JsonParser) p = json_parser_new();
+  ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+  JsonObject *o = json_node_get_object(json_parser_get_root(p));
+  gint64 cycles = json_object_get_int_member(o, "cycles");
+  JsonObject *issued = json_object_get_object_member(o, "issued");
+  ck_assert_int_eq(json_object_get_int_member(issued, "total"), 8 * 10 * 9);
+  double ipc = json_object_get_double_member(json_object_get_object_member(o, "ipc"), "total");
+  ck_assert_double_eq_tol(ipc, 720.0 / cycles, 1e-12);
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  gint64 sum = 0;
+  GList *names = json_object_get_members(states);
+  for (GList *l = names; l; l = l->next)
+    sum +=
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+  g_list_free(names);
+  ck_assert_int_eq(sum, 8 * cycles);
+  ck_assert_str_eq(
+      json_object_get_string_member(json_object_get_object_member(o, "params"), "alpha"), "8");
+}
+END_TEST
+
+START_TEST(test_two_runs_print_identical_bytes)
+{
+  const char *args[] = {"run",
+                        "config/gpus/h100.yaml",
+                        MIX,
+                        "--set",
+                        "warps_per_sm=40",
+                        "--set",
+                        "alpha=1",
+                        "--set",
+                        "memory.dram.service=exponential",
+                        "--json",
+                        NULL};
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(args, &a, &e1), 0);
+  ck_assert_int_eq(test_smsim(args, &b, &e2), 0);
+  ck_assert_str_eq(a, b);
+}
+END_TEST
+
+START_TEST(test_describe_fills_defaults_and_derives_peaks)
+{
+  const char *args[] = {"describe", MAXWELL, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  const char *expect[] = {"queue_depth: 32",
+                          "service: deterministic",
+                          "peak_issue_ipc: 4",
+                          "alu: 24.0",
+                          "dram: 30.0",
+                          "peak_line_loads_per_cycle: 0.08141",
+                          NULL};
+  for (guint i = 0; expect[i]; i++)
+    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+}
+END_TEST
+
+/* Bad input: exactly one line on stderr, nothing on stdout, exit status 2. */
+static void
+assert_rejected(const char *const *args, const char *expect)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status = test_smsim(args, &out, &err);
+  ck_assert_msg(status == 2, "exit %d for '%s', stderr: %s", status, args[1], err);
+  ck_assert_str_eq(out, "");
+  ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "not one line: '%s'", err);
+  ck_assert_msg(strstr(err, expect) != NULL, "expected '%s' in '%s'", expect, err);
+}
+
+START_TEST(test_bad_input_is_one_line_and_exit_two)
+{
+  g_autofree char *unknown =
+      test_write_temp("gpu.yaml", "schedulrs: 4\nmemory:\n  dram: "
+                                  "{latency_cycles: 9, bytes_per_cycle: 1}\n");
+  g_autofree char *negative =
+      test_write_temp("gpu.yaml", "memory:\n  dram: {latency_cycles: -400, bytes_per_cycle: 1}\n");
+  g_autofree char *lanes = test_write_temp(
+      "gpu.yaml", "units:\n  alu: {lanes_per_scheduler: 24}\nmemory:\n  dram: {latency_cycles: "
+                  "9, bytes_per_cycle: 1}\n");
+  g_autofree char *badop = test_write_temp(
+      "k.yaml", "warps_per_sm: 4\nstream: |\n  repeat 4 {\n    FMAX R1, R1, R2\n  }\n");
+  g_autofree char *braces =
+      test_write_temp("k.yaml", "warps_per_sm: 4\nstream: |\n  repeat 4 {\n    FADD R1, R1, R2\n");
+  g_autofree char *binary = test_write_temp("gpu.yaml", "\xff\xfe\xfd");
+  g_autofree char *dir = g_path_get_dirname(binary);
+  struct {
+    const char *args[12];
+    const char *expect;
+  } cases[] = {
+      {{"run", unknown, MIX, NULL}, "gpu.yaml:1:1: unknown key 'schedulrs'"},
+      {{"run", negative, MIX, NULL}, "gpu.yaml:2:26: must be at least 1, got -400"},
+      {{"run", lanes, MIX, NULL}, "gpu.yaml:2:30: lanes_per_scheduler must divide 32"},
+      {{"run", MAXWELL, badop, NULL}, "k.yaml:4:5: unknown op 'FMAX'"},
+      {{"run", MAXWELL, braces, NULL}, "k.yaml:3:12: '{' is never closed"},
+      {{"run", "no/such/gpu.yaml", MIX, NULL}, "no/such/gpu.yaml: cannot read: No such file"},
+      {{"run", dir, MIX, NULL}, ": cannot read: "},
+      {{"run", binary, MIX, NULL}, "gpu.yaml:1:1: not a UTF-8 text file"},
+      {{"run", MAXWELL, MIX, "--set", "nosuchkey=3", NULL}, "--set nosuchkey: no kernel parameter"},
+      {{"run", MAXWELL, MIX, "--set", "memory.dram.channels=0", NULL},
+       "--set memory.dram.channels: must be at least 1, got 0"},
+      {{"run", MAXWELL, MIX, "--set", "alpha=lots", NULL}, "'lots' is not a number"},
+      {{"run", MAXWELL, MIX, "--set", "warps_per_sm=100", NULL},
+       "100 warps per SM is impossible: the GPU holds at most 64"},
+      {{"run", MAXWELL, NULL}, "run needs GPU.yaml and KERNEL.yaml"},
+      {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
+      {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
+      {{"describe", MAXWELL, "--set", "policy=random", NULL},
+       "--set policy: 'policy' must be one of lrr, gto, got 'random'"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++)
+    assert_rejected(cases[i].args, cases[i].expect);
+}
+END_TEST
+
+static Suite *
+cli_suite(void)
+{
+  Suite *s = suite_create("cli");
+  TCase *tc = tcase_create("run");
+  tcase_add_test(tc, test_run_prints_every_result);
+  tcase_add_test(tc, test_run_json_is_one_object_with_the_same_numbers);
+  tcase_add_test(tc, test_two_runs_print_identical_bytes);
+  tcase_add_test(tc, test_describe_fills_defaults_and_derives_peaks);
+  suite_add_tcase(s, tc);
+  TCase *bad = tcase_create("bad input");
+  tcase_add_test(bad, test_bad_input_is_one_line_and_exit_two);
+  suite_add_tcase(s, bad);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(cli_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

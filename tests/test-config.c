@@ -1,0 +1,242 @@
+/* GPU and kernel files: defaults, --set, launch checks, and positioned errors. */
+#include <check.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static CfgGpu *
+gpu_from(const char *text, GError **error)
+{
+  g_autoptr(CfgNode) root = cfg_load_string("gpu.yaml", text, error);
+  return root ? cfg_gpu_load(root, error) : NULL;
+}
+
+static void
+assert_gpu_error(const char *text, const char *expect)
+{
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from(text, &error);
+  ck_assert_msg(g == NULL, "accepted: %s", text);
+  ck_assert_str_eq(error->message, expect);
+  g_error_free(error);
+}
+
+#define MEM "memory:\n  dram: {latency_cycles: 400, bytes_per_cycle: 16}\n"
+
+START_TEST(test_minimal_gpu_gets_documented_defaults)
+{
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from(MEM, &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq(g->schedulers, 4);
+  ck_assert_uint_eq(g->issue_width, 1);
+  ck_assert_int_eq(g->policy, CFG_POLICY_LRR);
+  ck_assert_uint_eq(g->units[ISA_UNIT_ALU].lanes_per_scheduler, 32);
+  ck_assert_uint_eq(g->memory.line_bytes, 128);
+  ck_assert_uint_eq(g->memory.n_levels, 1);
+  ck_assert_uint_eq(g->memory.levels[0].channels, 1);
+  ck_assert_uint_eq(g->memory.levels[0].min_access_bytes, 32);
+  ck_assert_uint_eq(g->limits.max_warps, 64);
+}
+END_TEST
+
+START_TEST(test_consumer_latencies_and_op_overrides)
+{
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from("units:\n  alu:\n    latency_cycles: 6\n    ops: {IMAD: "
+                                 "{latency_cycles: 5, issue_cycles: 2}}\n  sfu:\n"
+                                 "    latency_cycles: 13\n    latency_to: {alu: 9}\n" MEM,
+                                 &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq(cfg_gpu_op_latency(g, ISA_OP_MUFU_RSQ, ISA_UNIT_ALU), 9);
+  ck_assert_uint_eq(cfg_gpu_op_latency(g, ISA_OP_MUFU_RSQ, ISA_UNIT_SFU), 13);
+  ck_assert_uint_eq(cfg_gpu_op_latency(g, ISA_OP_IMAD, ISA_UNIT_ALU), 5);
+  ck_assert_uint_eq(cfg_gpu_op_latency(g, ISA_OP_FADD, ISA_UNIT_ALU), 6);
+  ck_assert_uint_eq(cfg_gpu_op_issue_cycles(g, ISA_OP_IMAD), 2);
+  ck_assert_uint_eq(cfg_gpu_op_issue_cycles(g, ISA_OP_FADD), 1);
+}
+END_TEST
+
+START_TEST(test_bad_gpu_values_name_file_line_and_column)
+{
+  assert_gpu_error("schedulers: 4\nshedulers: 2\n" MEM,
+                   "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
+                   "clock_mhz, schedulers, issue_width, dual_issue, policy, limits, units, "
+                   "shared_memory, memory)");
+  assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
+  assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
+                   "gpu.yaml:2:25: must be at least 1, got -5");
+  assert_gpu_error("units:\n  alu: {latency_cycles: 0}\n" MEM,
+                   "gpu.yaml:2:25: must be at least 1, got 0");
+  assert_gpu_error("units:\n  sfu: {lanes_per_scheduler: 12}\n" MEM,
+                   "gpu.yaml:2:30: lanes_per_scheduler must divide 32 or be a multiple of 32, got "
+                   "12");
+  assert_gpu_error("units:\n  tensor: {}\n" MEM,
+                   "gpu.yaml:2:3: unknown unit 'tensor' in units (alu, sfu, ldst)");
+  assert_gpu_error("policy: fifo\n" MEM,
+                   "gpu.yaml:1:9: 'policy' must be one of lrr, gto, got 'fifo'");
+  assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
+                   "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
+  assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",
+                   "gpu.yaml:2:46: must be at least 1e-06, got 0");
+  assert_gpu_error("schedulers: [1, 2]\n" MEM,
+                   "gpu.yaml:1:13: expected a whole number, got a list");
+  assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");
+  assert_gpu_error("name: [a\n", "gpu.yaml:2:1: did not find expected ',' or ']' while parsing "
+                                 "a flow sequence");
+  assert_gpu_error("- a\n- b\n", "gpu.yaml:1:1: the top level must be a mapping of keys to values");
+  assert_gpu_error("", "gpu.yaml:1:1: the file is empty");
+  assert_gpu_error("units:\n  alu:\n    ops: {LDG: {latency_cycles: 3}}\n" MEM,
+                   "gpu.yaml:3:11: LDG does not run on alu (it runs on ldst)");
+}
+END_TEST
+
+START_TEST(test_set_overrides_gpu_kernel_and_params)
+{
+  g_autofree char *gp = test_source_path("config/gpus/maxwell.yaml");
+  g_autofree char *kp = test_source_path("isa/kernels/mix.yaml");
+  const char *sets[] = {
+      "memory.dram.latency_cycles=500", "alpha=3", "warps_per_sm=12", "registers_per_thread=64",
+      "units.alu.latency_cycles=7",     NULL};
+  CfgGpu *g = NULL;
+  CfgKernel *k = NULL;
+  GError *error = NULL;
+  ck_assert_msg(cfg_load_run(gp, kp, sets, &g, &k, &error), "%s", error ? error->message : "");
+  ck_assert_uint_eq(g->memory.levels[cfg_gpu_level(g, "dram")].latency_cycles, 500);
+  ck_assert_uint_eq(g->units[ISA_UNIT_ALU].latency_cycles, 7);
+  ck_assert_uint_eq(k->warps_per_sm, 12);
+  ck_assert_uint_eq(k->registers_per_thread, 64);
+  ck_assert_str_eq(g_hash_table_lookup(k->params, "alpha"), "3");
+  /* 64 groups of LDG + 3 FADD */
+  ck_assert_uint_eq(k->program->dynamic_count, 64 * 4);
+  cfg_gpu_free(g);
+  cfg_kernel_free(k);
+}
+END_TEST
+
+static char *
+run_error(const char *const *sets)
+{
+  g_autofree char *gp = test_source_path("config/gpus/maxwell.yaml");
+  g_autofree char *kp = test_source_path("isa/kernels/mix.yaml");
+  CfgGpu *g = NULL;
+  CfgKernel *k = NULL;
+  GError *error = NULL;
+  ck_assert(!cfg_load_run(gp, kp, sets, &g, &k, &error));
+  char *msg = g_strdup(error->message);
+  g_error_free(error);
+  return msg;
+}
+
+START_TEST(test_bad_sets_and_launches_are_rejected)
+{
+  const struct {
+    const char *set;
+    const char *expect; /* suffix of the message */
+  } cases[] = {
+      {"frobnicate=1", "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
+                       "pattern, level, groups, alu_op, mov_per_load), kernel key or GPU key of "
+                       "that name"},
+      {"memory.dram.latency_cycles=-3", "--set memory.dram.latency_cycles: must be at least 1, "
+                                        "got -3"},
+      {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
+                               "(known keys: latency_cycles, bytes_per_cycle, channels, "
+                               "min_access_bytes, service)"},
+      {"schedulers=x", "--set schedulers: expected a whole number, got 'x'"},
+      {"alpha", "--set alpha: expected KEY=VALUE"},
+      {"alpha=", "--set alpha: empty value"},
+      {"warps_per_sm=65", "65 warps per SM is impossible: the GPU holds at most 64"},
+      {"registers_per_thread=300", "300 registers per thread is over the limit of 255"},
+      {"level=l3", "memory level 'l3' is not in the GPU file (it has: dram, l2)"},
+      {"other=FOO", "unknown op 'FOO'"},
+      {"groups=-1", "repeat count must be a whole number from 0 to 4294967295, got -1"},
+      {"units.alu=3", "--set units.alu: 'alu' is a section, set one of its keys instead"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *sets[] = {cases[i].set, NULL};
+    g_autofree char *msg = run_error(sets);
+    ck_assert_msg(g_str_has_suffix(msg, cases[i].expect), "--set %s: got '%s'", cases[i].set, msg);
+  }
+  /* an error inside the stream points into the kernel file */
+  const char *sets[] = {"other=FOO", NULL};
+  g_autofree char *msg = run_error(sets);
+  ck_assert_msg(g_str_has_prefix(msg, SMSIM_SOURCE_DIR "/isa/kernels/mix.yaml:"), "%s", msg);
+  ck_assert_msg(strstr(msg, "mix.yaml:32:13: unknown op 'FOO'") != NULL, "%s", msg);
+}
+END_TEST
+
+START_TEST(test_register_file_bounds_occupancy)
+{
+  /* 48 warps x 32 threads x 64 registers = 98304 > 65536 */
+  const char *sets[] = {"warps_per_sm=48", "registers_per_thread=64", NULL};
+  g_autofree char *msg = run_error(sets);
+  ck_assert_msg(strstr(msg, "48 warps x 32 threads x 64 registers = 98304 registers, more than the "
+                            "65536 the SM has") != NULL,
+                "%s", msg);
+}
+END_TEST
+
+START_TEST(test_every_shipped_gpu_loads)
+{
+  const char *gpus[] = {"g80", "gt200", "fermi", "kepler", "maxwell", "h100", "toy-fig47"};
+  for (guint i = 0; i < G_N_ELEMENTS(gpus); i++) {
+    g_autofree char *rel = g_strdup_printf("config/gpus/%s.yaml", gpus[i]);
+    g_autofree char *path = test_source_path(rel);
+    GError *error = NULL;
+    g_autoptr(CfgGpu) g = cfg_gpu_load_file(path, &error);
+    ck_assert_msg(g != NULL, "%s: %s", gpus[i], error ? error->message : "");
+    ck_assert_int_ge(cfg_gpu_level(g, "dram"), 0);
+  }
+}
+END_TEST
+
+START_TEST(test_every_key_is_documented)
+{
+  g_autofree char *path = test_source_path("docs/config.md");
+  g_autofree char *doc = NULL;
+  ck_assert(g_file_get_contents(path, &doc, NULL, NULL));
+  guint n;
+  const CfgFieldTable *tables = cfg_gpu_field_tables(&n);
+  for (guint t = 0; t < n; t++) {
+    for (guint f = 0; f < tables[t].n_fields; f++) {
+      g_autofree char *key = g_strdup_printf("`%s`", tables[t].fields[f].key);
+      ck_assert_msg(strstr(doc, key) != NULL, "docs/config.md does not document %s (%s)", key,
+                    tables[t].section);
+    }
+  }
+  const CfgField *kf = cfg_kernel_fields(&n);
+  for (guint f = 0; f < n; f++) {
+    g_autofree char *key = g_strdup_printf("`%s`", kf[f].key);
+    ck_assert_msg(strstr(doc, key) != NULL, "docs/config.md does not document kernel key %s", key);
+  }
+}
+END_TEST
+
+static Suite *
+config_suite(void)
+{
+  Suite *s = suite_create("config");
+  TCase *tc = tcase_create("gpu");
+  tcase_add_test(tc, test_minimal_gpu_gets_documented_defaults);
+  tcase_add_test(tc, test_consumer_latencies_and_op_overrides);
+  tcase_add_test(tc, test_bad_gpu_values_name_file_line_and_column);
+  tcase_add_test(tc, test_every_shipped_gpu_loads);
+  tcase_add_test(tc, test_every_key_is_documented);
+  suite_add_tcase(s, tc);
+  TCase *tk = tcase_create("kernel");
+  tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
+  tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
+  tcase_add_test(tk, test_register_file_bounds_occupancy);
+  suite_add_tcase(s, tk);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(config_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

@@ -4,20 +4,26 @@ guint
 sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligible,
                   guint n_eligible)
 {
-  g_assert(n_eligible > 0);
-  switch (policy) {
-  case CFG_POLICY_GTO:
-    /* greedy: stay with the last warp while it can issue; else the oldest */
-    for (guint i = 0; i < n_eligible; i++)
-      if (eligible[i] == sched->last)
+  guint first = G_MAXUINT;
+  for (guint i = 0; i < n_eligible; i++) {
+    guint p = eligible[i];
+    if (p == SM_SCHEDULER_TAKEN)
+      continue;
+    if (first == G_MAXUINT)
+      first = i;
+    switch (policy) {
+    case CFG_POLICY_GTO:
+      /* greedy: stay with the last warp while it can issue; else the oldest */
+      if (p == sched->last)
         return i;
-    return 0;
-  case CFG_POLICY_LRR:
-  default:
-    /* loose round robin: the first eligible warp after the last one that issued */
-    for (guint i = 0; i < n_eligible; i++)
-      if (eligible[i] > sched->last)
+      break;
+    case CFG_POLICY_LRR:
+    default:
+      /* loose round robin: the first eligible warp after the last one that issued */
+      if (p > sched->last)
         return i;
-    return 0;
+      break;
+    }
   }
+  return first;
 }

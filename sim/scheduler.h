@@ -4,14 +4,20 @@
 #include "../config/gpu.h"
 
 typedef struct {
-  guint *warps; /* warp indices, oldest first */
+  guint *warps;     /* warp indices, oldest first */
+  guint64 *wake;    /* per position: nothing about that warp can change before this cycle
+                       (SM_NEVER: finished, or waiting for a memory completion) */
+  guint64 min_wake; /* minimum of wake[]: the scheduler has nothing to do before it */
   guint n_warps;
   guint last;                        /* position in warps[] of the last warp that issued */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
 } SmScheduler;
 
-/* Chooses among the eligible warps (positions into sched->warps, ascending) by @policy and
- * returns an index into @eligible. */
+#define SM_SCHEDULER_TAKEN G_MAXUINT
+
+/* Chooses among the eligible warps (positions into sched->warps, ascending; entries equal to
+ * SM_SCHEDULER_TAKEN already issued this cycle and are skipped) by @policy and returns an
+ * index into @eligible, or G_MAXUINT when none is left. */
 guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligible,
                         guint n_eligible);

@@ -49,13 +49,13 @@ sm_scoreboard_operands_ready(const SmScoreboard *sb, const IsaInsn *insn, IsaUni
   return r;
 }
 
+/* @reg is ready for a consumer on unit u from cycle base + latency[u]. */
 static inline void
-sm_scoreboard_write(SmScoreboard *sb, guint8 reg, const guint64 ready[ISA_UNIT_COUNT],
-                    SmState waiting_state)
+sm_scoreboard_write(SmScoreboard *sb, guint8 reg, guint64 base,
+                    const guint32 latency[ISA_UNIT_COUNT], SmState waiting_state)
 {
-  if (reg == ISA_NO_REG)
-    return;
+  guint64 *row = &sb->ready[(guint)reg * ISA_UNIT_COUNT];
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-    sb->ready[(guint)reg * ISA_UNIT_COUNT + u] = ready[u];
+    row[u] = base + latency[u];
   sb->producer[reg] = (guint8)waiting_state;
 }

@@ -39,7 +39,9 @@ struct Sm {
   SmScheduler sched[SM_MAX_SCHEDULERS];
   guint n_sched;
   guint *sched_pool;
+  guint64 *wake_pool;
   guint *eligible;
+  guint *due;
   guint issue_width;
   CfgDualIssue dual_issue;
   CfgPolicy policy;
@@ -121,6 +123,22 @@ precompute(Sm *sm)
   }
 }
 
+/* Reads the scoreboard once for the instruction now at pc: its operands' readiness cannot
+ * change until it issues (memory results are known at issue). */
+static inline void
+warp_prepare(const Sm *sm, SmWarp *w)
+{
+  if (w->done)
+    return;
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  SmState why = SM_STATE_WAIT;
+  w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
+  w->dep_state = (guint8)why;
+  w->unit = ii->unit;
+  w->space = ii->space;
+  w->n_trans = ii->n_trans;
+}
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -141,10 +159,13 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
   sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->wake_pool = g_new0(guint64, sm->n_warps);
   sm->eligible = g_new0(guint, sm->n_warps + 1);
+  sm->due = g_new0(guint, sm->n_warps + 1);
   guint at = 0;
   for (guint s = 0; s < sm->n_sched; s++) {
     sm->sched[s].warps = sm->sched_pool + at;
+    sm->sched[s].wake = sm->wake_pool + at;
     for (guint w = s; w < sm->n_warps; w += sm->n_sched)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
@@ -160,8 +181,11 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     w->state = SM_STATE_NO_INSTRUCTION;
     w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
     sm_warp_settle(w, sm->prog, sm->limit);
-    if (w->done)
+    warp_prepare(sm, w);
+    if (w->done) {
       sm->n_done++;
+      sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
+    }
   }
 
   sm->smem_ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
@@ -189,7 +213,9 @@ sm_free(Sm *sm)
   g_free(sm->ready_pool);
   g_free(sm->producer_pool);
   g_free(sm->sched_pool);
+  g_free(sm->wake_pool);
   g_free(sm->eligible);
+  g_free(sm->due);
   g_free(sm);
 }
 
@@ -208,25 +234,24 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 static inline guint
 warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
 {
-  const IsaInsn *insn = &sm->prog->insns[w->pc];
-  const SmInsnInfo *ii = &sm->info[w->pc];
-  SmState why = SM_STATE_WAIT;
-  guint64 ready = sm_scoreboard_operands_ready(&w->sb, insn, ii->unit, &why);
-  if (ready > t) {
-    *wake = ready;
-    return why;
+  if (w->deps_at > t) {
+    *wake = w->deps_at;
+    return w->dep_state;
   }
-  guint64 pipe = s->pipe_free[ii->unit];
+  guint64 pipe = s->pipe_free[w->unit];
   if (pipe >= sm_ticks(t + 1)) {
     *wake = pipe >> SM_TICK_SHIFT;
-    return ii->throttle_state;
+    return sm->info[w->pc].throttle_state;
   }
-  if (ii->space == ISA_SPACE_GLOBAL &&
-      sm->mem.outstanding + ii->n_trans > sm->mem.max_outstanding) {
+  if (w->space == ISA_SPACE_NONE) {
+    *wake = t + 1;
+    return SM_STATE_ELIGIBLE;
+  }
+  if (w->space == ISA_SPACE_GLOBAL && sm->mem.outstanding + w->n_trans > sm->mem.max_outstanding) {
     *wake = SM_NEVER;
     return SM_STATE_LG_THROTTLE;
   }
-  if (ii->space == ISA_SPACE_SHARED && sm->smem_free >= sm_ticks(t) + sm->smem_depth_ticks) {
+  if (w->space == ISA_SPACE_SHARED && sm->smem_free >= sm_ticks(t) + sm->smem_depth_ticks) {
     *wake = ((sm->smem_free - sm->smem_depth_ticks) >> SM_TICK_SHIFT) + 1;
     return SM_STATE_MIO_THROTTLE;
   }
@@ -237,23 +262,24 @@ warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint
 static void
 issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
 {
+  static const guint32 no_latency[ISA_UNIT_COUNT];
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
   guint64 now_ticks = sm_ticks(t);
   s->pipe_free[ii->unit] = MAX(s->pipe_free[ii->unit], now_ticks) + ii->ii_ticks;
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
-  guint64 ready[ISA_UNIT_COUNT];
-  guint64 complete;
+  /* the result is ready for a consumer on unit u at base + latency[u] */
+  guint64 base = t;
+  const guint32 *latency = ii->latency;
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
-    guint64 base = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
-    complete = sm_memory_access(&sm->mem, ii->level, t, ii->n_trans, ii->trans_bytes, base,
-                                ii->random_lines, &w->rng);
-    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-      ready[u] = complete;
+    guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
+    base = sm_memory_access(&sm->mem, ii->level, t, ii->n_trans, ii->trans_bytes, line,
+                            ii->random_lines, &w->rng);
+    latency = no_latency;
     if (ii->is_load) {
       sm->stats.global_loads++;
-      sm->stats.global_load_latency += complete - t;
+      sm->stats.global_load_latency += base - t;
     } else {
       sm->stats.global_stores++;
     }
@@ -262,22 +288,16 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   case ISA_SPACE_SHARED: {
     guint64 start = MAX(now_ticks, sm->smem_free);
     sm->smem_free = start + sm->smem_ticks_per_access;
-    guint64 at = sm_ticks_ceil_cycle(start);
-    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-      ready[u] = at + ii->latency[u];
-    complete = at + ii->max_latency;
+    base = sm_ticks_ceil_cycle(start);
     sm->stats.shared_accesses++;
     break;
   }
   default:
-    for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-      ready[u] = t + ii->latency[u];
-    complete = t + ii->max_latency;
     break;
   }
   if (insn->dst != ISA_NO_REG)
-    sm_scoreboard_write(&w->sb, insn->dst, ready, (SmState)ii->result_state);
-  w->finish = MAX(w->finish, complete);
+    sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
+  w->finish = MAX(w->finish, base + (latency == no_latency ? 0 : ii->max_latency));
   w->issued++;
   w->last_issue = t;
   sm->stats.issued++;
@@ -285,6 +305,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   sm->stats.issued_op[insn->op]++;
   w->pc++;
   sm_warp_settle(w, sm->prog, sm->limit);
+  warp_prepare(sm, w);
 }
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
@@ -295,7 +316,6 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   if (w->done) {
     set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + 1);
     sm->n_done++;
-    w->wake_at = SM_NEVER;
     return SM_NEVER;
   }
   guint64 wake;
@@ -307,7 +327,6 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
     if (wake == SM_NEVER)
       sm->lg_waiters++;
   }
-  w->wake_at = wake;
   return wake;
 }
 
@@ -327,9 +346,15 @@ fire_events(Sm *sm, guint64 t)
     }
   }
   if (freed && sm->lg_waiters > 0) {
-    for (guint i = 0; i < sm->n_warps; i++)
-      if (sm->warps[i].wake_at == SM_NEVER && !sm->warps[i].done)
-        sm->warps[i].wake_at = t;
+    for (guint si = 0; si < sm->n_sched; si++) {
+      SmScheduler *s = &sm->sched[si];
+      for (guint p = 0; p < s->n_warps; p++) {
+        if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
+          s->wake[p] = t;
+          s->min_wake = t;
+        }
+      }
+    }
     sm->lg_waiters = 0;
   }
 }
@@ -358,93 +383,115 @@ finish(Sm *sm)
   sm->finished = TRUE;
 }
 
+/* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
+ * the earliest cycle any of its warps may change. */
+static guint64
+schedule(Sm *sm, guint si, guint64 t)
+{
+  SmScheduler *s = &sm->sched[si];
+  if (s->min_wake > t)
+    return s->min_wake;
+  /* branch-free pass: positions due now, and the earliest wake of the others */
+  guint64 min_a = SM_NEVER, min_b = SM_NEVER; /* two chains: half the dependency length */
+  guint n_due = 0, q = 0;
+  for (; q + 1 < s->n_warps; q += 2) {
+    guint64 wa = s->wake[q], wb = s->wake[q + 1];
+    sm->due[n_due] = q;
+    n_due += wa <= t;
+    sm->due[n_due] = q + 1;
+    n_due += wb <= t;
+    guint64 la = wa > t ? wa : SM_NEVER, lb = wb > t ? wb : SM_NEVER;
+    min_a = la < min_a ? la : min_a;
+    min_b = lb < min_b ? lb : min_b;
+  }
+  if (q < s->n_warps) {
+    guint64 wa = s->wake[q];
+    sm->due[n_due] = q;
+    n_due += wa <= t;
+    min_a = wa > t && wa < min_a ? wa : min_a;
+  }
+  guint64 smin = MIN(min_a, min_b);
+  guint n_el = 0;
+  for (guint d = 0; d < n_due; d++) {
+    guint p = sm->due[d];
+    SmWarp *w = &sm->warps[p * sm->n_sched + si];
+    guint64 wake;
+    guint st = warp_check(sm, w, s, t, &wake);
+    if (st == SM_STATE_ELIGIBLE) {
+      /* provisionally not selected; the warp that issues is set to selected below */
+      sm->eligible[n_el++] = p;
+      set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+      s->wake[p] = t + 1;
+      continue;
+    }
+    set_state(sm, w, (SmState)st, t);
+    s->wake[p] = wake;
+    if (wake == SM_NEVER)
+      sm->lg_waiters++;
+    smin = MIN(smin, wake);
+  }
+  if (n_el > 0 && s->busy_until > t) {
+    for (guint i = 0; i < n_el; i++)
+      s->wake[sm->eligible[i]] = s->busy_until;
+    smin = MIN(smin, s->busy_until);
+    n_el = 0;
+  } else if (n_el > 0) {
+    sm->stats.sched_issue_cycles[si]++;
+  }
+  guint slots = sm->issue_width, n_taken = 0;
+  while (slots > 0) {
+    guint i = sm_scheduler_pick(s, sm->policy, sm->eligible, n_el);
+    if (i == G_MAXUINT)
+      break;
+    guint p = sm->eligible[i];
+    sm->eligible[i] = SM_SCHEDULER_TAKEN;
+    n_taken++;
+    SmWarp *w = &sm->warps[p * sm->n_sched + si];
+    guint64 wake;
+    if (slots < sm->issue_width) {
+      /* a later slot of this cycle: earlier issues may have taken its pipe */
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st != SM_STATE_ELIGIBLE) {
+        set_state(sm, w, (SmState)st, t);
+        s->wake[p] = wake;
+        if (wake == SM_NEVER)
+          sm->lg_waiters++;
+        smin = MIN(smin, wake);
+        continue;
+      }
+    }
+    issue(sm, s, w, t);
+    slots--;
+    s->last = p;
+    if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
+      /* further independent instructions of the same warp, in order */
+      while (slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
+        issue(sm, s, w, t);
+        slots--;
+      }
+      slots = 0;
+    }
+    wake = after_issue(sm, s, w, t);
+    s->wake[p] = wake;
+    smin = MIN(smin, wake);
+  }
+  if (n_taken < n_el)
+    smin = t + 1; /* eligible warps left waiting: look again next cycle */
+  s->min_wake = smin;
+  return smin;
+}
+
 static void
 step(Sm *sm)
 {
   guint64 t = sm->now;
   sm->stats.visited_cycles++;
   fire_events(sm, t);
-  guint64 next = SM_NEVER;
+  guint64 next = sm_engine_next_cycle(&sm->engine);
   for (guint si = 0; si < sm->n_sched; si++) {
-    SmScheduler *s = &sm->sched[si];
-    guint n_el = 0;
-    for (guint p = 0; p < s->n_warps; p++) {
-      SmWarp *w = &sm->warps[s->warps[p]];
-      if (w->done)
-        continue;
-      if (w->wake_at > t) {
-        next = MIN(next, w->wake_at);
-        continue;
-      }
-      guint64 wake;
-      guint st = warp_check(sm, w, s, t, &wake);
-      if (st == SM_STATE_ELIGIBLE) {
-        sm->eligible[n_el++] = p;
-        continue;
-      }
-      set_state(sm, w, (SmState)st, t);
-      w->wake_at = wake;
-      if (wake == SM_NEVER)
-        sm->lg_waiters++;
-      next = MIN(next, wake);
-    }
-    if (n_el == 0)
-      continue;
-    if (s->busy_until > t) {
-      for (guint i = 0; i < n_el; i++) {
-        SmWarp *w = &sm->warps[s->warps[sm->eligible[i]]];
-        set_state(sm, w, SM_STATE_NOT_SELECTED, t);
-        w->wake_at = s->busy_until;
-      }
-      next = MIN(next, s->busy_until);
-      continue;
-    }
-    sm->stats.sched_issue_cycles[si]++;
-    guint slots = sm->issue_width;
-    while (slots > 0 && n_el > 0) {
-      guint i = sm_scheduler_pick(s, sm->policy, sm->eligible, n_el);
-      guint p = sm->eligible[i];
-      memmove(&sm->eligible[i], &sm->eligible[i + 1], (n_el - i - 1) * sizeof(guint));
-      n_el--;
-      SmWarp *w = &sm->warps[s->warps[p]];
-      if (slots < sm->issue_width) {
-        /* a later slot of this cycle: earlier issues may have taken its pipe */
-        guint64 wake;
-        guint st = warp_check(sm, w, s, t, &wake);
-        if (st != SM_STATE_ELIGIBLE) {
-          set_state(sm, w, (SmState)st, t);
-          w->wake_at = wake;
-          if (wake == SM_NEVER)
-            sm->lg_waiters++;
-          next = MIN(next, wake);
-          continue;
-        }
-      }
-      issue(sm, s, w, t);
-      slots--;
-      s->last = p;
-      if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
-        /* further independent instructions of the same warp, in order */
-        while (slots > 0 && !w->done) {
-          guint64 wake;
-          if (warp_check(sm, w, s, t, &wake) != SM_STATE_ELIGIBLE)
-            break;
-          issue(sm, s, w, t);
-          slots--;
-        }
-        slots = 0;
-      }
-      guint64 wake = after_issue(sm, s, w, t);
-      next = MIN(next, wake);
-    }
-    for (guint i = 0; i < n_el; i++) {
-      SmWarp *w = &sm->warps[s->warps[sm->eligible[i]]];
-      set_state(sm, w, SM_STATE_NOT_SELECTED, t);
-      w->wake_at = t + 1;
-      next = t + 1;
-    }
+    guint64 wake = schedule(sm, si, t);
+    next = MIN(next, wake);
   }
-  next = MIN(next, sm_engine_next_cycle(&sm->engine));
   sm->now = next;
 }
 

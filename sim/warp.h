@@ -4,20 +4,24 @@
 #include "scoreboard.h"
 
 typedef struct {
-  guint32 pc;   /* index of the next real instruction (ISA_INSN_OP) */
-  guint8 depth; /* open repeat blocks */
-  guint8 done;  /* no more instructions */
-  guint8 state; /* SmState since state_since */
-  guint8 sched; /* scheduler index */
+  /* read every visited cycle: kept together at the front */
+  guint64 deps_at;  /* operands of the instruction at pc are ready (fixed until it issues) */
+  guint8 dep_state; /* SmState while waiting for deps_at */
+  guint8 done;      /* no more instructions */
+  guint8 state;     /* SmState since state_since */
+  guint8 sched;     /* scheduler index */
+  guint8 unit;      /* IsaUnit of the instruction at pc */
+  guint8 space;     /* IsaSpace of the instruction at pc */
+  guint16 n_trans;  /* its memory transactions (global ops) */
+  guint32 pc;       /* index of the next real instruction (ISA_INSN_OP) */
+  guint8 depth;     /* open repeat blocks */
   guint32 loop_body[ISA_MAX_LOOP_DEPTH];
   guint32 loop_left[ISA_MAX_LOOP_DEPTH];
-  guint64 wake_at;     /* nothing about this warp can change before this cycle */
   guint64 state_since; /* cycle state began */
   guint64 issued;
   guint64 last_issue;
   guint64 finish; /* cycle the last result of the warp is written */
   guint64 rng;    /* addresses */
-  guint64 next_line;
   SmScoreboard sb;
 } SmWarp;
 

@@ -33,7 +33,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgKernel, cfg_kernel_free)
 /* Applies "KEY=VALUE" strings: a declared kernel parameter, else a top-level kernel key,
  * else a GPU key path.  Errors name "--set KEY". */
 gboolean cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets,
-                        GError **error);
+                        const char *origin, GError **error);
+
+/* The text of a GPU file and a kernel file, read once and loaded many times (sweeps). */
+typedef struct {
+  char *gpu_path, *gpu_text;
+  char *kernel_path, *kernel_text;
+} CfgRunSource;
+
+gboolean cfg_run_source_init(CfgRunSource *src, const char *gpu_path, const char *kernel_path,
+                             GError **error);
+void cfg_run_source_clear(CfgRunSource *src);
+/* Loads @src with @sets (errors name "--set KEY") then @varies ("--vary KEY"); both may be
+ * NULL. */
+gboolean cfg_load_run_text(const CfgRunSource *src, const char *const *sets,
+                           const char *const *varies, CfgGpu **gpu, CfgKernel **kernel,
+                           GError **error);
 
 /* Loads both files, applies @sets (may be NULL) and binds them. */
 gboolean cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets,

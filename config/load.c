@@ -65,7 +65,7 @@ char *
 cfg_node_where(const CfgNode *node)
 {
   if (node->set_key)
-    return g_strdup_printf("--set %s", node->set_key);
+    return g_strdup(node->set_key);
   return g_strdup_printf("%s:%u:%u", node->source ? node->source->name : "?", node->line,
                          node->col);
 }
@@ -345,21 +345,23 @@ cfg_node_key(const CfgNode *map, const char *key)
 }
 
 static CfgNode *
-set_node(CfgNodeKind kind, const char *path)
+set_node(CfgNodeKind kind, const char *origin, const char *path)
 {
   CfgNode *n = node_new(kind, NULL, 0, 0);
-  n->set_key = g_strdup(path);
+  n->set_key = g_strdup_printf("%s %s", origin, path);
   return n;
 }
 
 gboolean
-cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **error)
+cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char *origin,
+                  GError **error)
 {
   g_auto(GStrv) parts = g_strsplit(path, ".", -1);
   guint n = g_strv_length(parts);
   for (guint i = 0; i < n; i++) {
     if (parts[i][0] == '\0') {
-      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: empty key in the path", path);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s %s: empty key in the path", origin,
+                  path);
       return FALSE;
     }
   }
@@ -367,18 +369,18 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **e
   for (guint i = 0; i + 1 < n; i++) {
     CfgNode *child = cfg_node_get(map, parts[i]);
     if (child == NULL) {
-      child = set_node(CFG_NODE_MAP, path);
-      g_ptr_array_add(map->keys, set_node(CFG_NODE_SCALAR, path));
+      child = set_node(CFG_NODE_MAP, origin, path);
+      g_ptr_array_add(map->keys, set_node(CFG_NODE_SCALAR, origin, path));
       ((CfgNode *)g_ptr_array_index(map->keys, map->keys->len - 1))->value = g_strdup(parts[i]);
       g_ptr_array_add(map->items, child);
     } else if (child->kind != CFG_NODE_MAP) {
-      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: '%s' is a value, not a section",
-                  path, parts[i]);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s %s: '%s' is a value, not a section",
+                  origin, path, parts[i]);
       return FALSE;
     }
     map = child;
   }
-  CfgNode *leaf = set_node(CFG_NODE_SCALAR, path);
+  CfgNode *leaf = set_node(CFG_NODE_SCALAR, origin, path);
   leaf->value = g_strdup(value);
   gint i = map_index(map, parts[n - 1]);
   if (i >= 0) {
@@ -386,13 +388,14 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **e
     if (old->kind != CFG_NODE_SCALAR) {
       cfg_node_free(leaf);
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
-                  "--set %s: '%s' is a section, set one of its keys instead", path, parts[n - 1]);
+                  "%s %s: '%s' is a section, set one of its keys instead", origin, path,
+                  parts[n - 1]);
       return FALSE;
     }
     cfg_node_free(old);
     map->items->pdata[i] = leaf;
   } else {
-    CfgNode *key = set_node(CFG_NODE_SCALAR, path);
+    CfgNode *key = set_node(CFG_NODE_SCALAR, origin, path);
     key->value = g_strdup(parts[n - 1]);
     g_ptr_array_add(map->keys, key);
     g_ptr_array_add(map->items, leaf);

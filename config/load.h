@@ -25,7 +25,7 @@ typedef struct CfgNode CfgNode;
 struct CfgNode {
   CfgNodeKind kind;
   CfgSource *source; /* shared, reference counted; NULL for nodes made by --set */
-  char *set_key;     /* for nodes made by --set: the key as the user typed it */
+  char *set_key;     /* for nodes made by --set: "--set KEY" as the user typed it */
   guint line, col;   /* 1-based position in the source */
   char *value;       /* scalars: the text */
   gboolean literal;  /* scalars: written as a block scalar ("|") */
@@ -45,8 +45,9 @@ CfgNode *cfg_node_get(const CfgNode *map, const char *key);
 CfgNode *cfg_node_key(const CfgNode *map, const char *key);
 
 /* Sets dotted @path (e.g. "memory.dram.latency_cycles") to scalar @value, creating maps as
- * needed.  The new nodes report their position as "--set PATH". */
-gboolean cfg_node_set_path(CfgNode *root, const char *path, const char *value, GError **error);
+ * needed.  The new nodes report their position as "@origin PATH" (origin: "--set"). */
+gboolean cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char *origin,
+                           GError **error);
 
 /* "file:line:col" or "--set key" */
 char *cfg_node_where(const CfgNode *node);

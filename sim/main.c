@@ -3,50 +3,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "model.h"
+#include "sweep.h"
+#include "validate.h"
 #include "report.h"
 #include "sm.h"
 
 #define EXIT_BAD_INPUT 2
 
-static const char usage_text[] = "usage: smsim COMMAND ...\n"
-                                 "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
-                                 "  smsim describe  GPU.yaml [--set K=V]...\n"
-                                 "Run 'smsim COMMAND --help' for a command's options.\n";
-
-static int
-fail_usage(const char *msg)
-{
-  fprintf(stderr, "smsim: %s (see 'smsim --help')\n", msg);
-  return EXIT_BAD_INPUT;
-}
-
-static int
-fail_error(GError *error)
-{
-  fprintf(stderr, "%s\n", error->message);
-  g_error_free(error);
-  return EXIT_BAD_INPUT;
-}
-
-/* Parses options of one subcommand; on failure prints one line and returns FALSE. */
-static gboolean
-parse_options(const char *command, const char *args, const GOptionEntry *entries, int *argc,
-              char ***argv)
-{
-  g_autofree char *summary = g_strdup_printf("%s", args);
-  g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
-  g_option_context_add_main_entries(ctx, entries, NULL);
-  g_autofree char *name = g_strdup_printf("smsim %s", command);
-  g_set_prgname(name);
-  GError *error = NULL;
-  if (!g_option_context_parse(ctx, argc, argv, &error)) {
-    fprintf(stderr, "smsim %s: %s\n", command, error->message);
-    g_error_free(error);
-    return FALSE;
-  }
-  return TRUE;
-}
+static const char usage_text[] =
+    "usage: smsim COMMAND ...\n"
+    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
+    "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
+    "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
+    "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
+    "  smsim describe  GPU.yaml [--set K=V]...\n"
+    "Run 'smsim COMMAND --help' for a command's options.\n";
 
 static int
 cmd_run(int argc, char **argv)
@@ -58,16 +31,16 @@ cmd_run(int argc, char **argv)
        "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
       {"json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
-                     &argv))
+  if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
+                    &argv))
     return EXIT_BAD_INPUT;
   if (argc != 3)
-    return fail_usage("run needs GPU.yaml and KERNEL.yaml");
+    return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;
   GError *error = NULL;
   if (!cfg_load_run(argv[1], argv[2], (const char *const *)sets, &gpu, &kernel, &error))
-    return fail_error(error);
+    return sm_cli_fail(error);
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
   g_autoptr(Sm) sm = sm_new(g, k);
@@ -132,15 +105,15 @@ cmd_describe(int argc, char **argv)
   const GOptionEntry entries[] = {
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key (dotted path)", "KEY=VALUE"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!parse_options("describe", "GPU.yaml - print a GPU with defaults and derived values", entries,
-                     &argc, &argv))
+  if (!sm_cli_parse("describe", "GPU.yaml - print a GPU with defaults and derived values", entries,
+                    &argc, &argv))
     return EXIT_BAD_INPUT;
   if (argc != 2)
-    return fail_usage("describe needs GPU.yaml");
+    return sm_cli_usage("describe needs GPU.yaml");
   GError *error = NULL;
   g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);
   if (root == NULL)
-    return fail_error(error);
+    return sm_cli_fail(error);
   for (guint i = 0; sets && sets[i]; i++) {
     const char *eq = strchr(sets[i], '=');
     if (eq == NULL || eq == sets[i] || eq[1] == '\0') {
@@ -148,12 +121,12 @@ cmd_describe(int argc, char **argv)
       return EXIT_BAD_INPUT;
     }
     g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
-    if (!cfg_node_set_path(root, key, eq + 1, &error))
-      return fail_error(error);
+    if (!cfg_node_set_path(root, key, eq + 1, "--set", &error))
+      return sm_cli_fail(error);
   }
   g_autoptr(CfgGpu) g = cfg_gpu_load(root, &error);
   if (g == NULL)
-    return fail_error(error);
+    return sm_cli_fail(error);
   g_autoptr(GString) out = g_string_new(NULL);
   cfg_gpu_print(g, out);
   describe_derived(g, out);
@@ -166,7 +139,7 @@ main(int argc, char **argv)
 {
   setlocale(LC_ALL, "C");
   if (argc < 2)
-    return fail_usage("no command given");
+    return sm_cli_usage("no command given");
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     fputs(usage_text, stdout);
@@ -174,8 +147,12 @@ main(int argc, char **argv)
   }
   if (strcmp(cmd, "run") == 0)
     return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "validate") == 0)
+    return sm_cmd_validate(argc - 1, argv + 1);
+  if (strcmp(cmd, "sweep") == 0)
+    return sm_cmd_sweep(argc - 1, argv + 1);
   if (strcmp(cmd, "describe") == 0)
     return cmd_describe(argc - 1, argv + 1);
   g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
-  return fail_usage(msg);
+  return sm_cli_usage(msg);
 }

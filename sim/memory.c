@@ -5,6 +5,31 @@
 #include "fixed.h"
 
 void
+sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint *n,
+                       guint *bytes)
+{
+  guint line = gpu->memory.line_bytes, sector = gpu->memory.sector_bytes;
+  if (pattern == ISA_PATTERN_RANDOM) {
+    *n = 32;
+    *bytes = sector;
+    return;
+  }
+  if (pattern != ISA_PATTERN_STRIDE)
+    stride = 1;
+  guint lines = 0, sectors = 0;
+  guint64 last_line = G_MAXUINT64, last_sector = G_MAXUINT64;
+  for (guint lane = 0; lane < 32; lane++) {
+    guint64 addr = (guint64)lane * 4 * stride;
+    if (addr / line != last_line)
+      lines++, last_line = addr / line;
+    if (addr / sector != last_sector)
+      sectors++, last_sector = addr / sector;
+  }
+  *n = lines;
+  *bytes = sectors * sector / lines;
+}
+
+void
 sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine)
 {
   *mem = (SmMemory){0};

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "../config/gpu.h"
+#include "../isa/stream.h"
 #include "engine.h"
 
 typedef struct {
@@ -38,6 +39,10 @@ typedef struct {
   guint64 peak_outstanding;
   SmEngine *engine;
 } SmMemory;
+
+/* Transactions one warp-instruction of 32 lanes x 4 bytes becomes, and bytes in each. */
+void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint *n,
+                            guint *bytes);
 
 void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine);
 void sm_memory_clear(SmMemory *mem);

@@ -2,7 +2,7 @@
  * printed next to simulated results for comparison; the simulator never uses them. */
 #pragma once
 
-#include "../config/gpu.h"
+#include "../config/kernel.h"
 
 /* Warp-instructions per cycle per SM the schedulers can issue. */
 double sm_model_issue_peak(const CfgGpu *gpu);
@@ -13,3 +13,21 @@ double sm_model_unit_peak(const CfgGpu *gpu, IsaUnit unit);
 double sm_model_smem_peak(const CfgGpu *gpu);
 /* Peak coalesced warp-loads (one line each) per cycle per SM from memory level @level. */
 double sm_model_level_peak(const CfgGpu *gpu, guint level);
+
+/* Volkov's model (thesis section 4.1) for a kernel built like isa/kernels/mix.yaml: one
+ * "other" instruction (or 1/alpha of them) and alpha dependent ALU ops per group, ilp chains
+ * per warp.  IPC counts every issued instruction (the MOV of mov_per_load too). */
+typedef struct {
+  double warps;            /* n */
+  double latency;          /* cycles per group of one chain, alone */
+  double latency_bound;    /* IPC: n x ilp / latency x instructions per group */
+  double throughput_bound; /* IPC: the tightest of other unit, ALU, issue */
+  double ipc;              /* min of the two */
+  double warps_needed;     /* Little's law: latency x throughput / ilp */
+  double cuda_guide;       /* CUDA C Programming Guide estimate, mem_lat x alu_thru / alpha; NAN
+                              where it does not apply (alpha = 0, no other instruction) */
+  const char *bound;       /* what limits throughput: "other", "alu", "issue" */
+} SmModelPoint;
+
+/* FALSE when the kernel lacks the mix parameters (alpha, other) or they do not parse. */
+gboolean sm_model_mix(const CfgGpu *gpu, const CfgKernel *kernel, SmModelPoint *out);

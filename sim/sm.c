@@ -56,29 +56,6 @@ struct Sm {
 };
 
 static void
-transactions_for(const CfgGpu *gpu, const IsaInsn *insn, guint *n, guint *bytes)
-{
-  guint line = gpu->memory.line_bytes, sector = gpu->memory.sector_bytes;
-  if (insn->pattern == ISA_PATTERN_RANDOM) {
-    *n = 32;
-    *bytes = sector;
-    return;
-  }
-  guint stride = insn->pattern == ISA_PATTERN_STRIDE ? insn->stride : 1;
-  guint lines = 0, sectors = 0;
-  guint64 last_line = G_MAXUINT64, last_sector = G_MAXUINT64;
-  for (guint lane = 0; lane < 32; lane++) {
-    guint64 addr = (guint64)lane * 4 * stride;
-    if (addr / line != last_line)
-      lines++, last_line = addr / line;
-    if (addr / sector != last_sector)
-      sectors++, last_sector = addr / sector;
-  }
-  *n = lines;
-  *bytes = sectors * sector / lines;
-}
-
-static void
 precompute(Sm *sm)
 {
   const CfgGpu *gpu = sm->gpu;
@@ -114,7 +91,7 @@ precompute(Sm *sm)
       ii->level = sm->kernel->level_map[insn->level];
       ii->random_lines = insn->pattern == ISA_PATTERN_RANDOM;
       guint n, bytes;
-      transactions_for(gpu, insn, &n, &bytes);
+      sm_memory_transactions(gpu, insn->pattern, insn->stride, &n, &bytes);
       ii->n_trans = (guint16)n;
       ii->trans_bytes = bytes;
       break;

@@ -1,0 +1,35 @@
+#include "cli.h"
+
+#include <stdio.h>
+
+gboolean
+sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries, int *argc,
+             char ***argv)
+{
+  g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autofree char *name = g_strdup_printf("smsim %s", command);
+  g_set_prgname(name);
+  GError *error = NULL;
+  if (!g_option_context_parse(ctx, argc, argv, &error)) {
+    fprintf(stderr, "smsim %s: %s\n", command, error->message);
+    g_error_free(error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+int
+sm_cli_usage(const char *msg)
+{
+  fprintf(stderr, "smsim: %s (see 'smsim --help')\n", msg);
+  return 2;
+}
+
+int
+sm_cli_fail(GError *error)
+{
+  fprintf(stderr, "%s\n", error->message);
+  g_error_free(error);
+  return 2;
+}

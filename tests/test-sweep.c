@@ -1,0 +1,311 @@
+/* Sweeps and validation: Volkov's latency-hiding results emerge from the simulated Maxwell,
+ * the H100 preset matches its measurements, and the tools behave. */
+#include <check.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "model.h"
+
+#define MAXWELL "config/gpus/maxwell.yaml"
+#define MIX "isa/kernels/mix.yaml"
+
+/* Runs a sweep and returns its JSON "curves" keyed by curve label. */
+static JsonObject *
+sweep_curves(const char *const *extra, JsonParser **parser)
+{
+  g_autofree char *json = test_write_temp("sweep.json", "");
+  GPtrArray *args = g_ptr_array_new();
+  const char *base[] = {"sweep", MAXWELL, MIX, "--json", json, NULL};
+  for (guint i = 0; base[i]; i++)
+    g_ptr_array_add(args, (gpointer)base[i]);
+  for (guint i = 0; extra[i]; i++)
+    g_ptr_array_add(args, (gpointer)extra[i]);
+  g_ptr_array_add(args, NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = test_smsim((const char *const *)args->pdata, &out, &err);
+  g_ptr_array_free(args, TRUE);
+  ck_assert_msg(status == 0, "sweep failed: %s", err);
+  *parser = json_parser_new();
+  ck_assert(json_parser_load_from_file(*parser, json, NULL));
+  JsonArray *curves =
+      json_object_get_array_member(json_node_get_object(json_parser_get_root(*parser)), "curves");
+  JsonObject *by = json_object_new();
+  for (guint i = 0; i < json_array_get_length(curves); i++) {
+    JsonObject *c = json_array_get_object_element(curves, i);
+    json_object_set_object_member(by, json_object_get_string_member(c, "curve"),
+                                  json_object_ref(c));
+  }
+  return by;
+}
+
+/* warps needed for 90 % of the configured peak; 1000 if not reached */
+static double
+n90(JsonObject *curves, const char *label, const char *member)
+{
+  JsonObject *c = json_object_get_object_member(curves, label);
+  ck_assert_msg(c != NULL, "no curve %s", label);
+  JsonNode *v = json_object_get_member(c, member);
+  return JSON_NODE_HOLDS_NULL(v) ? 1000 : json_node_get_double(v);
+}
+
+START_TEST(test_maxwell_cusp_emerges)
+{
+  const char *args[] = {
+      "--vary", "alpha=1,4,16,40,56,96,256", "--vary", "warps_per_sm=1:64", "--set", "groups=50",
+      NULL};
+  JsonParser *p;
+  JsonObject *c = sweep_curves(args, &p);
+  double n[7];
+  const char *labels[] = {"alpha=1",  "alpha=4",  "alpha=16", "alpha=40",
+                          "alpha=56", "alpha=96", "alpha=256"};
+  for (guint i = 0; i < 7; i++) {
+    n[i] = n90(c, labels[i], "warps_90_of_peak");
+    printf("cusp: %s needs %.0f warps for 90%% of peak\n", labels[i], n[i]);
+  }
+  /* rises while memory-bound (alpha < alu_thru / mem_thru = 49) ... */
+  ck_assert(n[2] >= n[0] + 5 && n[3] >= n[2] + 5);
+  /* ... falls while compute-bound */
+  ck_assert(n[4] >= n[5] + 10 && n[5] >= n[6] + 5);
+  /* the cusp: Volkov's model peaks at 24 + 30 = 54 warps; allow +-20 % */
+  double top = MAX(n[3], n[4]);
+  ck_assert_msg(top >= 43 && top <= 65, "cusp at %.0f warps", top);
+  json_object_unref(c);
+  g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_maxwell_limits_need_24_and_30_warps_and_saturate_gradually)
+{
+  const char *args[] = {"--vary", "alpha=0",    "--vary", "warps_per_sm=1:64",
+                        "--set",  "groups=400", NULL};
+  JsonParser *p;
+  JsonObject *c = sweep_curves(args, &p);
+  JsonObject *mem = json_object_get_object_member(c, "alpha=0");
+  /* Little's law (model): 368 cycles x 0.0814 loads/cycle = 30 warps */
+  ck_assert_double_eq_tol(json_object_get_double_member(mem, "model_warps_needed"), 30, 0.5);
+  /* Volkov measured 90 % / 95 % of the memory peak at 40 / 46 warps: the simulated gradual
+   * saturation must land within 10 % (90 %) and 20 % (95 %) of that */
+  double w90 = n90(c, "alpha=0", "warps_90_of_peak"), w95 = n90(c, "alpha=0", "warps_95_of_peak");
+  printf("memory: 90%% of peak at %.0f warps, 95%% at %.0f (Volkov: 40, 46)\n", w90, w95);
+  ck_assert(w90 >= 36 && w90 <= 44);
+  ck_assert(w95 >= 41 && w95 <= 55);
+  json_object_unref(c);
+  g_object_unref(p);
+
+  const char *alu[] = {"--vary", "warps_per_sm=1:64", "--set", "other=none", "--set", "alpha=200",
+                       "--set",  "groups=5",          NULL};
+  c = sweep_curves(alu, &p);
+  JsonObject *a = json_object_get_object_member(c, "all");
+  ck_assert_double_eq_tol(json_object_get_double_member(a, "model_warps_needed"), 24, 1e-9);
+  /* arithmetic latency: 6 cycles x 4 IPC = 24 warps reach (nearly all of) the peak */
+  printf("arithmetic: 90%% of peak at %.0f warps, 95%% at %.0f (model: 24 for 100%%)\n",
+         n90(c, "all", "warps_90_of_peak"), n90(c, "all", "warps_95_of_peak"));
+  ck_assert_double_eq_tol(n90(c, "all", "warps_95_of_peak"), 23, 1);
+  json_object_unref(c);
+  g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_maxwell_strided_and_random_loads)
+{
+  const char *args[] = {"--vary", "pattern=coalesced,stride2,random",
+                        "--vary", "warps_per_sm=1:48",
+                        "--set",  "alpha=0",
+                        "--set",  "groups=200",
+                        NULL};
+  JsonParser *p;
+  JsonObject *c = sweep_curves(args, &p);
+  JsonObject *co = json_object_get_object_member(c, "pattern=coalesced");
+  JsonObject *s2 = json_object_get_object_member(c, "pattern=stride2");
+  JsonObject *rn = json_object_get_object_member(c, "pattern=random");
+  double peak = json_object_get_double_member(co, "peak_ipc");
+  double ps2 = json_object_get_double_member(s2, "max_ipc"),
+         prn = json_object_get_double_member(rn, "max_ipc");
+  printf("stride2 peak %.4f (1/%.1f of coalesced), random %.5f (1/%.1f); warps for 90%%: %.0f, "
+         "%.0f\n",
+         ps2, peak / ps2, prn, peak / prn, n90(c, "pattern=stride2", "warps_90_of_max"),
+         n90(c, "pattern=random", "warps_90_of_max"));
+  /* Volkov: stride 2 halves the peak (0.041) and needs 20 warps for 90 %; random loads peak
+   * at 0.0029 (1/28) and need 3 */
+  ck_assert(peak / ps2 >= 1.8 && peak / ps2 <= 2.3);
+  ck_assert(peak / prn >= 24 && peak / prn <= 32);
+  double ws2 = n90(c, "pattern=stride2", "warps_90_of_max");
+  double wrn = n90(c, "pattern=random", "warps_90_of_max");
+  ck_assert(ws2 >= 16 && ws2 <= 24);
+  ck_assert(wrn >= 2 && wrn <= 4);
+  json_object_unref(c);
+  g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_model_overlay_numbers)
+{
+  g_autofree char *gp = test_source_path(MAXWELL);
+  g_autofree char *kp = test_source_path(MIX);
+  const char *sets[] = {"alpha=49", "warps_per_sm=54", NULL};
+  CfgGpu *g;
+  CfgKernel *k;
+  ck_assert(cfg_load_run(gp, kp, sets, &g, &k, NULL));
+  SmModelPoint m;
+  ck_assert(sm_model_mix(g, k, &m));
+  /* Latency = 368 + 49 x 6 = 662; issue bound 4 / 50 = 0.08 loads/cycle: 53 warps */
+  ck_assert_double_eq_tol(m.latency, 662, 1e-9);
+  ck_assert_double_eq_tol(m.warps_needed, 662 * 0.08, 1e-9);
+  ck_assert_str_eq(m.bound, "issue");
+  ck_assert_double_eq_tol(m.throughput_bound, 4.0, 1e-9);
+  ck_assert_double_eq_tol(m.cuda_guide, 368 * 4.0 / 49, 1e-9);
+  cfg_gpu_free(g);
+  cfg_kernel_free(k);
+}
+END_TEST
+
+START_TEST(test_validate_h100_within_ten_percent)
+{
+  const char *args[] = {"validate", "config/gpus/h100.yaml", "../shared/data/h100-calibration.csv",
+                        NULL};
+  g_autofree char *path = test_source_path("../shared/data/h100-calibration.csv");
+  if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+    printf("no ../shared/data: validation skipped\n");
+    return;
+  }
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  const char *last = g_strrstr(out, "overall MAPE: ");
+  ck_assert(last != NULL);
+  double mape = g_ascii_strtod(last + strlen("overall MAPE: "), NULL);
+  printf("h100 validate: %s", last);
+  ck_assert(strstr(last, "over 320 rows") != NULL);
+  ck_assert(mape < 10.0);
+}
+END_TEST
+
+START_TEST(test_sweep_output_does_not_depend_on_jobs)
+{
+  g_autofree char *a = test_write_temp("a.csv", "");
+  g_autofree char *b = test_write_temp("b.csv", "");
+  const char *one[] = {
+      "sweep", MAXWELL,     MIX,     "--vary", "alpha=0,2", "--vary", "warps_per_sm=4:40:4",
+      "--set", "groups=30", "--csv", a,        "--jobs",    "1",      NULL};
+  const char *two[] = {
+      "sweep", MAXWELL,     MIX,     "--vary", "alpha=0,2", "--vary", "warps_per_sm=4:40:4",
+      "--set", "groups=30", "--csv", b,        "--jobs",    "2",      NULL};
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(one, &o1, &e1), 0);
+  ck_assert_int_eq(test_smsim(two, &o2, &e2), 0);
+  g_autofree char *ta = NULL, *tb = NULL;
+  ck_assert(g_file_get_contents(a, &ta, NULL, NULL) && g_file_get_contents(b, &tb, NULL, NULL));
+  ck_assert_str_eq(ta, tb);
+  ck_assert(g_str_has_prefix(ta, "alpha,warps_per_sm,cycles,ipc_total,ipc_alu,ipc_sfu,ipc_ldst,"
+                                 "mem_bytes_per_cycle,mean_mem_latency,achieved_occupancy,"
+                                 "model_latency_bound,model_throughput_bound,model_ipc\n"));
+  /* header + 2 x 10 points */
+  guint lines = 0;
+  for (const char *c = ta; *c; c++)
+    lines += *c == '\n';
+  ck_assert_uint_eq(lines, 21);
+}
+END_TEST
+
+START_TEST(test_sweep_writes_plots)
+{
+  g_autofree char *png = test_write_temp("t.png", "");
+  g_autofree char *svg = test_write_temp("t.svg", "");
+  const char *a[] = {
+      "sweep", MAXWELL,     MIX,      "--vary", "alpha=0,8", "--vary", "warps_per_sm=8:64:8",
+      "--set", "groups=20", "--plot", png,      NULL};
+  const char *b[] = {"sweep",
+                     MAXWELL,
+                     MIX,
+                     "--vary",
+                     "alpha=1,4,16,64,256",
+                     "--vary",
+                     "warps_per_sm=8:64:8",
+                     "--set",
+                     "groups=20",
+                     "--plot",
+                     svg,
+                     NULL};
+  g_autofree char *o = NULL, *e = NULL, *o2 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(a, &o, &e), 0);
+  ck_assert_int_eq(test_smsim(b, &o2, &e2), 0);
+  g_autofree char *t = NULL, *s = NULL;
+  gsize n = 0;
+  ck_assert(g_file_get_contents(png, &t, &n, NULL));
+  ck_assert(n > 1000 && memcmp(t, "\x89PNG", 4) == 0);
+  ck_assert(g_file_get_contents(svg, &s, NULL, NULL));
+  ck_assert(strstr(s, "<svg") != NULL);
+}
+END_TEST
+
+static void
+assert_rejected(const char *const *args, const char *expect)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+  ck_assert_msg(strstr(err, expect) != NULL, "expected '%s' in '%s'", expect, err);
+  ck_assert_str_eq(out, "");
+}
+
+START_TEST(test_bad_sweeps_and_measurements)
+{
+  g_autofree char *bad =
+      test_write_temp("m.csv", "kind,alpha,ilp,warps_per_sm,groups_per_warp,"
+                               "ipc_total\ngmem,0,1,4,10,0.01\nvector,0,1,4,10,1\n");
+  g_autofree char *nocol = test_write_temp("m.csv", "kind,alpha,ilp,warps_per_sm\n");
+  g_autofree char *dir = g_path_get_dirname(bad);
+  g_autofree char *unwritable = g_build_filename(dir, "no", "such", "dir", "x.csv", NULL);
+  const char *a[] = {"sweep", MAXWELL, MIX, "--vary", "nosuch=1,2", NULL};
+  const char *b[] = {"sweep", MAXWELL, MIX, "--vary", "warps_per_sm=8:4", NULL};
+  const char *c[] = {"sweep", MAXWELL, MIX, "--vary", "alpha=1,,2", NULL};
+  const char *d[] = {"sweep", MAXWELL, MIX, "--vary", "warps_per_sm=1:80", NULL};
+  const char *e[] = {"sweep", MAXWELL, MIX, "--vary", "alpha=1", "--csv", unwritable, NULL};
+  const char *f[] = {"sweep", MAXWELL, MIX, "--vary", "alpha=1", "--plot", "x.jpg", NULL};
+  const char *g[] = {"sweep", MAXWELL, MIX, NULL};
+  const char *h[] = {"validate", MAXWELL, bad, NULL};
+  const char *i[] = {"validate", MAXWELL, nocol, NULL};
+  assert_rejected(a, "--vary nosuch: no kernel parameter");
+  assert_rejected(b, "--vary warps_per_sm: empty range '8:4'");
+  assert_rejected(c, "--vary alpha: empty value in the list '1,,2'");
+  assert_rejected(d, "65 warps per SM is impossible");
+  assert_rejected(e, "x.csv: cannot write");
+  assert_rejected(f, "x.jpg: plots are written as .png or .svg");
+  assert_rejected(g, "sweep needs at least one --vary");
+  assert_rejected(h, "m.csv:3: kind 'vector' is not one of");
+  assert_rejected(i, "m.csv:1: no column 'groups_per_warp' in the header");
+  ck_assert(!g_file_test(unwritable, G_FILE_TEST_EXISTS));
+}
+END_TEST
+
+static Suite *
+sweep_suite(void)
+{
+  Suite *s = suite_create("sweep");
+  TCase *volkov = tcase_create("volkov");
+  tcase_add_test(volkov, test_maxwell_cusp_emerges);
+  tcase_add_test(volkov, test_maxwell_limits_need_24_and_30_warps_and_saturate_gradually);
+  tcase_add_test(volkov, test_maxwell_strided_and_random_loads);
+  tcase_add_test(volkov, test_model_overlay_numbers);
+  suite_add_tcase(s, volkov);
+  TCase *h100 = tcase_create("h100");
+  tcase_add_test(h100, test_validate_h100_within_ten_percent);
+  suite_add_tcase(s, h100);
+  TCase *tools = tcase_create("tools");
+  tcase_add_test(tools, test_sweep_output_does_not_depend_on_jobs);
+  tcase_add_test(tools, test_sweep_writes_plots);
+  tcase_add_test(tools, test_bad_sweeps_and_measurements);
+  suite_add_tcase(s, tools);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(sweep_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

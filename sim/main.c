@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "model.h"
+#include "plot.h"
 #include "sweep.h"
 #include "validate.h"
 #include "report.h"
@@ -134,10 +135,9 @@ cmd_describe(int argc, char **argv)
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
-int
-main(int argc, char **argv)
+static int
+dispatch(int argc, char **argv)
 {
-  setlocale(LC_ALL, "C");
   if (argc < 2)
     return sm_cli_usage("no command given");
   const char *cmd = argv[1];
@@ -155,4 +155,13 @@ main(int argc, char **argv)
     return cmd_describe(argc - 1, argv + 1);
   g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
   return sm_cli_usage(msg);
+}
+
+int
+main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "C");
+  int status = dispatch(argc, argv);
+  sm_plot_shutdown();
+  return status;
 }

@@ -3,6 +3,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -344,4 +345,11 @@ sm_plot_write(const SmPlot *plot, const char *path, GError **error)
     return FALSE;
   }
   return TRUE;
+}
+
+void
+sm_plot_shutdown(void)
+{
+  cairo_debug_reset_static_data();
+  FcFini();
 }

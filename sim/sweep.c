@@ -368,6 +368,8 @@ make_curves(const Sweep *sw)
         c->model_warps = r->model.warps_needed;
         c->cuda_guide = r->model.cuda_guide;
         c->compute_bound = strcmp(r->model.bound, "other") != 0;
+        if (!c->compute_bound)
+          c->cuda_guide = NAN; /* the guide's estimate is for compute-bound code only */
       }
     }
     for (guint f = 0; f < 2; f++) {
@@ -415,7 +417,7 @@ print_curves(const Sweep *sw, GPtrArray *curves, GString *out)
   g_string_append_printf(
       out, "\nwarps per SM needed for 90 %% / 95 %% of the curve's maximum and of the "
            "peak the GPU file gives\n('-': not reached; model: Volkov's Little's-law "
-           "warps x 0.90 / 0.95; CUDA guide: mem_lat x alu_thru / alpha)\n");
+           "warps x 0.90 / 0.95; CUDA guide: mem_lat x alu_thru / alpha, compute-bound only)\n");
   g_string_append_printf(out, "%-*s %9s %6s %6s %9s %6s %6s %6s %6s %6s\n", width, "curve",
                          "max IPC", "90%max", "95%max", "peak IPC", "90%pk", "95%pk", "model90",
                          "model95", "guide");

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WIDTH 800
@@ -322,6 +323,10 @@ sm_plot_write(const SmPlot *plot, const char *path, GError **error)
                 g_strerror(e));
     return FALSE;
   }
+  /* mkstemp makes the file private; give it the mode any new file would get */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   close(fd);
   gboolean svg = g_str_has_suffix(path, ".svg");
   cairo_surface_t *surface = svg ? cairo_svg_surface_create(tmpl, WIDTH, HEIGHT)

@@ -12,7 +12,8 @@
 #define SM_NEVER G_MAXUINT64
 
 typedef enum {
-  SM_EVENT_MEM_DONE, /* a global memory transaction left the memory system: a = level */
+  SM_EVENT_MEM_DONE,  /* a global memory transaction left the memory system: arg = level */
+  SM_EVENT_MEM_START, /* a queued transaction started service (only while tracing) */
   SM_EVENT_KIND_COUNT
 } SmEventKind;
 

@@ -83,7 +83,12 @@ sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes, 
     guint ch = lv->channels == 1 ? 0 : (guint)(sm_hash64(line) % lv->channels);
     guint64 start = MAX(now_ticks, lv->channel_free[ch]);
     lv->channel_free[ch] = start + service_ticks(lv, bytes);
-    guint64 done = ((start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + lv->latency;
+    guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+    guint64 done = begins + lv->latency;
+    if (mem->count_queued && begins > now) {
+      mem->queued++;
+      sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
+    }
     sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level);
     last = MAX(last, done);
   }

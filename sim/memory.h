@@ -37,6 +37,8 @@ typedef struct {
   guint64 outstanding; /* transactions in flight */
   guint64 max_outstanding;
   guint64 peak_outstanding;
+  gboolean count_queued; /* tracing: count transactions waiting for a channel */
+  guint64 queued;
   SmEngine *engine;
 } SmMemory;
 

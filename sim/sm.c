@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../traces/trace.h"
 #include "engine.h"
 #include "fixed.h"
 #include "memory.h"
@@ -53,6 +54,8 @@ struct Sm {
   guint64 now;
   gboolean finished;
   SmStats stats;
+  TraceSink *trace; /* NULL: no records at all */
+  guint64 traced_counter[TRACE_COUNTER_COUNT];
 };
 
 static void
@@ -196,12 +199,40 @@ sm_free(Sm *sm)
   g_free(sm);
 }
 
+/* Kept out of line so the untraced hot path stays small. */
+static G_GNUC_NO_INLINE __attribute__((cold)) void
+trace_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
+{
+  if (sm->trace->klass->state)
+    sm->trace->klass->state(sm->trace, at, (guint)(w - sm->warps), state);
+}
+
+static G_GNUC_NO_INLINE __attribute__((cold)) void
+trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64 complete)
+{
+  const IsaInsn *insn = &sm->prog->insns[w->pc];
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  TraceIssue rec = {.cycle = t,
+                    .complete = complete,
+                    .pipe_free = sm_ticks_ceil_cycle(s->pipe_free[ii->unit]),
+                    .sched = (guint)(s - sm->sched),
+                    .slot = slot,
+                    .warp = (guint)(w - sm->warps),
+                    .pc = w->pc,
+                    .op = insn->op,
+                    .unit = ii->unit,
+                    .memory = ii->space != ISA_SPACE_NONE};
+  sm->trace->klass->issue(sm->trace, &rec);
+}
+
 static inline void
 set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (w->state == state)
     return;
   sm->stats.state_cycles[w->state] += at - w->state_since;
+  if (G_UNLIKELY(sm->trace))
+    trace_state(sm, w, state, at);
   w->state = (guint8)state;
   w->state_since = at;
 }
@@ -237,7 +268,7 @@ warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint
 }
 
 static void
-issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
+issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
   const IsaInsn *insn = &sm->prog->insns[w->pc];
@@ -274,7 +305,10 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   }
   if (insn->dst != ISA_NO_REG)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
-  w->finish = MAX(w->finish, base + (latency == no_latency ? 0 : ii->max_latency));
+  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  w->finish = MAX(w->finish, complete);
+  if (G_UNLIKELY(sm->trace))
+    trace_issue(sm, s, w, t, slot, complete);
   w->issued++;
   w->last_issue = t;
   sm->stats.issued++;
@@ -314,6 +348,9 @@ fire_events(Sm *sm, guint64 t)
   gboolean freed = FALSE;
   while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
     switch (ev.kind) {
+    case SM_EVENT_MEM_START:
+      sm->mem.queued--;
+      break;
     case SM_EVENT_MEM_DONE:
       sm_memory_complete(&sm->mem);
       freed = TRUE;
@@ -437,13 +474,13 @@ schedule(Sm *sm, guint si, guint64 t)
         continue;
       }
     }
-    issue(sm, s, w, t);
+    issue(sm, s, w, t, sm->issue_width - slots);
     slots--;
     s->last = p;
     if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
       /* further independent instructions of the same warp, in order */
       while (slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
-        issue(sm, s, w, t);
+        issue(sm, s, w, t, sm->issue_width - slots);
         slots--;
       }
       slots = 0;
@@ -459,16 +496,33 @@ schedule(Sm *sm, guint si, guint64 t)
 }
 
 static void
+trace_counters(Sm *sm, guint64 t)
+{
+  const guint64 now[TRACE_COUNTER_COUNT] = {sm->mem.outstanding, sm->mem.queued};
+  for (guint c = 0; c < TRACE_COUNTER_COUNT; c++) {
+    if (now[c] != sm->traced_counter[c]) {
+      sm->traced_counter[c] = now[c];
+      if (sm->trace->klass->counter)
+        sm->trace->klass->counter(sm->trace, t, c, now[c]);
+    }
+  }
+}
+
+static void
 step(Sm *sm)
 {
   guint64 t = sm->now;
   sm->stats.visited_cycles++;
+  if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
+    sm->trace->klass->advance(sm->trace, t);
   fire_events(sm, t);
   guint64 next = sm_engine_next_cycle(&sm->engine);
   for (guint si = 0; si < sm->n_sched; si++) {
     guint64 wake = schedule(sm, si, t);
     next = MIN(next, wake);
   }
+  if (G_UNLIKELY(sm->trace))
+    trace_counters(sm, t);
   sm->now = next;
 }
 
@@ -476,6 +530,10 @@ void
 sm_run_until(Sm *sm, guint64 cycle)
 {
   while (!sm->finished && sm->now < cycle) {
+    if (G_UNLIKELY(sm->trace) && trace_sink_failed(sm->trace)) {
+      finish(sm); /* the trace hit its size limit or could not be written: stop */
+      break;
+    }
     if (sm->n_done == sm->n_warps) {
       finish(sm);
       break;
@@ -513,4 +571,33 @@ const SmStats *
 sm_stats(const Sm *sm)
 {
   return &sm->stats;
+}
+
+gboolean
+sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
+{
+  static const char *unit_names[ISA_UNIT_COUNT];
+  static const char *state_names[SM_STATE_COUNT];
+  static const char *op_names[ISA_OP_COUNT];
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    unit_names[u] = isa_unit_name(u);
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    state_names[i] = sm_state_name(i);
+  for (guint i = 0; i < ISA_OP_COUNT; i++)
+    op_names[i] = isa_op_info(i)->mnemonic;
+  sink->info = (TraceInfo){.n_warps = sm->n_warps,
+                           .n_sched = sm->n_sched,
+                           .n_states = SM_STATE_COUNT,
+                           .state_names = state_names,
+                           .n_units = ISA_UNIT_COUNT,
+                           .unit_names = unit_names,
+                           .op_names = op_names,
+                           .n_ops = ISA_OP_COUNT,
+                           .gpu_name = sm->gpu->name,
+                           .kernel_name = sm->kernel->name};
+  if (!sink->klass->begin(sink, &sink->info, error))
+    return FALSE;
+  sm->trace = sink;
+  sm->mem.count_queued = TRUE;
+  return TRUE;
 }

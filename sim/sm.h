@@ -9,6 +9,7 @@
 #pragma once
 
 #include "../config/kernel.h"
+#include "../traces/trace.h"
 #include "stats.h"
 
 typedef struct Sm Sm;
@@ -24,6 +25,10 @@ void sm_run_until(Sm *sm, guint64 cycle);
 gboolean sm_finished(const Sm *sm);
 /* The next cycle the loop will look at. */
 guint64 sm_now(const Sm *sm);
+
+/* Sends per-cycle records to @sink (begun here) for the rest of the run.  Attach before the
+ * first sm_run*(); tracing changes no simulated result. */
+gboolean sm_attach_trace(Sm *sm, TraceSink *sink, GError **error);
 
 /* Counters so far; complete (states closed, cycles set) once sm_finished(). */
 const SmStats *sm_stats(const Sm *sm);

@@ -1,0 +1,391 @@
+/* Traces: the Figure 4.7 timeline, VCD and Chrome JSON read back by independent readers,
+ * tracing changes nothing, limits and errors. */
+#include <check.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define TOY "config/gpus/toy-fig47.yaml"
+#define MAXWELL "config/gpus/maxwell.yaml"
+#define MIX "isa/kernels/mix.yaml"
+
+/* Runs smsim with @args and returns stdout (asserting exit status 0). */
+static char *
+run_ok(const char *const *args)
+{
+  char *out = NULL, *err = NULL;
+  int status = test_smsim(args, &out, &err);
+  ck_assert_msg(status == 0, "exit %d: %s", status, err);
+  g_free(err);
+  return out;
+}
+
+static JsonObject *
+run_json(const char *const *args, JsonParser **p)
+{
+  g_autofree char *out = run_ok(args);
+  *p = json_parser_new();
+  ck_assert(json_parser_load_from_data(*p, out, -1, NULL));
+  return json_node_get_object(json_parser_get_root(*p));
+}
+
+START_TEST(test_text_timeline_matches_figure_4_7)
+{
+  g_autofree char *path = test_write_temp("fig.txt", "");
+  const char *args[] = {
+      "run",   TOY,         MIX,       "--set", "warps_per_sm=6", "--set", "alpha=4",
+      "--set", "groups=20", "--trace", path,    "--trace-window", "0:100", NULL};
+  g_autofree char *out = run_ok(args);
+  g_autofree char *got = NULL, *want = NULL;
+  g_autofree char *golden = test_source_path("tests/data/fig47-timeline.txt");
+  ck_assert(g_file_get_contents(path, &got, NULL, NULL));
+  ck_assert(g_file_get_contents(golden, &want, NULL, NULL));
+  ck_assert_str_eq(got, want);
+  /* and its bottom rows say it: 3 arithmetic and 3 memory instructions in flight from cycle 26 */
+  const char *alu = strstr(got, "\nalu       ");
+  const char *mem = strstr(got, "\nmemory    ");
+  ck_assert(alu && mem);
+  for (guint c = 26; c < 100; c++) {
+    ck_assert_int_eq(alu[11 + c], '3');
+    ck_assert_int_eq(mem[11 + c], '3');
+  }
+}
+END_TEST
+
+/* ---- a small VCD reader ---- */
+
+typedef struct {
+  char *name;
+  guint width;
+  gint64 value; /* -1: x */
+} Var;
+
+typedef struct {
+  GHashTable *by_id; /* id -> Var */
+  guint64 last_time;
+  guint n_times;
+} Vcd;
+
+static void
+var_free(gpointer p)
+{
+  Var *v = p;
+  g_free(v->name);
+  g_free(v);
+}
+
+/* Reads @path; for every change calls @fn with the time it happened and the old value. */
+typedef void (*VcdFn)(const Var *var, gint64 old, guint64 time, gpointer user);
+
+static void
+read_vcd(const char *path, Vcd *vcd, VcdFn fn, gpointer user)
+{
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  vcd->by_id = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, var_free);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean defs = TRUE, have_time = FALSE;
+  guint64 time = 0;
+  for (guint i = 0; lines[i]; i++) {
+    const char *l = lines[i];
+    if (defs) {
+      if (g_str_has_prefix(l, "$var ")) {
+        g_auto(GStrv) f = g_strsplit(l, " ", -1);
+        ck_assert_uint_ge(g_strv_length(f), 6);
+        Var *v = g_new0(Var, 1);
+        v->width = (guint)atoi(f[2]);
+        v->name = g_strdup(f[4]);
+        v->value = -1;
+        ck_assert_msg(!g_hash_table_contains(vcd->by_id, f[3]), "id %s declared twice", f[3]);
+        g_hash_table_insert(vcd->by_id, g_strdup(f[3]), v);
+      }
+      if (g_str_has_prefix(l, "$enddefinitions"))
+        defs = FALSE;
+      continue;
+    }
+    if (l[0] == '\0' || g_str_has_prefix(l, "$dumpvars") || g_str_has_prefix(l, "$end"))
+      continue;
+    if (l[0] == '#') {
+      guint64 t = g_ascii_strtoull(l + 1, NULL, 10);
+      ck_assert_msg(!have_time || t > time, "time %" G_GUINT64_FORMAT " after %" G_GUINT64_FORMAT,
+                    t, time);
+      time = t;
+      have_time = TRUE;
+      vcd->n_times++;
+      continue;
+    }
+    gint64 value;
+    const char *id;
+    if (l[0] == 'b') {
+      const char *sp = strchr(l, ' ');
+      ck_assert(sp != NULL);
+      id = sp + 1;
+      if (l[1] == 'x')
+        value = -1;
+      else
+        value = (gint64)g_ascii_strtoull(l + 1, NULL, 2);
+    } else {
+      ck_assert_msg(l[0] == '0' || l[0] == '1', "bad line '%s'", l);
+      value = l[0] - '0';
+      id = l + 1;
+    }
+    Var *v = g_hash_table_lookup(vcd->by_id, id);
+    ck_assert_msg(v != NULL, "undeclared id in '%s'", l);
+    gint64 old = v->value;
+    v->value = value;
+    if (fn)
+      fn(v, old, time, user);
+  }
+  vcd->last_time = time;
+}
+
+typedef struct {
+  GHashTable *since; /* warp name -> guint64 time its value began */
+  guint64 state_cycles[16];
+} StateSums;
+
+static void
+sum_states(const Var *v, gint64 old, guint64 time, gpointer user)
+{
+  StateSums *s = user;
+  if (!g_str_has_suffix(v->name, "_state"))
+    return;
+  gpointer since;
+  if (g_hash_table_lookup_extended(s->since, v->name, NULL, &since) && old >= 0)
+    s->state_cycles[old] += time - GPOINTER_TO_SIZE(since);
+  g_hash_table_insert(s->since, v->name, GSIZE_TO_POINTER(time));
+}
+
+START_TEST(test_vcd_reads_back_to_the_run_statistics)
+{
+  g_autofree char *path = test_write_temp("t.vcd", "");
+  const char *args[] = {"run",   MAXWELL,   MIX,     "--set",     "warps_per_sm=13",
+                        "--set", "alpha=3", "--set", "groups=20", "--trace",
+                        path,    "--json",  NULL};
+  JsonParser *p;
+  JsonObject *o = run_json(args, &p);
+  guint64 cycles = (guint64)json_object_get_int_member(o, "cycles");
+  gint64 issued = json_object_get_int_member(json_object_get_object_member(o, "issued"), "total");
+  StateSums sums = {.since = g_hash_table_new(g_str_hash, g_str_equal)};
+  Vcd vcd = {0};
+  read_vcd(path, &vcd, sum_states, &sums);
+  ck_assert_uint_eq(vcd.last_time, cycles);
+  /* close every warp's last state at the end of the run */
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init(&it, vcd.by_id);
+  gint64 issued_sum = 0;
+  guint warps = 0;
+  while (g_hash_table_iter_next(&it, &key, &val)) {
+    Var *v = val;
+    if (g_str_has_suffix(v->name, "_state")) {
+      warps++;
+      sums.state_cycles[v->value] +=
+          cycles - GPOINTER_TO_SIZE(g_hash_table_lookup(sums.since, v->name));
+    }
+    if (strcmp(v->name, "issued_count") == 0)
+      issued_sum += v->value;
+  }
+  ck_assert_uint_eq(warps, 13);
+  ck_assert_int_eq(issued_sum, issued);
+  /* every warp-cycle in exactly one state, the same states the run counted */
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  GList *names = json_object_get_members(states);
+  guint64 total = 0;
+  guint i = 0;
+  for (GList *l = names; l; l = l->next, i++) {
+    gint64 want =
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+    ck_assert_msg((gint64)sums.state_cycles[i] == want,
+                  "%s: vcd %" G_GUINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data,
+                  sums.state_cycles[i], want);
+    total += sums.state_cycles[i];
+  }
+  g_list_free(names);
+  ck_assert_uint_eq(total, 13 * cycles);
+  g_hash_table_destroy(sums.since);
+  g_hash_table_destroy(vcd.by_id);
+  g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_json_trace_reads_back_with_nested_tracks)
+{
+  g_autofree char *path = test_write_temp("t.json", "");
+  const char *args[] = {
+      "run",   MAXWELL,     MIX,     "--set",          "warps_per_sm=9", "--set", "alpha=2",
+      "--set", "groups=15", "--set", "mov_per_load=1", "--set",          "ilp=2", "--trace",
+      path,    "--json",    NULL};
+  JsonParser *p;
+  JsonObject *o = run_json(args, &p);
+  gint64 issued = json_object_get_int_member(json_object_get_object_member(o, "issued"), "total");
+  g_autoptr(JsonParser) tp = json_parser_new();
+  GError *error = NULL;
+  ck_assert_msg(json_parser_load_from_file(tp, path, &error), "%s", error ? error->message : "");
+  JsonObject *root = json_node_get_object(json_parser_get_root(tp));
+  ck_assert_str_eq(json_object_get_string_member(root, "displayTimeUnit"), "ns");
+  JsonArray *ev = json_object_get_array_member(root, "traceEvents");
+  gint64 slices = 0, counters = 0;
+  double last_ts = -1;
+  GHashTable *open_end = g_hash_table_new(g_direct_hash, g_direct_equal); /* tid -> end x 1000 */
+  for (guint i = 0; i < json_array_get_length(ev); i++) {
+    JsonObject *e = json_array_get_object_element(ev, i);
+    const char *ph = json_object_get_string_member(e, "ph");
+    if (!json_object_has_member(e, "ts"))
+      continue;
+    double ts = json_object_get_double_member(e, "ts");
+    ck_assert_msg(ts >= last_ts, "event %u at %g before %g", i, ts, last_ts);
+    last_ts = ts;
+    if (strcmp(ph, "C") == 0) {
+      counters++;
+      continue;
+    }
+    ck_assert_str_eq(ph, "X");
+    slices++;
+    gint64 tid = json_object_get_int_member(e, "tid");
+    gint64 start = (gint64)(ts * 1000 + 0.5);
+    gint64 end = start + (gint64)(json_object_get_double_member(e, "dur") * 1000 + 0.5);
+    /* one thread's slices in time order never partly overlap: this writer never nests, so
+     * each starts at or after the previous one's end */
+    gint64 prev_end = GPOINTER_TO_SIZE(g_hash_table_lookup(open_end, GINT_TO_POINTER(tid)));
+    ck_assert_msg(start >= prev_end,
+                  "tid %" G_GINT64_FORMAT ": slice at %" G_GINT64_FORMAT
+                  " overlaps one ending at %" G_GINT64_FORMAT,
+                  tid, start, prev_end);
+    g_hash_table_insert(open_end, GINT_TO_POINTER(tid), GSIZE_TO_POINTER(MAX(end, start + 1)));
+  }
+  ck_assert_int_eq(slices, issued);
+  ck_assert(counters > 0);
+  g_hash_table_destroy(open_end);
+  g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_tracing_changes_no_result)
+{
+  const char *formats[] = {"t.vcd", "t.json", "t.txt", "t.csv"};
+  const char *plain[] = {
+      "run",     MAXWELL, MIX,         "--set", "warps_per_sm=20",           "--set",
+      "alpha=5", "--set", "groups=30", "--set", "memory.max_outstanding=40", "--json",
+      NULL};
+  g_autofree char *want = run_ok(plain);
+  for (guint f = 0; f < G_N_ELEMENTS(formats); f++) {
+    g_autofree char *path = test_write_temp(formats[f], "");
+    const char *traced[] = {
+        "run",     MAXWELL, MIX,         "--set", "warps_per_sm=20",           "--set",
+        "alpha=5", "--set", "groups=30", "--set", "memory.max_outstanding=40", "--json",
+        "--trace", path,    NULL};
+    g_autofree char *got = run_ok(traced);
+    ck_assert_str_eq(got, want);
+  }
+}
+END_TEST
+
+START_TEST(test_csv_has_one_row_per_instruction)
+{
+  g_autofree char *path = test_write_temp("t.csv", "");
+  const char *args[] = {"run",   MAXWELL,    MIX,       "--set", "warps_per_sm=3",
+                        "--set", "groups=4", "--trace", path,    NULL};
+  g_autofree char *out = run_ok(args);
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  ck_assert_str_eq(lines[0], "cycle,scheduler,warp,pc,op,unit,completion_cycle");
+  ck_assert_uint_eq(g_strv_length(lines), 1 + 3 * 4 * 9 + 1);
+  ck_assert(g_str_has_prefix(lines[1], "0,0,0,2,LDG,ldst,368"));
+}
+END_TEST
+
+START_TEST(test_size_limit_and_bad_paths_are_clean_errors)
+{
+  g_autofree char *path = test_write_temp("big.json", "");
+  g_unlink(path);
+  const char *big[] = {"run",   MAXWELL,      MIX,       "--set", "warps_per_sm=64",
+                       "--set", "groups=400", "--trace", path,    "--trace-limit-mb",
+                       "1",     NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(big, &out, &err), 2);
+  ck_assert_msg(strstr(err, "larger than 1 MB; stopped") != NULL, "%s", err);
+  ck_assert(!g_file_test(path, G_FILE_TEST_EXISTS));
+  g_autofree char *dir = g_path_get_dirname(path);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  ck_assert(g_dir_read_name(d) == NULL); /* no temporary file left behind */
+  g_dir_close(d);
+  struct {
+    const char *args[12];
+    const char *expect;
+  } cases[] = {
+      {{"run", MAXWELL, MIX, "--trace", "/no/such/dir/t.vcd", NULL}, "t.vcd: cannot write"},
+      {{"run", MAXWELL, MIX, "--trace", "t.pdf", NULL}, "must end in .txt, .vcd, .json or .csv"},
+      {{"run", MAXWELL, MIX, "--trace", "t.vcd", "--trace-window", "9:3", NULL},
+       "--trace-window 9:3: expected A:B"},
+      {{"run", MAXWELL, MIX, "--trace", "t.vcd", "--trace-warps", "1-x", NULL},
+       "--trace-warps 1-x: expected"},
+      {{"run", MAXWELL, MIX, "--trace-window", "0:10", NULL}, "need --trace FILE"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *o = NULL, *e = NULL;
+    ck_assert_int_eq(test_smsim(cases[i].args, &o, &e), 2);
+    ck_assert_msg(strstr(e, cases[i].expect) != NULL, "expected '%s' in '%s'", cases[i].expect, e);
+  }
+}
+END_TEST
+
+START_TEST(test_window_and_warps_bound_the_trace)
+{
+  g_autofree char *all = test_write_temp("all.csv", "");
+  g_autofree char *some = test_write_temp("some.csv", "");
+  const char *a[] = {"run",   MAXWELL,     MIX,       "--set", "warps_per_sm=8",
+                     "--set", "groups=10", "--trace", all,     NULL};
+  const char *b[] = {"run",   MAXWELL,          MIX,        "--set", "warps_per_sm=8",
+                     "--set", "groups=10",      "--trace",  some,    "--trace-warps",
+                     "1,5-6", "--trace-window", "400:2000", NULL};
+  g_free(run_ok(a));
+  g_free(run_ok(b));
+  g_autofree char *ta = NULL, *tb = NULL;
+  ck_assert(g_file_get_contents(all, &ta, NULL, NULL) &&
+            g_file_get_contents(some, &tb, NULL, NULL));
+  g_auto(GStrv) la = g_strsplit(ta, "\n", -1), lb = g_strsplit(tb, "\n", -1);
+  guint expect = 0;
+  for (guint i = 1; la[i] && la[i][0]; i++) {
+    g_auto(GStrv) f = g_strsplit(la[i], ",", -1);
+    guint64 cycle = g_ascii_strtoull(f[0], NULL, 10);
+    guint warp = (guint)atoi(f[2]);
+    expect += (warp == 1 || warp == 5 || warp == 6) && cycle >= 400 && cycle < 2000;
+  }
+  ck_assert_uint_gt(expect, 0);
+  ck_assert_uint_eq(g_strv_length(lb) - 2, expect);
+}
+END_TEST
+
+static Suite *
+trace_suite(void)
+{
+  Suite *s = suite_create("trace");
+  TCase *tc = tcase_create("writers");
+  tcase_add_test(tc, test_text_timeline_matches_figure_4_7);
+  tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
+  tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
+  tcase_add_test(tc, test_csv_has_one_row_per_instruction);
+  suite_add_tcase(s, tc);
+  TCase *tb = tcase_create("behaviour");
+  tcase_add_test(tb, test_tracing_changes_no_result);
+  tcase_add_test(tb, test_size_limit_and_bad_paths_are_clean_errors);
+  tcase_add_test(tb, test_window_and_warps_bound_the_trace);
+  suite_add_tcase(s, tb);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(trace_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+/* One row per issued instruction. */
+#include "trace.h"
+
+static gboolean
+csv_begin(TraceSink *sink, const TraceInfo *info, GError **error)
+{
+  trace_printf(sink, "cycle,scheduler,warp,pc,op,unit,completion_cycle\n");
+  return TRUE;
+}
+
+static void
+csv_issue(TraceSink *sink, const TraceIssue *i)
+{
+  if (!trace_wants_warp(sink, i->warp) || !trace_in_window(sink, i->cycle))
+    return;
+  trace_printf(sink, "%" G_GUINT64_FORMAT ",%u,%u,%u,%s,%s,%" G_GUINT64_FORMAT "\n", i->cycle,
+               i->sched, i->warp, i->pc, sink->info.op_names[i->op], sink->info.unit_names[i->unit],
+               i->complete);
+}
+
+static gboolean
+csv_end(TraceSink *sink, guint64 cycles, GError **error)
+{
+  return TRUE;
+}
+
+const TraceSinkClass trace_csv_class = {
+    .instance_size = sizeof(TraceSink),
+    .begin = csv_begin,
+    .issue = csv_issue,
+    .end = csv_end,
+};

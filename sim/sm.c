@@ -51,6 +51,7 @@ struct Sm {
   SmMemory mem;
   guint64 smem_free, smem_ticks_per_access, smem_depth_ticks;
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+  gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
   guint64 now;
   gboolean finished;
   SmStats stats;
@@ -168,6 +169,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     }
   }
 
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    sm->single_cycle_pipe[u] = gpu->units[u].lanes_per_scheduler >= 32;
   sm->smem_ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
   sm->smem_depth_ticks = sm->smem_ticks_per_access * gpu->smem.queue_depth;
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
@@ -429,6 +432,14 @@ schedule(Sm *sm, guint si, guint64 t)
   for (guint d = 0; d < n_due; d++) {
     guint p = sm->due[d];
     SmWarp *w = &sm->warps[p * sm->n_sched + si];
+    if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
+        sm->single_cycle_pipe[w->unit]) {
+      /* still eligible: its operands were ready, and a pipe that takes one instruction per
+       * cycle is free again at the start of every cycle */
+      sm->eligible[n_el++] = p;
+      s->wake[p] = t + 1;
+      continue;
+    }
     guint64 wake;
     guint st = warp_check(sm, w, s, t, &wake);
     if (st == SM_STATE_ELIGIBLE) {

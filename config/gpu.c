@@ -6,6 +6,7 @@
 static const char *const policy_names[] = {"lrr", "gto", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};
+static const char *const granularity_names[] = {"warp", "block", NULL};
 
 #define F(k, t, field, lo, hi, u, d)                                                               \
   {                                                                                                \
@@ -48,6 +49,16 @@ static const CfgField limit_fields[] = {
       "shared memory per SM"),
     F("max_threads_per_block", CFG_FIELD_UINT, limits.max_threads_per_block, 32, 1u << 16,
       "threads", "largest block"),
+    F("register_alloc_unit", CFG_FIELD_UINT, limits.register_alloc_unit, 1, 1u << 16, "registers",
+      "registers are allocated in multiples of this"),
+    FE("register_alloc_granularity", limits.register_alloc_granularity, granularity_names,
+       "registers are allocated per warp or per block"),
+    F("warp_alloc_granularity", CFG_FIELD_UINT, limits.warp_alloc_granularity, 1, 64, "warps",
+      "the warps the register file can hold round down to a multiple of this"),
+    F("max_shared_memory_per_block", CFG_FIELD_UINT, limits.max_shared_memory_per_block, 0,
+      1u << 30, "bytes", "most shared memory one block may use (0: all of the SM's)"),
+    F("shared_memory_alloc_unit", CFG_FIELD_UINT, limits.shared_memory_alloc_unit, 1, 1u << 20,
+      "bytes", "shared memory is allocated in multiples of this"),
 };
 
 #define FU(k, t, field, lo, hi, u, d)                                                              \
@@ -154,6 +165,10 @@ set_defaults(CfgGpu *g)
   g->limits.max_registers_per_thread = 255;
   g->limits.shared_memory_bytes = 65536;
   g->limits.max_threads_per_block = 1024;
+  g->limits.register_alloc_unit = 256;
+  g->limits.register_alloc_granularity = CFG_REG_PER_WARP;
+  g->limits.warp_alloc_granularity = 1;
+  g->limits.shared_memory_alloc_unit = 256;
   g->units[ISA_UNIT_ALU] =
       (CfgUnit){.lanes_per_scheduler = 32, .latency_cycles = 6, .issue_cycles = 1};
   g->units[ISA_UNIT_SFU] =
@@ -418,10 +433,15 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"
-                         "  max_threads_per_block: %u\n",
+                         "  max_threads_per_block: %u\n  register_alloc_unit: %u\n"
+                         "  register_alloc_granularity: %s\n  warp_alloc_granularity: %u\n"
+                         "  max_shared_memory_per_block: %u\n  shared_memory_alloc_unit: %u\n",
                          g->limits.max_warps, g->limits.max_blocks, g->limits.registers,
                          g->limits.max_registers_per_thread, g->limits.shared_memory_bytes,
-                         g->limits.max_threads_per_block);
+                         g->limits.max_threads_per_block, g->limits.register_alloc_unit,
+                         granularity_names[g->limits.register_alloc_granularity],
+                         g->limits.warp_alloc_granularity, g->limits.max_shared_memory_per_block,
+                         g->limits.shared_memory_alloc_unit);
   g_string_append(out, "units:\n");
   for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
     const CfgUnit *unit = &g->units[u];

@@ -8,6 +8,7 @@
 typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO } CfgPolicy;
 typedef enum { CFG_DUAL_SAME_WARP, CFG_DUAL_ANY_WARP } CfgDualIssue;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
+typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 
 #define CFG_MAX_LEVELS 8u
 
@@ -39,6 +40,11 @@ typedef struct {
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;
+    guint register_alloc_unit;         /* registers are given out in multiples of this */
+    int register_alloc_granularity;    /* CfgRegGranularity: per warp or per block */
+    guint warp_alloc_granularity;      /* warps limited by registers round down to this */
+    guint max_shared_memory_per_block; /* 0: shared_memory_bytes */
+    guint shared_memory_alloc_unit;    /* bytes */
   } limits;
   CfgUnit units[ISA_UNIT_COUNT];
   struct {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../isa/asm.h"
+#include "occupancy.h"
 
 /* Launch keys; their values may be numbers or expressions over params. */
 static const CfgField kernel_fields[] = {
@@ -205,6 +206,26 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
                     " bytes, more than the %u the SM has",
                     k->blocks_per_sm, k->shared_memory_per_block, smem,
                     gpu->limits.shared_memory_bytes);
+  }
+  /* and the occupancy calculator's verdict, with allocation units and granularities */
+  CfgOccupancy occ;
+  GError *local = NULL;
+  if (!cfg_occupancy(gpu, k->threads_per_block, k->registers_per_thread, k->shared_memory_per_block,
+                     &occ, &local)) {
+    gboolean r = cfg_fail(error, at, "%s", local->message);
+    g_error_free(local);
+    return r;
+  }
+  if (k->blocks_per_sm > occ.blocks) {
+    GString *why = g_string_new(NULL);
+    for (guint i = 0; i < CFG_LIMIT_COUNT; i++)
+      if (occ.binds[i])
+        g_string_append_printf(why, "%s%s", why->len ? ", " : "", cfg_limit_name(i));
+    gboolean r =
+        cfg_fail(error, at, "%u blocks of %u threads per SM do not fit: at most %u (limited by %s)",
+                 k->blocks_per_sm, k->threads_per_block, occ.blocks, why->str);
+    g_string_free(why, TRUE);
+    return r;
   }
   return TRUE;
 }

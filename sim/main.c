@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "model.h"
 #include "plot.h"
+#include "occupancy.h"
 #include "sweep.h"
 #include "validate.h"
 #include "report.h"
@@ -21,6 +22,7 @@ static const char usage_text[] =
     "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
     "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
     "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
+    "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
     "  smsim describe  GPU.yaml [--set K=V]...\n"
     "Run 'smsim COMMAND --help' for a command's options.\n";
 
@@ -193,6 +195,8 @@ dispatch(int argc, char **argv)
   }
   if (strcmp(cmd, "run") == 0)
     return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "occupancy") == 0)
+    return sm_cmd_occupancy(argc - 1, argv + 1);
   if (strcmp(cmd, "validate") == 0)
     return sm_cmd_validate(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0)

@@ -32,6 +32,8 @@ static const CfgField top_fields[] = {
     FE("dual_issue", dual_issue, dual_names,
        "same_warp: extra issues come from the same warp; any_warp: from different warps"),
     FE("policy", policy, policy_names, "warp scheduling policy"),
+    F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
+      "a block slot freed by a retiring block takes the next block this much later"),
     FS("limits", "residency limits"),
     FS("units", "execution pipelines"),
     FS("shared_memory", "shared memory"),
@@ -159,6 +161,7 @@ set_defaults(CfgGpu *g)
   g->issue_width = 1;
   g->dual_issue = CFG_DUAL_SAME_WARP;
   g->policy = CFG_POLICY_LRR;
+  g->block_launch_cycles = 150;
   g->limits.max_warps = 64;
   g->limits.max_blocks = 32;
   g->limits.registers = 65536;
@@ -428,8 +431,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
 {
   g_string_append_printf(out, "name: \"%s\"\nclock_mhz: %g\nschedulers: %u\nissue_width: %u\n",
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
-  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\n", dual_names[g->dual_issue],
-                         policy_names[g->policy]);
+  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\nblock_launch_cycles: %u\n",
+                         dual_names[g->dual_issue], policy_names[g->policy],
+                         g->block_launch_cycles);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"

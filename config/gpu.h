@@ -37,6 +37,7 @@ typedef struct {
   guint issue_width;
   int dual_issue; /* CfgDualIssue */
   int policy;     /* CfgPolicy */
+  guint block_launch_cycles; /* a retired block's slot takes a new block after this long */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;

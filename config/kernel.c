@@ -78,6 +78,10 @@ cfg_kernel_free(CfgKernel *k)
   g_free(k->name);
   g_free(k->description);
   isa_program_free(k->program);
+  if (k->warp_passes)
+    g_array_free(k->warp_passes, TRUE);
+  if (k->block_passes)
+    g_array_free(k->block_passes, TRUE);
   if (k->param_names)
     g_ptr_array_free(k->param_names, TRUE);
   if (k->params)
@@ -134,6 +138,31 @@ load_params(CfgKernel *k, const CfgNode *params, GError **error)
       return cfg_fail(error, value, "parameter '%s' has an empty value", key->value);
     g_ptr_array_add(k->param_names, g_strdup(key->value));
     g_hash_table_insert(k->params, g_strdup(key->value), g_strdup(value->value));
+  }
+  return TRUE;
+}
+
+/* A list of whole numbers (or expressions), e.g. [1, 1, 2, 4]. */
+static gboolean
+load_passes(const CfgNode *root, const char *key, GHashTable *params, GArray **out,
+            GError **error)
+{
+  *out = g_array_new(FALSE, FALSE, sizeof(guint));
+  const CfgNode *list = cfg_node_get(root, key);
+  if (list == NULL) {
+    guint one = 1;
+    g_array_append_val(*out, one);
+    return TRUE;
+  }
+  if (list->kind != CFG_NODE_SEQ || list->items->len == 0)
+    return cfg_fail(error, list, "'%s' must be a list of whole numbers, e.g. [1, 1, 2]", key);
+  static const CfgField item = {.key = "pass count", .min = 0, .max = 1e6};
+  for (guint i = 0; i < list->items->len; i++) {
+    guint64 v;
+    if (!launch_value(g_ptr_array_index(list->items, i), &item, params, &v, error))
+      return FALSE;
+    guint u = (guint)v;
+    g_array_append_val(*out, u);
   }
   return TRUE;
 }
@@ -274,6 +303,13 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   if (ipw && !launch_value(ipw, kernel_field("instructions_per_warp"), k->params,
                            &k->instructions_per_warp, error))
     return NULL;
+  guint64 grid = 0;
+  const CfgNode *grid_node = cfg_node_get(root, "blocks");
+  if (grid_node && !launch_value(grid_node, kernel_field("blocks"), k->params, &grid, error))
+    return NULL;
+  if (!load_passes(root, "warp_passes", k->params, &k->warp_passes, error) ||
+      !load_passes(root, "block_passes", k->params, &k->block_passes, error))
+    return NULL;
   guint64 warps = vals[0], tpb = vals[1], blocks = vals[2];
   if (warps == 0 && tpb == 0)
     return (cfg_fail(error, root, "the kernel needs warps_per_sm or threads_per_block"), NULL);
@@ -284,6 +320,7 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
                      "not both"),
             NULL);
   }
+  gboolean warps_given = warps != 0;
   if (warps != 0) {
     /* blocks as large as the GPU allows, split evenly (the calibration workload's launch) */
     if (blocks == 0)
@@ -302,6 +339,27 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   }
   k->warps_per_sm = (guint)MIN(warps, G_MAXUINT);
   k->blocks_per_sm = (guint)blocks;
+  k->grid_blocks = (guint)blocks;
+  if (grid_node) {
+    if (warps_given) {
+      return (cfg_fail(error, grid_node,
+                       "a grid of blocks needs threads_per_block, not warps_per_sm"),
+              NULL);
+    }
+    /* the SM holds as many blocks as fit (or blocks_per_sm if given), the grid has the rest */
+    CfgOccupancy occ;
+    GError *local = NULL;
+    if (!cfg_occupancy(gpu, k->threads_per_block, (guint)vals[3], (guint)vals[4], &occ, &local)) {
+      cfg_fail(error, grid_node, "%s", local->message);
+      g_error_free(local);
+      return NULL;
+    }
+    guint resident = cfg_node_get(root, "blocks_per_sm") ? MIN(k->blocks_per_sm, occ.blocks)
+                                                         : occ.blocks;
+    k->grid_blocks = (guint)grid;
+    k->blocks_per_sm = MIN(resident, k->grid_blocks);
+    k->warps_per_sm = k->blocks_per_sm * k->warps_per_block;
+  }
   k->registers_per_thread = (guint)vals[3];
   k->shared_memory_per_block = (guint)vals[4];
   if (!check_launch(k, root, gpu, error))

@@ -19,6 +19,9 @@ typedef struct {
   guint registers_per_thread;
   guint shared_memory_per_block;
   guint64 instructions_per_warp; /* 0 = every warp runs the stream once */
+  guint grid_blocks;             /* blocks the kernel launches; blocks_per_sm of them resident */
+  GArray *warp_passes;           /* guint per warp of a block (cycled): stream passes */
+  GArray *block_passes;          /* guint per block of the grid (cycled): stream passes */
   IsaProgram *program;
   guint8 level_map[ISA_MAX_LEVELS]; /* program level -> GPU memory level */
   GPtrArray *param_names;           /* declared parameters, in file order */

@@ -14,6 +14,7 @@
 typedef enum {
   SM_EVENT_MEM_DONE,  /* a global memory transaction left the memory system: arg = level */
   SM_EVENT_MEM_START, /* a queued transaction started service (only while tracing) */
+  SM_EVENT_BLOCK_LAUNCH, /* the next grid block takes a free block slot: arg = slot */
   SM_EVENT_KIND_COUNT
 } SmEventKind;
 

@@ -28,6 +28,15 @@ typedef struct {
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
 
+/* A block slot of the SM and the grid block it holds. */
+typedef struct {
+  guint grid_index;
+  guint first_warp, n_warps;
+  guint live;      /* warps that have not finished */
+  guint arrived;   /* warps waiting at BAR.SYNC */
+  guint64 retire;  /* last result of its finished warps */
+} SmBlock;
+
 struct Sm {
   const CfgGpu *gpu;
   const CfgKernel *kernel;
@@ -52,6 +61,10 @@ struct Sm {
   guint64 smem_free, smem_ticks_per_access, smem_depth_ticks;
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
   gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
+  SmBlock *blocks;          /* resident block slots */
+  guint n_block_slots, warps_per_block;
+  guint grid_blocks, next_block, blocks_retired;
+  guint64 end_cycle;        /* latest retirement so far */
   guint64 now;
   gboolean finished;
   SmStats stats;
@@ -120,6 +133,96 @@ warp_prepare(const Sm *sm, SmWarp *w)
   w->n_trans = ii->n_trans;
 }
 
+static void retire_block(Sm *sm, guint b);
+
+static inline guint
+warp_pos(const Sm *sm, const SmWarp *w)
+{
+  return (guint)(w - sm->warps) / sm->n_sched;
+}
+
+static void
+wake_warp(Sm *sm, SmWarp *w, guint64 at)
+{
+  SmScheduler *s = &sm->sched[w->sched];
+  s->wake[warp_pos(sm, w)] = at;
+  s->min_wake = MIN(s->min_wake, at);
+}
+
+/* The next grid block takes block slot @b at cycle @t. */
+static void
+launch_block(Sm *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  blk->grid_index = sm->next_block++;
+  blk->live = blk->arrived = 0;
+  blk->retire = t;
+  const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
+  guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = &sm->warps[blk->first_warp + i];
+    guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
+    w->pc = 0;
+    w->depth = 0;
+    w->issued = 0;
+    w->launched = w->finish = w->last_issue = t;
+    w->done = passes == 0;
+    w->passes_left = passes ? passes - 1 : 0;
+    if (!w->done)
+      sm_warp_settle(w, sm->prog, sm->limit);
+    if (w->done) {
+      sm->sched[w->sched].wake[warp_pos(sm, w)] = SM_NEVER;
+      continue;
+    }
+    warp_prepare(sm, w);
+    blk->live++;
+    wake_warp(sm, w, t);
+  }
+  if (blk->live == 0)
+    retire_block(sm, b);
+}
+
+static void
+retire_block(Sm *sm, guint b)
+{
+  SmBlock *blk = &sm->blocks[b];
+  sm->blocks_retired++;
+  sm->end_cycle = MAX(sm->end_cycle, blk->retire);
+  if (sm->next_block < sm->grid_blocks)
+    sm_engine_push(&sm->engine, blk->retire + sm->gpu->block_launch_cycles, 1,
+                   SM_EVENT_BLOCK_LAUNCH, b);
+}
+
+/* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */
+static void
+release_barrier(Sm *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = &sm->warps[blk->first_warp + i];
+    if (w->done || w->dep_state != SM_STATE_BARRIER)
+      continue;
+    warp_prepare(sm, w);
+    wake_warp(sm, w, t + 1);
+  }
+  blk->arrived = 0;
+}
+
+/* A warp has issued its last instruction. */
+static void
+warp_finished(Sm *sm, SmWarp *w)
+{
+  guint64 end = MAX(w->finish, w->last_issue + 1);
+  sm->stats.resident_warp_cycles += end - w->launched;
+  SmBlock *blk = &sm->blocks[w->block];
+  blk->retire = MAX(blk->retire, end);
+  blk->live--;
+  if (blk->live == 0)
+    retire_block(sm, w->block);
+  else if (blk->arrived > 0 && blk->arrived == blk->live)
+    release_barrier(sm, w->block, w->last_issue); /* exited warps no longer count */
+}
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -161,13 +264,19 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       w->sb.producer[r] = SM_STATE_WAIT;
     w->state = SM_STATE_NO_INSTRUCTION;
     w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
-    sm_warp_settle(w, sm->prog, sm->limit);
-    warp_prepare(sm, w);
-    if (w->done) {
-      sm->n_done++;
-      sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
-    }
+    w->done = TRUE; /* until a block launches into its slot */
+    sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
   }
+  sm->warps_per_block = MAX(kernel->warps_per_block, 1u);
+  sm->n_block_slots = (sm->n_warps + sm->warps_per_block - 1) / sm->warps_per_block;
+  sm->blocks = g_new0(SmBlock, MAX(sm->n_block_slots, 1u));
+  for (guint b = 0; b < sm->n_block_slots; b++) {
+    sm->blocks[b].first_warp = b * sm->warps_per_block;
+    sm->blocks[b].n_warps = MIN(sm->warps_per_block, sm->n_warps - b * sm->warps_per_block);
+    for (guint i = 0; i < sm->blocks[b].n_warps; i++)
+      sm->warps[sm->blocks[b].first_warp + i].block = (guint16)b;
+  }
+  sm->grid_blocks = MAX(kernel->grid_blocks, sm->n_block_slots);
 
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     sm->single_cycle_pipe[u] = gpu->units[u].lanes_per_scheduler >= 32;
@@ -176,11 +285,13 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, &sm->engine);
 
+  for (guint b = 0; b < sm->n_block_slots && sm->next_block < sm->grid_blocks; b++)
+    launch_block(sm, b, 0);
   sm->stats.warps = sm->n_warps;
   sm->stats.max_warps = gpu->limits.max_warps;
   sm->stats.schedulers = sm->n_sched;
   sm->stats.n_levels = gpu->memory.n_levels;
-  sm->finished = sm->n_done == sm->n_warps;
+  sm->finished = sm->blocks_retired == sm->grid_blocks;
   return sm;
 }
 
@@ -199,6 +310,7 @@ sm_free(Sm *sm)
   g_free(sm->wake_pool);
   g_free(sm->eligible);
   g_free(sm->due);
+  g_free(sm->blocks);
   g_free(sm);
 }
 
@@ -320,6 +432,14 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   w->pc++;
   sm_warp_settle(w, sm->prog, sm->limit);
   warp_prepare(sm, w);
+  if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done) {
+    /* wait for the block's other live warps: not before a release */
+    w->deps_at = SM_NEVER;
+    w->dep_state = SM_STATE_BARRIER;
+    SmBlock *blk = &sm->blocks[w->block];
+    if (++blk->arrived == blk->live)
+      release_barrier(sm, w->block, t);
+  }
 }
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
@@ -330,6 +450,7 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   if (w->done) {
     set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + 1);
     sm->n_done++;
+    warp_finished(sm, w);
     return SM_NEVER;
   }
   guint64 wake;
@@ -338,7 +459,7 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
     wake = t + 1; /* looked at again next cycle */
   } else {
     set_state(sm, w, (SmState)st, t + 1);
-    if (wake == SM_NEVER)
+    if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
   }
   return wake;
@@ -351,6 +472,9 @@ fire_events(Sm *sm, guint64 t)
   gboolean freed = FALSE;
   while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
     switch (ev.kind) {
+    case SM_EVENT_BLOCK_LAUNCH:
+      launch_block(sm, (guint)ev.arg, t);
+      break;
     case SM_EVENT_MEM_START:
       sm->mem.queued--;
       break;
@@ -379,13 +503,7 @@ fire_events(Sm *sm, guint64 t)
 static void
 finish(Sm *sm)
 {
-  guint64 end = 0;
-  for (guint i = 0; i < sm->n_warps; i++) {
-    const SmWarp *w = &sm->warps[i];
-    guint64 e = w->issued ? MAX(w->finish, w->last_issue + 1) : 0;
-    end = MAX(end, e);
-    sm->stats.resident_warp_cycles += e;
-  }
+  guint64 end = sm->end_cycle;
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
     sm->stats.state_cycles[w->state] += end - MIN(w->state_since, end);
@@ -451,7 +569,7 @@ schedule(Sm *sm, guint si, guint64 t)
     }
     set_state(sm, w, (SmState)st, t);
     s->wake[p] = wake;
-    if (wake == SM_NEVER)
+    if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
     smin = MIN(smin, wake);
   }
@@ -479,7 +597,7 @@ schedule(Sm *sm, guint si, guint64 t)
       if (st != SM_STATE_ELIGIBLE) {
         set_state(sm, w, (SmState)st, t);
         s->wake[p] = wake;
-        if (wake == SM_NEVER)
+        if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
           sm->lg_waiters++;
         smin = MIN(smin, wake);
         continue;
@@ -528,10 +646,11 @@ step(Sm *sm)
     sm->trace->klass->advance(sm->trace, t);
   fire_events(sm, t);
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint si = 0; si < sm->n_sched; si++) {
-    guint64 wake = schedule(sm, si, t);
-    next = MIN(next, wake);
-  }
+  for (guint si = 0; si < sm->n_sched; si++)
+    schedule(sm, si, t);
+  /* read back every scheduler: a barrier release can wake warps of one already done */
+  for (guint si = 0; si < sm->n_sched; si++)
+    next = MIN(next, sm->sched[si].min_wake);
   if (G_UNLIKELY(sm->trace))
     trace_counters(sm, t);
   sm->now = next;
@@ -545,18 +664,18 @@ sm_run_until(Sm *sm, guint64 cycle)
       finish(sm); /* the trace hit its size limit or could not be written: stop */
       break;
     }
-    if (sm->n_done == sm->n_warps) {
+    if (sm->blocks_retired == sm->grid_blocks) {
       finish(sm);
       break;
     }
     step(sm);
     if (sm->now == SM_NEVER) {
       /* nothing can ever happen again: every warp finished (checked above next time) */
-      g_assert(sm->n_done == sm->n_warps);
+      g_assert(sm->blocks_retired == sm->grid_blocks);
       finish(sm);
     }
   }
-  if (!sm->finished && sm->n_done == sm->n_warps)
+  if (!sm->finished && sm->blocks_retired == sm->grid_blocks)
     finish(sm);
 }
 

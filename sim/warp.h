@@ -22,6 +22,9 @@ typedef struct {
   guint64 last_issue;
   guint64 finish; /* cycle the last result of the warp is written */
   guint64 rng;    /* addresses */
+  guint64 launched; /* cycle its block launched */
+  guint32 passes_left; /* runs of the stream still to start after this one */
+  guint16 block;       /* block slot on the SM */
   SmScoreboard sb;
 } SmWarp;
 
@@ -55,6 +58,11 @@ sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
       return;
     if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {
       w->pc = 0; /* run the stream again */
+      continue;
+    }
+    if (limit == 0 && w->passes_left > 0 && w->pc >= prog->n_insns) {
+      w->passes_left--; /* another pass (work imbalance: warp_passes, block_passes) */
+      w->pc = 0;
       continue;
     }
     w->done = TRUE;

@@ -32,6 +32,8 @@ static const CfgField top_fields[] = {
     FE("dual_issue", dual_issue, dual_names,
        "same_warp: extra issues come from the same warp; any_warp: from different warps"),
     FE("policy", policy, policy_names, "warp scheduling policy"),
+    F("sm_count", CFG_FIELD_UINT, sm_count, 1, 1024, "SMs",
+      "SMs simulated together; memory bandwidth and channels are per SM and add up"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
     FS("limits", "residency limits"),
@@ -162,6 +164,7 @@ set_defaults(CfgGpu *g)
   g->dual_issue = CFG_DUAL_SAME_WARP;
   g->policy = CFG_POLICY_LRR;
   g->block_launch_cycles = 150;
+  g->sm_count = 1;
   g->limits.max_warps = 64;
   g->limits.max_blocks = 32;
   g->limits.registers = 65536;
@@ -431,8 +434,8 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
 {
   g_string_append_printf(out, "name: \"%s\"\nclock_mhz: %g\nschedulers: %u\nissue_width: %u\n",
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
-  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\nblock_launch_cycles: %u\n",
-                         dual_names[g->dual_issue], policy_names[g->policy],
+  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\nsm_count: %u\nblock_launch_cycles: %u\n",
+                         dual_names[g->dual_issue], policy_names[g->policy], g->sm_count,
                          g->block_launch_cycles);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"

@@ -35,9 +35,10 @@ typedef struct {
   double clock_mhz;
   guint schedulers;
   guint issue_width;
-  int dual_issue; /* CfgDualIssue */
-  int policy;     /* CfgPolicy */
+  int dual_issue;            /* CfgDualIssue */
+  int policy;                /* CfgPolicy */
   guint block_launch_cycles; /* a retired block's slot takes a new block after this long */
+  guint sm_count;            /* SMs sharing the memory system (bandwidth and channels x count) */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;

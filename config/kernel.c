@@ -49,6 +49,18 @@ static const CfgField kernel_fields[] = {
      .max = 1e15,
      .unit = "instructions",
      .doc = "if set, each warp loops over the stream until it has issued this many"},
+    {.key = "blocks",
+     .type = CFG_FIELD_UINT,
+     .min = 1,
+     .max = 1e8,
+     .unit = "blocks",
+     .doc = "blocks in the grid; the SM holds what fits and launches the rest as blocks retire"},
+    {.key = "warp_passes",
+     .type = CFG_FIELD_SECTION,
+     .doc = "list: times warp i of a block runs the stream (cycled over the warps)"},
+    {.key = "block_passes",
+     .type = CFG_FIELD_SECTION,
+     .doc = "list: times the warps of block j run the stream (cycled over the grid)"},
     {.key = "stream",
      .type = CFG_FIELD_STRING,
      .doc = "the instruction stream (see docs/config.md)"},
@@ -144,8 +156,7 @@ load_params(CfgKernel *k, const CfgNode *params, GError **error)
 
 /* A list of whole numbers (or expressions), e.g. [1, 1, 2, 4]. */
 static gboolean
-load_passes(const CfgNode *root, const char *key, GHashTable *params, GArray **out,
-            GError **error)
+load_passes(const CfgNode *root, const char *key, GHashTable *params, GArray **out, GError **error)
 {
   *out = g_array_new(FALSE, FALSE, sizeof(guint));
   const CfgNode *list = cfg_node_get(root, key);
@@ -339,12 +350,12 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   }
   k->warps_per_sm = (guint)MIN(warps, G_MAXUINT);
   k->blocks_per_sm = (guint)blocks;
-  k->grid_blocks = (guint)blocks;
+  k->grid_blocks = (guint)MIN(blocks * gpu->sm_count, G_MAXUINT); /* every SM full */
   if (grid_node) {
     if (warps_given) {
-      return (cfg_fail(error, grid_node,
-                       "a grid of blocks needs threads_per_block, not warps_per_sm"),
-              NULL);
+      return (
+          cfg_fail(error, grid_node, "a grid of blocks needs threads_per_block, not warps_per_sm"),
+          NULL);
     }
     /* the SM holds as many blocks as fit (or blocks_per_sm if given), the grid has the rest */
     CfgOccupancy occ;
@@ -354,8 +365,8 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
       g_error_free(local);
       return NULL;
     }
-    guint resident = cfg_node_get(root, "blocks_per_sm") ? MIN(k->blocks_per_sm, occ.blocks)
-                                                         : occ.blocks;
+    guint resident =
+        cfg_node_get(root, "blocks_per_sm") ? MIN(k->blocks_per_sm, occ.blocks) : occ.blocks;
     k->grid_blocks = (guint)grid;
     k->blocks_per_sm = MIN(resident, k->grid_blocks);
     k->warps_per_sm = k->blocks_per_sm * k->warps_per_block;

@@ -12,9 +12,9 @@
 #define SM_NEVER G_MAXUINT64
 
 typedef enum {
-  SM_EVENT_MEM_DONE,  /* a global memory transaction left the memory system: arg = level */
-  SM_EVENT_MEM_START, /* a queued transaction started service (only while tracing) */
-  SM_EVENT_BLOCK_LAUNCH, /* the next grid block takes a free block slot: arg = slot */
+  SM_EVENT_MEM_DONE,     /* a global memory transaction left the memory system: arg = level */
+  SM_EVENT_MEM_START,    /* a queued transaction started service (only while tracing) */
+  SM_EVENT_BLOCK_LAUNCH, /* a block slot is free again: the block scheduler runs */
   SM_EVENT_KIND_COUNT
 } SmEventKind;
 

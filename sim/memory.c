@@ -30,7 +30,7 @@ sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, 
 }
 
 void
-sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine)
+sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
 {
   *mem = (SmMemory){0};
   mem->engine = engine;
@@ -38,15 +38,16 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine)
   mem->line_bytes = gpu->memory.line_bytes;
   mem->sector_bytes = gpu->memory.sector_bytes;
   mem->max_outstanding = gpu->memory.max_outstanding;
+  mem->sm_outstanding = g_new0(guint64, n_sm);
   for (guint i = 0; i < mem->n_levels; i++) {
     const CfgMemLevel *cfg = &gpu->memory.levels[i];
     SmMemLevel *lv = &mem->levels[i];
-    lv->channels = cfg->channels;
-    lv->channel_free = g_new0(guint64, cfg->channels);
+    lv->channels = cfg->channels * n_sm;
+    lv->channel_free = g_new0(guint64, lv->channels);
     lv->latency = cfg->latency_cycles;
-    lv->ticks_per_byte = isinf(cfg->bytes_per_cycle)
-                             ? 0
-                             : (double)SM_TICKS_PER_CYCLE * cfg->channels / cfg->bytes_per_cycle;
+    lv->ticks_per_byte = isinf(cfg->bytes_per_cycle) ? 0
+                                                     : (double)SM_TICKS_PER_CYCLE * cfg->channels /
+                                                           cfg->bytes_per_cycle; /* per channel */
     lv->min_access_bytes = cfg->min_access_bytes;
     lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
     lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
@@ -58,6 +59,7 @@ sm_memory_clear(SmMemory *mem)
 {
   for (guint i = 0; i < mem->n_levels; i++)
     g_clear_pointer(&mem->levels[i].channel_free, g_free);
+  g_clear_pointer(&mem->sm_outstanding, g_free);
 }
 
 static guint64
@@ -72,8 +74,8 @@ service_ticks(SmMemLevel *lv, guint bytes)
 }
 
 guint64
-sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes, guint64 line_base,
-                 gboolean random_lines, guint64 *rng)
+sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
+                 guint64 line_base, gboolean random_lines, guint64 *rng)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint64 now_ticks = now << SM_TICK_SHIFT;
@@ -89,12 +91,13 @@ sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes, 
       mem->queued++;
       sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
     }
-    sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level);
+    sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level | ((guint64)sm << 8));
     last = MAX(last, done);
   }
   lv->transactions += n;
   lv->bytes += (guint64)n * bytes;
   mem->outstanding += n;
-  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->outstanding);
+  mem->sm_outstanding[sm] += n;
+  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
   return last;
 }

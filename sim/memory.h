@@ -34,7 +34,8 @@ typedef struct {
   SmMemLevel levels[CFG_MAX_LEVELS];
   guint n_levels;
   guint line_bytes, sector_bytes;
-  guint64 outstanding; /* transactions in flight */
+  guint64 outstanding;     /* transactions in flight, all SMs */
+  guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
   guint64 max_outstanding;
   guint64 peak_outstanding;
   gboolean count_queued; /* tracing: count transactions waiting for a channel */
@@ -46,18 +47,20 @@ typedef struct {
 void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint *n,
                             guint *bytes);
 
-void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, SmEngine *engine);
+/* @n_sm SMs share the levels: bandwidth and channels are the GPU file's per-SM values x n_sm. */
+void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine);
 void sm_memory_clear(SmMemory *mem);
 
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
  * address (consecutive lines follow); when @random_lines, every transaction draws its own line
  * from @rng.  Returns the cycle the last one completes. */
-guint64 sm_memory_access(SmMemory *mem, guint level, guint64 now, guint n, guint bytes,
+guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                          guint64 line_base, gboolean random_lines, guint64 *rng);
 
-/* A completion event fired. */
+/* A completion event fired; @arg is the event's argument. */
 static inline void
-sm_memory_complete(SmMemory *mem)
+sm_memory_complete(SmMemory *mem, guint64 arg)
 {
   mem->outstanding--;
+  mem->sm_outstanding[arg >> 8]--;
 }

@@ -12,18 +12,20 @@ void
 sm_summary_compute(const SmStats *s, SmSummary *o)
 {
   *o = (SmSummary){0};
-  o->ipc_total = per(s->issued, s->cycles);
+  /* rates are per SM: totals over cycles x SMs */
+  guint64 sm_cycles = s->cycles * MAX(s->n_sm, 1u);
+  o->ipc_total = per(s->issued, sm_cycles);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-    o->ipc_unit[u] = per(s->issued_unit[u], s->cycles);
+    o->ipc_unit[u] = per(s->issued_unit[u], sm_cycles);
   guint64 trans = 0, bytes = 0;
   for (guint l = 0; l < s->n_levels; l++) {
     trans += s->transactions[l];
     bytes += s->bytes[l];
-    o->level_requests_per_cycle[l] = per(s->transactions[l], s->cycles);
-    o->level_bytes_per_cycle[l] = per(s->bytes[l], s->cycles);
+    o->level_requests_per_cycle[l] = per(s->transactions[l], sm_cycles);
+    o->level_bytes_per_cycle[l] = per(s->bytes[l], sm_cycles);
   }
-  o->requests_per_cycle = per(trans, s->cycles);
-  o->bytes_per_cycle = per(bytes, s->cycles);
+  o->requests_per_cycle = per(trans, sm_cycles);
+  o->bytes_per_cycle = per(bytes, sm_cycles);
   o->mean_load_latency = per(s->global_load_latency, s->global_loads);
   o->theoretical_occupancy = per(s->warps, s->max_warps);
   o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);
@@ -33,10 +35,10 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
     o->state_per_issue[i] = per(s->state_cycles[i], s->issued);
   }
   for (guint i = 0; i < s->schedulers; i++)
-    o->issue_utilisation[i] = per(s->sched_issue_cycles[i], s->cycles);
+    o->issue_utilisation[i] = per(s->sched_issue_cycles[i], sm_cycles);
   o->eligible_per_cycle =
-      per(s->state_cycles[SM_STATE_SELECTED] + s->state_cycles[SM_STATE_NOT_SELECTED], s->cycles);
-  o->active_per_cycle = per(s->resident_warp_cycles, s->cycles);
+      per(s->state_cycles[SM_STATE_SELECTED] + s->state_cycles[SM_STATE_NOT_SELECTED], sm_cycles);
+  o->active_per_cycle = per(s->resident_warp_cycles, sm_cycles);
 }
 
 static void
@@ -56,8 +58,13 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
   g_string_append_printf(out, "gpu         %s\n", gpu->name);
   g_string_append_printf(out, "kernel      %s:", k->name);
   params_line(k, out);
-  g_string_append_printf(out, "\nwarps       %u per SM (%u blocks of %u threads), %u schedulers\n",
-                         s->warps, k->blocks_per_sm, k->threads_per_block, s->schedulers);
+  g_string_append_printf(out, "\nwarps       %u per SM (%u blocks of %u threads), %u schedulers",
+                         k->warps_per_sm, k->blocks_per_sm, k->threads_per_block, s->schedulers);
+  if (s->n_sm > 1)
+    g_string_append_printf(out, ", %u SMs", s->n_sm);
+  if (k->grid_blocks != k->blocks_per_sm * MAX(s->n_sm, 1u))
+    g_string_append_printf(out, "; grid of %u blocks", k->grid_blocks);
+  g_string_append_c(out, '\n');
   g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT "\n", s->cycles);
   g_string_append_printf(out, "issued      %" G_GUINT64_FORMAT " warp-instructions:", s->issued);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
@@ -75,8 +82,9 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
       g_string_append_printf(out, "  %-9s %.4f requests/cycle, %.3f bytes/cycle\n",
                              gpu->memory.levels[l].name, m.level_requests_per_cycle[l],
                              m.level_bytes_per_cycle[l]);
-  g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps)\n",
-                         m.theoretical_occupancy, m.achieved_occupancy, s->max_warps);
+  g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps per SM)\n",
+                         m.theoretical_occupancy, m.achieved_occupancy,
+                         s->max_warps / MAX(s->n_sm, 1u));
   g_string_append_printf(out, "issue slots");
   for (guint i = 0; i < s->schedulers; i++)
     g_string_append_printf(out, " %.1f%%", 100 * m.issue_utilisation[i]);

@@ -31,10 +31,12 @@ typedef struct {
 /* A block slot of the SM and the grid block it holds. */
 typedef struct {
   guint grid_index;
-  guint first_warp, n_warps;
-  guint live;      /* warps that have not finished */
-  guint arrived;   /* warps waiting at BAR.SYNC */
-  guint64 retire;  /* last result of its finished warps */
+  guint sm, first_local, n_warps; /* its warps: local slots first_local.. of SM sm */
+  guint live;                     /* warps that have not finished */
+  guint arrived;                  /* warps waiting at BAR.SYNC */
+  guint64 retire;                 /* last result of its finished warps */
+  gboolean busy;                  /* holds a block */
+  guint64 free_at;                /* when free: cycle it can take the next block */
 } SmBlock;
 
 struct Sm {
@@ -46,7 +48,7 @@ struct Sm {
   guint n_warps, n_done;
   guint64 *ready_pool;
   guint8 *producer_pool;
-  SmScheduler sched[SM_MAX_SCHEDULERS];
+  SmScheduler *sched; /* n_sched: all SMs' schedulers */
   guint n_sched;
   guint *sched_pool;
   guint64 *wake_pool;
@@ -58,13 +60,16 @@ struct Sm {
   guint64 limit;
   SmEngine engine;
   SmMemory mem;
-  guint64 smem_free, smem_ticks_per_access, smem_depth_ticks;
+  guint64 *smem_free; /* per SM: ticks the banks finish their queue */
+  guint64 smem_ticks_per_access, smem_depth_ticks;
+  guint n_sm, sched_per_sm, warps_per_sm;
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
-  gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
-  SmBlock *blocks;          /* resident block slots */
-  guint n_block_slots, warps_per_block;
+  gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
+  SmBlock *blocks;                                    /* resident block slots */
+  guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
   guint grid_blocks, next_block, blocks_retired;
-  guint64 end_cycle;        /* latest retirement so far */
+  guint *sm_blocks;  /* per SM: block slots holding a block */
+  guint64 end_cycle; /* latest retirement so far */
   guint64 now;
   gboolean finished;
   SmStats stats;
@@ -134,6 +139,17 @@ warp_prepare(const Sm *sm, SmWarp *w)
 }
 
 static void retire_block(Sm *sm, guint b);
+static void dispatch_blocks(Sm *sm, guint64 t);
+
+/* Warp slots are numbered so that warp g belongs to scheduler g % n_sched (all SMs' schedulers
+ * numbered together) at position g / n_sched.  Local slot l of SM k: */
+static inline SmWarp *
+block_warp(Sm *sm, const SmBlock *blk, guint i)
+{
+  guint l = blk->first_local + i;
+  guint s = sm->sched_per_sm;
+  return &sm->warps[(l / s) * sm->n_sched + blk->sm * s + l % s];
+}
 
 static inline guint
 warp_pos(const Sm *sm, const SmWarp *w)
@@ -155,12 +171,14 @@ launch_block(Sm *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
   blk->grid_index = sm->next_block++;
+  blk->busy = TRUE;
+  sm->sm_blocks[blk->sm]++;
   blk->live = blk->arrived = 0;
   blk->retire = t;
   const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
   guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);
   for (guint i = 0; i < blk->n_warps; i++) {
-    SmWarp *w = &sm->warps[blk->first_warp + i];
+    SmWarp *w = block_warp(sm, blk, i);
     guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
     w->pc = 0;
     w->depth = 0;
@@ -188,9 +206,32 @@ retire_block(Sm *sm, guint b)
   SmBlock *blk = &sm->blocks[b];
   sm->blocks_retired++;
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
+  blk->busy = FALSE;
+  sm->sm_blocks[blk->sm]--;
+  blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
   if (sm->next_block < sm->grid_blocks)
-    sm_engine_push(&sm->engine, blk->retire + sm->gpu->block_launch_cycles, 1,
-                   SM_EVENT_BLOCK_LAUNCH, b);
+    sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
+}
+
+/* The block scheduler: while grid blocks remain and slots are free by cycle @t, the next block
+ * goes to a free slot of the SM holding the fewest blocks (the lowest-numbered on ties), so a
+ * wave spreads over the SMs. */
+static void
+dispatch_blocks(Sm *sm, guint64 t)
+{
+  while (sm->next_block < sm->grid_blocks) {
+    guint best = G_MAXUINT;
+    for (guint b = 0; b < sm->n_block_slots; b++) {
+      const SmBlock *blk = &sm->blocks[b];
+      if (blk->busy || blk->free_at > t)
+        continue;
+      if (best == G_MAXUINT || sm->sm_blocks[blk->sm] < sm->sm_blocks[sm->blocks[best].sm])
+        best = b;
+    }
+    if (best == G_MAXUINT)
+      return;
+    launch_block(sm, best, t);
+  }
 }
 
 /* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */
@@ -199,7 +240,7 @@ release_barrier(Sm *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
   for (guint i = 0; i < blk->n_warps; i++) {
-    SmWarp *w = &sm->warps[blk->first_warp + i];
+    SmWarp *w = block_warp(sm, blk, i);
     if (w->done || w->dep_state != SM_STATE_BARRIER)
       continue;
     warp_prepare(sm, w);
@@ -230,8 +271,12 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->gpu = gpu;
   sm->kernel = kernel;
   sm->prog = kernel->program;
-  sm->n_warps = kernel->warps_per_sm;
-  sm->n_sched = MIN(gpu->schedulers, SM_MAX_SCHEDULERS);
+  sm->n_sm = gpu->sm_count;
+  sm->warps_per_sm = kernel->warps_per_sm;
+  sm->n_warps = kernel->warps_per_sm * sm->n_sm;
+  sm->sched_per_sm = gpu->schedulers;
+  sm->n_sched = sm->sched_per_sm * sm->n_sm;
+  sm->sched = g_new0(SmScheduler, sm->n_sched);
   sm->issue_width = gpu->issue_width;
   sm->dual_issue = gpu->dual_issue;
   sm->policy = gpu->policy;
@@ -257,7 +302,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   }
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
-    w->sched = (guint8)(i % sm->n_sched);
+    w->sched = (guint16)(i % sm->n_sched);
+    w->sm = (guint16)(w->sched / sm->sched_per_sm);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
     w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
     for (guint r = 0; r < n_regs; r++)
@@ -268,28 +314,35 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
   }
   sm->warps_per_block = MAX(kernel->warps_per_block, 1u);
-  sm->n_block_slots = (sm->n_warps + sm->warps_per_block - 1) / sm->warps_per_block;
+  sm->slots_per_sm = (sm->warps_per_sm + sm->warps_per_block - 1) / sm->warps_per_block;
+  sm->n_block_slots = sm->slots_per_sm * sm->n_sm;
   sm->blocks = g_new0(SmBlock, MAX(sm->n_block_slots, 1u));
-  for (guint b = 0; b < sm->n_block_slots; b++) {
-    sm->blocks[b].first_warp = b * sm->warps_per_block;
-    sm->blocks[b].n_warps = MIN(sm->warps_per_block, sm->n_warps - b * sm->warps_per_block);
-    for (guint i = 0; i < sm->blocks[b].n_warps; i++)
-      sm->warps[sm->blocks[b].first_warp + i].block = (guint16)b;
+  for (guint k = 0; k < sm->n_sm; k++) {
+    for (guint b = 0; b < sm->slots_per_sm; b++) {
+      SmBlock *blk = &sm->blocks[k * sm->slots_per_sm + b];
+      blk->sm = k;
+      blk->first_local = b * sm->warps_per_block;
+      blk->n_warps = MIN(sm->warps_per_block, sm->warps_per_sm - blk->first_local);
+      for (guint i = 0; i < blk->n_warps; i++)
+        block_warp(sm, blk, i)->block = (guint16)(k * sm->slots_per_sm + b);
+    }
   }
-  sm->grid_blocks = MAX(kernel->grid_blocks, sm->n_block_slots);
+  sm->grid_blocks = kernel->grid_blocks;
+  sm->sm_blocks = g_new0(guint, sm->n_sm);
 
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     sm->single_cycle_pipe[u] = gpu->units[u].lanes_per_scheduler >= 32;
+  sm->smem_free = g_new0(guint64, sm->n_sm);
   sm->smem_ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
   sm->smem_depth_ticks = sm->smem_ticks_per_access * gpu->smem.queue_depth;
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
-  sm_memory_init(&sm->mem, gpu, &sm->engine);
+  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
 
-  for (guint b = 0; b < sm->n_block_slots && sm->next_block < sm->grid_blocks; b++)
-    launch_block(sm, b, 0);
+  dispatch_blocks(sm, 0); /* the first wave */
   sm->stats.warps = sm->n_warps;
-  sm->stats.max_warps = gpu->limits.max_warps;
-  sm->stats.schedulers = sm->n_sched;
+  sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
+  sm->stats.n_sm = sm->n_sm;
+  sm->stats.schedulers = sm->sched_per_sm;
   sm->stats.n_levels = gpu->memory.n_levels;
   sm->finished = sm->blocks_retired == sm->grid_blocks;
   return sm;
@@ -311,6 +364,9 @@ sm_free(Sm *sm)
   g_free(sm->eligible);
   g_free(sm->due);
   g_free(sm->blocks);
+  g_free(sm->sm_blocks);
+  g_free(sm->smem_free);
+  g_free(sm->sched);
   g_free(sm);
 }
 
@@ -370,12 +426,13 @@ warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint
     *wake = t + 1;
     return SM_STATE_ELIGIBLE;
   }
-  if (w->space == ISA_SPACE_GLOBAL && sm->mem.outstanding + w->n_trans > sm->mem.max_outstanding) {
+  if (w->space == ISA_SPACE_GLOBAL &&
+      sm->mem.sm_outstanding[w->sm] + w->n_trans > sm->mem.max_outstanding) {
     *wake = SM_NEVER;
     return SM_STATE_LG_THROTTLE;
   }
-  if (w->space == ISA_SPACE_SHARED && sm->smem_free >= sm_ticks(t) + sm->smem_depth_ticks) {
-    *wake = ((sm->smem_free - sm->smem_depth_ticks) >> SM_TICK_SHIFT) + 1;
+  if (w->space == ISA_SPACE_SHARED && sm->smem_free[w->sm] >= sm_ticks(t) + sm->smem_depth_ticks) {
+    *wake = ((sm->smem_free[w->sm] - sm->smem_depth_ticks) >> SM_TICK_SHIFT) + 1;
     return SM_STATE_MIO_THROTTLE;
   }
   *wake = t + 1;
@@ -397,7 +454,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
     guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
-    base = sm_memory_access(&sm->mem, ii->level, t, ii->n_trans, ii->trans_bytes, line,
+    base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
                             ii->random_lines, &w->rng);
     latency = no_latency;
     if (ii->is_load) {
@@ -409,8 +466,8 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     break;
   }
   case ISA_SPACE_SHARED: {
-    guint64 start = MAX(now_ticks, sm->smem_free);
-    sm->smem_free = start + sm->smem_ticks_per_access;
+    guint64 start = MAX(now_ticks, sm->smem_free[w->sm]);
+    sm->smem_free[w->sm] = start + sm->smem_ticks_per_access;
     base = sm_ticks_ceil_cycle(start);
     sm->stats.shared_accesses++;
     break;
@@ -473,13 +530,13 @@ fire_events(Sm *sm, guint64 t)
   while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
     switch (ev.kind) {
     case SM_EVENT_BLOCK_LAUNCH:
-      launch_block(sm, (guint)ev.arg, t);
+      dispatch_blocks(sm, t);
       break;
     case SM_EVENT_MEM_START:
       sm->mem.queued--;
       break;
     case SM_EVENT_MEM_DONE:
-      sm_memory_complete(&sm->mem);
+      sm_memory_complete(&sm->mem, ev.arg);
       freed = TRUE;
       break;
     default:
@@ -579,7 +636,7 @@ schedule(Sm *sm, guint si, guint64 t)
     smin = MIN(smin, s->busy_until);
     n_el = 0;
   } else if (n_el > 0) {
-    sm->stats.sched_issue_cycles[si]++;
+    sm->stats.sched_issue_cycles[si % sm->sched_per_sm]++;
   }
   guint slots = sm->issue_width, n_taken = 0;
   while (slots > 0) {

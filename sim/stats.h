@@ -23,9 +23,10 @@ const char *sm_state_name(SmState state);
 #define SM_MAX_SCHEDULERS 16u
 
 typedef struct {
-  guint64 cycles;         /* first warp start to last warp end */
-  guint64 visited_cycles; /* cycles the loop stepped through (the rest were skipped) */
-  guint warps, max_warps, schedulers;
+  guint64 cycles;                     /* first warp start to last warp end */
+  guint64 visited_cycles;             /* cycles the loop stepped through (the rest were skipped) */
+  guint warps, max_warps, schedulers; /* all SMs together */
+  guint n_sm;
   guint64 issued;
   guint64 issued_unit[ISA_UNIT_COUNT];
   guint64 issued_op[ISA_OP_COUNT];

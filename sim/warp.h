@@ -9,7 +9,7 @@ typedef struct {
   guint8 dep_state; /* SmState while waiting for deps_at */
   guint8 done;      /* no more instructions */
   guint8 state;     /* SmState since state_since */
-  guint8 sched;     /* scheduler index */
+  guint16 sched;    /* scheduler index (all SMs' schedulers numbered together) */
   guint8 unit;      /* IsaUnit of the instruction at pc */
   guint8 space;     /* IsaSpace of the instruction at pc */
   guint16 n_trans;  /* its memory transactions (global ops) */
@@ -20,11 +20,12 @@ typedef struct {
   guint64 state_since; /* cycle state began */
   guint64 issued;
   guint64 last_issue;
-  guint64 finish; /* cycle the last result of the warp is written */
-  guint64 rng;    /* addresses */
-  guint64 launched; /* cycle its block launched */
+  guint64 finish;      /* cycle the last result of the warp is written */
+  guint64 rng;         /* addresses */
+  guint64 launched;    /* cycle its block launched */
   guint32 passes_left; /* runs of the stream still to start after this one */
-  guint16 block;       /* block slot on the SM */
+  guint16 block;       /* block slot (all SMs numbered together) */
+  guint16 sm;          /* SM it belongs to */
   SmScoreboard sb;
 } SmWarp;
 

@@ -116,7 +116,11 @@ sm_report_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   }
   json_builder_end_object(b);
   json_builder_set_member_name(b, "warps_per_sm");
-  json_builder_add_int_value(b, s->warps);
+  json_builder_add_int_value(b, s->warps / MAX(s->n_sm, 1u));
+  json_builder_set_member_name(b, "sm_count");
+  json_builder_add_int_value(b, MAX(s->n_sm, 1u));
+  json_builder_set_member_name(b, "grid_blocks");
+  json_builder_add_int_value(b, k->grid_blocks);
   json_builder_set_member_name(b, "cycles");
   json_builder_add_int_value(b, (gint64)s->cycles);
   json_builder_set_member_name(b, "issued");

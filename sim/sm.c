@@ -73,7 +73,8 @@ struct Sm {
   guint64 now;
   gboolean finished;
   SmStats stats;
-  TraceSink *trace; /* NULL: no records at all */
+  TraceSink *trace;    /* NULL: no records at all */
+  guint8 *warp_exists; /* for the trace */
   guint64 traced_counter[TRACE_COUNTER_COUNT];
 };
 
@@ -273,8 +274,10 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->prog = kernel->program;
   sm->n_sm = gpu->sm_count;
   sm->warps_per_sm = kernel->warps_per_sm;
-  sm->n_warps = kernel->warps_per_sm * sm->n_sm;
   sm->sched_per_sm = gpu->schedulers;
+  /* every scheduler gets the same number of slots; the extra ones never hold a warp */
+  sm->n_warps = (kernel->warps_per_sm + sm->sched_per_sm - 1) / sm->sched_per_sm *
+                sm->sched_per_sm * sm->n_sm;
   sm->n_sched = sm->sched_per_sm * sm->n_sm;
   sm->sched = g_new0(SmScheduler, sm->n_sched);
   sm->issue_width = gpu->issue_width;
@@ -323,8 +326,11 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       blk->sm = k;
       blk->first_local = b * sm->warps_per_block;
       blk->n_warps = MIN(sm->warps_per_block, sm->warps_per_sm - blk->first_local);
-      for (guint i = 0; i < blk->n_warps; i++)
-        block_warp(sm, blk, i)->block = (guint16)(k * sm->slots_per_sm + b);
+      for (guint i = 0; i < blk->n_warps; i++) {
+        SmWarp *w = block_warp(sm, blk, i);
+        w->block = (guint16)(k * sm->slots_per_sm + b);
+        w->exists = TRUE;
+      }
     }
   }
   sm->grid_blocks = kernel->grid_blocks;
@@ -339,7 +345,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
 
   dispatch_blocks(sm, 0); /* the first wave */
-  sm->stats.warps = sm->n_warps;
+  sm->stats.warps = sm->warps_per_sm * sm->n_sm;
   sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
   sm->stats.n_sm = sm->n_sm;
   sm->stats.schedulers = sm->sched_per_sm;
@@ -367,6 +373,7 @@ sm_free(Sm *sm)
   g_free(sm->sm_blocks);
   g_free(sm->smem_free);
   g_free(sm->sched);
+  g_free(sm->warp_exists);
   g_free(sm);
 }
 
@@ -563,6 +570,8 @@ finish(Sm *sm)
   guint64 end = sm->end_cycle;
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
+    if (!w->exists)
+      continue; /* padding slot */
     sm->stats.state_cycles[w->state] += end - MIN(w->state_since, end);
     w->state_since = end;
   }
@@ -772,7 +781,12 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
     state_names[i] = sm_state_name(i);
   for (guint i = 0; i < ISA_OP_COUNT; i++)
     op_names[i] = isa_op_info(i)->mnemonic;
+  g_free(sm->warp_exists);
+  sm->warp_exists = g_new0(guint8, sm->n_warps);
+  for (guint i = 0; i < sm->n_warps; i++)
+    sm->warp_exists[i] = sm->warps[i].exists;
   sink->info = (TraceInfo){.n_warps = sm->n_warps,
+                           .warp_exists = sm->warp_exists,
                            .n_sched = sm->n_sched,
                            .n_states = SM_STATE_COUNT,
                            .state_names = state_names,

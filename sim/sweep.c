@@ -573,6 +573,33 @@ cusp_plot(const Sweep *sw, GPtrArray *curves, const char *gpu_name, guint max_wa
   return plot;
 }
 
+/* Occupancy and throughput against the first varied key (e.g. threads per block). */
+static SmPlot *
+occupancy_plot(const Sweep *sw, const char *gpu_name)
+{
+  const SmVary *v = g_ptr_array_index(sw->varies, 0);
+  g_autofree char *title = g_strdup_printf("Occupancy and throughput, %s", gpu_name);
+  SmPlot *plot = sm_plot_new(title, v->key, "fraction");
+  SmPlotSeries *th = sm_plot_add(plot, "theoretical occupancy", SM_PLOT_THIN, 10);
+  SmPlotSeries *ac = sm_plot_add(plot, "achieved occupancy", SM_PLOT_LINE, 0);
+  SmPlotSeries *ipc = sm_plot_add(plot, "IPC / best IPC", SM_PLOT_DASHED, 1);
+  double best = 0;
+  for (guint p = 0; p < sw->points->len; p++) {
+    SmSummary m;
+    sm_summary_compute(&sw->results[p].stats, &m);
+    best = MAX(best, m.ipc_total);
+  }
+  for (guint p = 0; p < sw->points->len; p++) {
+    SmSummary m;
+    sm_summary_compute(&sw->results[p].stats, &m);
+    double x = g_ascii_strtod(point_value(sw, p, 0), NULL);
+    sm_plot_point(th, x, m.theoretical_occupancy);
+    sm_plot_point(ac, x, m.achieved_occupancy);
+    sm_plot_point(ipc, x, best > 0 ? m.ipc_total / best : 0);
+  }
+  return plot;
+}
+
 static int
 write_file(const char *path, const char *text)
 {
@@ -599,7 +626,8 @@ sm_cmd_sweep(int argc, char **argv)
       {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write points and curves as JSON", "FILE"},
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "Draw a plot (.png or .svg)", "FILE"},
       {"plot-kind", 0, 0, G_OPTION_ARG_STRING, &plot_kind,
-       "throughput (IPC against warps) or cusp (warps for 90% of peak against alpha); default: "
+       "throughput (IPC against warps), cusp (warps for 90% of peak against alpha) or occupancy "
+       "(occupancy and IPC against the first varied key); default: "
        "cusp when exactly alpha and warps_per_sm vary over 5+ alphas",
        "KIND"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
@@ -618,8 +646,9 @@ sm_cmd_sweep(int argc, char **argv)
   GError *error = NULL;
   if (plot_path && !sm_plot_check_path(plot_path, &error))
     return sm_cli_fail(error);
-  if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0) {
-    fprintf(stderr, "--plot-kind %s: must be throughput or cusp\n", plot_kind);
+  if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0 &&
+      strcmp(plot_kind, "occupancy") != 0) {
+    fprintf(stderr, "--plot-kind %s: must be throughput, cusp or occupancy\n", plot_kind);
     return 2;
   }
   g_autoptr(GString) out = g_string_new(NULL);
@@ -653,7 +682,7 @@ sm_cmd_sweep(int argc, char **argv)
     status = 2;
     goto out;
   }
-  gboolean cusp = FALSE;
+  gboolean cusp = FALSE, occupancy = FALSE;
   if (plot_path) {
     gboolean can_cusp = sw.alpha_vary >= 0 && sw.warps_vary >= 0 && sw.varies->len == 2;
     if (plot_kind && strcmp(plot_kind, "cusp") == 0 && !can_cusp) {
@@ -666,11 +695,12 @@ sm_cmd_sweep(int argc, char **argv)
       status = 2;
       goto out;
     }
+    occupancy = plot_kind && strcmp(plot_kind, "occupancy") == 0;
     cusp =
         plot_kind
             ? strcmp(plot_kind, "cusp") == 0
             : can_cusp && ((SmVary *)g_ptr_array_index(sw.varies, sw.alpha_vary))->values->len >= 5;
-    if (!cusp && sw.warps_vary < 0) {
+    if (!cusp && !occupancy && sw.warps_vary < 0) {
       fprintf(stderr, "--plot: a throughput plot needs --vary warps_per_sm\n");
       status = 2;
       goto out;
@@ -722,8 +752,9 @@ sm_cmd_sweep(int argc, char **argv)
       status = sm_cli_fail(error);
       goto out;
     }
-    g_autoptr(SmPlot) plot = cusp ? cusp_plot(&sw, curves, g->name, g->limits.max_warps)
-                                  : throughput_plot(&sw, curves, g->name);
+    g_autoptr(SmPlot) plot = occupancy ? occupancy_plot(&sw, g->name)
+                             : cusp    ? cusp_plot(&sw, curves, g->name, g->limits.max_warps)
+                                       : throughput_plot(&sw, curves, g->name);
     cfg_gpu_free(g);
     cfg_kernel_free(k);
     if (!sm_plot_write(plot, plot_path, &error)) {

@@ -26,6 +26,7 @@ typedef struct {
   guint32 passes_left; /* runs of the stream still to start after this one */
   guint16 block;       /* block slot (all SMs numbered together) */
   guint16 sm;          /* SM it belongs to */
+  guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
   SmScoreboard sb;
 } SmWarp;
 

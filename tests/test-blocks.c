@@ -186,6 +186,36 @@ START_TEST(test_grid_needs_threads_per_block)
 }
 END_TEST
 
+START_TEST(test_uneven_warps_on_many_sms)
+{
+  /* 416-thread blocks (13 warps), 3 per SM by registers: 39 warps on 4 schedulers, 16 SMs */
+  const char *args[] = {
+      "run",         MAXWELL, "isa/kernels/occupancy-lab.yaml",   "--set", "tpb=416",  "--set",
+      "sm_count=16", "--set", "limits.shared_memory_bytes=65536", "--set", "groups=5", "--json",
+      NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  g_autoptr(JsonParser) p = json_parser_new();
+  ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+  JsonObject *o = json_node_get_object(json_parser_get_root(p));
+  gint64 cycles = json_object_get_int_member(o, "cycles");
+  ck_assert_int_eq(json_object_get_int_member(o, "warps_per_sm"), 39);
+  ck_assert_int_eq(json_object_get_int_member(o, "sm_count"), 16);
+  ck_assert_int_eq(json_object_get_int_member(o, "grid_blocks"), 148);
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  GList *names = json_object_get_members(states);
+  gint64 sum = 0;
+  for (GList *l = names; l; l = l->next)
+    sum +=
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+  g_list_free(names);
+  ck_assert_int_eq(sum, 39 * 16 * cycles);
+  /* 61440 threads / 416 = 148 blocks x 13 warps x 5 groups x 9 instructions */
+  ck_assert_int_eq(json_object_get_int_member(json_object_get_object_member(o, "issued"), "total"),
+                   148 * 13 * 5 * 9);
+}
+END_TEST
+
 static Suite *
 blocks_suite(void)
 {
@@ -197,6 +227,7 @@ blocks_suite(void)
   tcase_add_test(waves, test_too_few_blocks);
   tcase_add_test(waves, test_imbalanced_block);
   tcase_add_test(waves, test_grid_needs_threads_per_block);
+  tcase_add_test(waves, test_uneven_warps_on_many_sms);
   suite_add_tcase(s, waves);
   TCase *bar = tcase_create("barriers");
   tcase_add_test(bar, test_barrier_releases_at_the_last_arrival);

@@ -59,11 +59,12 @@ END_TEST
 
 START_TEST(test_bad_gpu_values_name_file_line_and_column)
 {
-  assert_gpu_error("schedulers: 4\nshedulers: 2\n" MEM,
-                   "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
-                   "clock_mhz, schedulers, issue_width, dual_issue, policy, sm_count, block_launch_cycles, "
-                   "limits, units, "
-                   "shared_memory, memory)");
+  assert_gpu_error(
+      "schedulers: 4\nshedulers: 2\n" MEM,
+      "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
+      "clock_mhz, schedulers, issue_width, dual_issue, policy, sm_count, block_launch_cycles, "
+      "limits, units, "
+      "shared_memory, memory)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
   assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
                    "gpu.yaml:2:25: must be at least 1, got -5");

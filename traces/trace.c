@@ -83,6 +83,8 @@ trace_printf(TraceSink *sink, const char *fmt, ...)
 gboolean
 trace_wants_warp(const TraceSink *sink, guint warp)
 {
+  if (sink->info.warp_exists && !sink->info.warp_exists[warp])
+    return FALSE;
   if (sink->opts.warps == NULL)
     return TRUE;
   return warp < sink->opts.n_warp_mask && sink->opts.warps[warp];

@@ -18,6 +18,7 @@ typedef enum { TRACE_ERROR_LIMIT, TRACE_ERROR_IO, TRACE_ERROR_ARGS } TraceErrorC
 /* What a run looks like, given to begin(). */
 typedef struct {
   guint n_warps, n_sched;
+  const guint8 *warp_exists; /* n_warps: 0 for slots that never hold a warp */
   guint n_states;
   const char *const *state_names; /* n_states */
   guint n_units;

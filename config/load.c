@@ -385,6 +385,12 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char
   gint i = map_index(map, parts[n - 1]);
   if (i >= 0) {
     CfgNode *old = g_ptr_array_index(map->items, (guint)i);
+    if (old->kind == CFG_NODE_SEQ) {
+      cfg_node_free(leaf);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "%s %s: '%s' is a list; change it in the file", origin, path, parts[n - 1]);
+      return FALSE;
+    }
     if (old->kind != CFG_NODE_SCALAR) {
       cfg_node_free(leaf);
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,

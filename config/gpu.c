@@ -364,6 +364,25 @@ cfg_gpu_load_file(const char *path, GError **error)
   return root ? cfg_gpu_load(root, error) : NULL;
 }
 
+CfgGpu *
+cfg_gpu_load_file_with_sets(const char *path, const char *const *sets, GError **error)
+{
+  g_autoptr(CfgNode) root = cfg_load_file(path, error);
+  if (root == NULL)
+    return NULL;
+  for (guint i = 0; sets && sets[i]; i++) {
+    const char *eq = strchr(sets[i], '=');
+    if (eq == NULL || eq == sets[i] || eq[1] == '\0') {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--set %s: expected KEY=VALUE", sets[i]);
+      return NULL;
+    }
+    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
+    if (!cfg_node_set_path(root, key, eq + 1, "--set", error))
+      return NULL;
+  }
+  return cfg_gpu_load(root, error);
+}
+
 void
 cfg_gpu_free(CfgGpu *gpu)
 {

@@ -68,6 +68,8 @@ typedef struct {
 /* Loads a GPU from @root (a parsed YAML file with any --set overrides applied). */
 CfgGpu *cfg_gpu_load(const CfgNode *root, GError **error);
 CfgGpu *cfg_gpu_load_file(const char *path, GError **error);
+/* Loads @path with "KEY=VALUE" overrides @sets (may be NULL); errors name "--set KEY". */
+CfgGpu *cfg_gpu_load_file_with_sets(const char *path, const char *const *sets, GError **error);
 void cfg_gpu_free(CfgGpu *gpu);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgGpu, cfg_gpu_free)
 

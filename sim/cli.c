@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "plot.h"
+
 gboolean
 sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries, int *argc,
              char ***argv)
@@ -32,4 +34,19 @@ sm_cli_fail(GError *error)
   fprintf(stderr, "%s\n", error->message);
   g_error_free(error);
   return 2;
+}
+
+gboolean
+sm_cli_check_jobs_and_plot(gint jobs, const char *plot_path)
+{
+  if (jobs < 0 || jobs > 1024) {
+    fprintf(stderr, "--jobs %d: must be from 1 to 1024\n", jobs);
+    return FALSE;
+  }
+  GError *error = NULL;
+  if (plot_path && !sm_plot_check_path(plot_path, &error)) {
+    sm_cli_fail(error);
+    return FALSE;
+  }
+  return TRUE;
 }

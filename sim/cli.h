@@ -10,3 +10,7 @@ gboolean sm_cli_parse(const char *command, const char *summary, const GOptionEnt
 int sm_cli_usage(const char *msg);
 /* Prints the error's message (one line), frees it, returns 2. */
 int sm_cli_fail(GError *error);
+
+/* Checks --jobs (0 = default, else 1..1024) and a plot path's extension; on failure prints one
+ * line and returns FALSE. */
+gboolean sm_cli_check_jobs_and_plot(gint jobs, const char *plot_path);

@@ -160,20 +160,7 @@ cmd_describe(int argc, char **argv)
   if (argc != 2)
     return sm_cli_usage("describe needs GPU.yaml");
   GError *error = NULL;
-  g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);
-  if (root == NULL)
-    return sm_cli_fail(error);
-  for (guint i = 0; sets && sets[i]; i++) {
-    const char *eq = strchr(sets[i], '=');
-    if (eq == NULL || eq == sets[i] || eq[1] == '\0') {
-      fprintf(stderr, "--set %s: expected KEY=VALUE\n", sets[i]);
-      return EXIT_BAD_INPUT;
-    }
-    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
-    if (!cfg_node_set_path(root, key, eq + 1, "--set", &error))
-      return sm_cli_fail(error);
-  }
-  g_autoptr(CfgGpu) g = cfg_gpu_load(root, &error);
+  g_autoptr(CfgGpu) g = cfg_gpu_load_file_with_sets(argv[1], (const char *const *)sets, &error);
   if (g == NULL)
     return sm_cli_fail(error);
   g_autoptr(GString) out = g_string_new(NULL);

@@ -42,20 +42,7 @@ sm_cmd_occupancy(int argc, char **argv)
     return 2;
   }
   GError *error = NULL;
-  g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);
-  if (root == NULL)
-    return sm_cli_fail(error);
-  for (guint i = 0; sets && sets[i]; i++) {
-    const char *eq = strchr(sets[i], '=');
-    if (eq == NULL || eq == sets[i] || eq[1] == '\0') {
-      fprintf(stderr, "--set %s: expected KEY=VALUE\n", sets[i]);
-      return 2;
-    }
-    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
-    if (!cfg_node_set_path(root, key, eq + 1, "--set", &error))
-      return sm_cli_fail(error);
-  }
-  g_autoptr(CfgGpu) g = cfg_gpu_load(root, &error);
+  g_autoptr(CfgGpu) g = cfg_gpu_load_file_with_sets(argv[1], (const char *const *)sets, &error);
   if (g == NULL)
     return sm_cli_fail(error);
   CfgOccupancy o;

@@ -195,8 +195,14 @@ sm_report_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   }
   json_builder_end_object(b);
   json_builder_end_object(b);
+  return sm_json_text(b);
+}
+
+char *
+sm_json_text(JsonBuilder *builder)
+{
   g_autoptr(JsonGenerator) gen = json_generator_new();
-  g_autoptr(JsonNode) root = json_builder_get_root(b);
+  g_autoptr(JsonNode) root = json_builder_get_root(builder);
   json_generator_set_root(gen, root);
   json_generator_set_pretty(gen, TRUE);
   return json_generator_to_data(gen, NULL);

@@ -21,3 +21,7 @@ typedef struct {
 void sm_summary_compute(const SmStats *stats, SmSummary *out);
 void sm_report_text(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, GString *out);
 char *sm_report_json(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats);
+
+typedef struct _JsonBuilder JsonBuilder;
+/* The builder's document as indented JSON text (newly allocated). */
+char *sm_json_text(JsonBuilder *builder);

@@ -515,11 +515,7 @@ sweep_json(const Sweep *sw, GPtrArray *curves)
   }
   json_builder_end_array(b);
   json_builder_end_object(b);
-  g_autoptr(JsonGenerator) gen = json_generator_new();
-  g_autoptr(JsonNode) root = json_builder_get_root(b);
-  json_generator_set_root(gen, root);
-  json_generator_set_pretty(gen, TRUE);
-  return json_generator_to_data(gen, NULL);
+  return sm_json_text(b);
 }
 
 static SmPlot *
@@ -639,13 +635,9 @@ sm_cmd_sweep(int argc, char **argv)
     return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
   if (varies == NULL)
     return sm_cli_usage("sweep needs at least one --vary");
-  if (jobs < 0 || jobs > 1024) {
-    fprintf(stderr, "--jobs %d: must be from 1 to 1024\n", jobs);
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
     return 2;
-  }
   GError *error = NULL;
-  if (plot_path && !sm_plot_check_path(plot_path, &error))
-    return sm_cli_fail(error);
   if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0 &&
       strcmp(plot_kind, "occupancy") != 0) {
     fprintf(stderr, "--plot-kind %s: must be throughput, cusp or occupancy\n", plot_kind);

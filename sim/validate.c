@@ -235,13 +235,9 @@ sm_cmd_validate(int argc, char **argv)
     return 2;
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
-  if (jobs < 0 || jobs > 1024) {
-    fprintf(stderr, "--jobs %d: must be from 1 to 1024\n", jobs);
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
     return 2;
-  }
   GError *error = NULL;
-  if (plot_path && !sm_plot_check_path(plot_path, &error))
-    return sm_cli_fail(error);
   g_autofree char *default_kernel =
       g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
   GArray *rows = read_rows(argv[2], &error);

@@ -140,7 +140,7 @@ lex(Asm *a, const char *text)
         return FALSE;
       }
     }
-    t.text = g_strndup(start, (gsize)(p - start));
+    t.text = *start == '\n' ? g_strdup("end of line") : g_strndup(start, (gsize)(p - start));
     col += (guint)(p - start);
     g_array_append_val(a->toks, t);
   }

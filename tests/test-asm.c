@@ -130,6 +130,7 @@ static const struct {
 } bad_streams[] = {
     {"FOO R1, R2", "1:1: unknown op 'FOO'"},
     {"FADD R1, R1", "1:12: expected ',', found 'end of stream'"},
+    {"repeat 3\n{ NOP }", "1:9: expected '{', found 'end of line'"},
     {"repeat 3 {\n FADD R1, R1, R2\n", "1:10: '{' is never closed"},
     {"FADD R1, R1, R2\n}\n", "2:1: '}' without a matching '{'"},
     {"repeat 2.5 { FADD R1, R1, R2 }", "1:8: repeat count must be a whole number from 0 to "

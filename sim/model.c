@@ -134,7 +134,10 @@ sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
   double g_alu = f > 0 ? alu_thru / f : INFINITY;
   double g_issue = issue_thru / slots;
   double g = MIN(g_other, MIN(g_alu, g_issue));
-  out->bound = g == g_other ? "other" : g == g_alu ? "alu" : "issue";
+  const char *other_name = info->space == ISA_SPACE_GLOBAL   ? "memory"
+                           : info->space == ISA_SPACE_SHARED ? "shared memory"
+                                                             : "sfu";
+  out->bound = g == g_other ? other_name : g == g_alu ? "alu" : "issue";
   out->warps = n;
   out->latency = latency;
   out->latency_bound = n * ilp / latency * per_group;

@@ -26,7 +26,7 @@ typedef struct {
   double warps_needed;     /* Little's law: latency x throughput / ilp */
   double cuda_guide;       /* CUDA C Programming Guide estimate, mem_lat x alu_thru / alpha; NAN
                               where it does not apply (alpha = 0, no other instruction) */
-  const char *bound;       /* what limits throughput: "other", "alu", "issue" */
+  const char *bound; /* what limits throughput: "memory", "shared memory", "sfu", "alu", "issue" */
 } SmModelPoint;
 
 /* FALSE when the kernel lacks the mix parameters (alpha, other) or they do not parse. */

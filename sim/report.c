@@ -1,6 +1,9 @@
 #include "report.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "model.h"
 
 static double
 per(guint64 a, guint64 b)
@@ -72,6 +75,14 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
   g_string_append_printf(out, "\nIPC/SM      %.4f:", m.ipc_total);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     g_string_append_printf(out, " %s %.4f", isa_unit_name(u), m.ipc_unit[u]);
+  SmModelPoint model;
+  if (sm_model_mix(gpu, k, &model)) {
+    g_string_append_printf(out,
+                           "\nmodel       Volkov: %.4f (latency bound %.4f, %s-bound peak %.4f), "
+                           "Little's law needs %.1f warps",
+                           model.ipc, model.latency_bound, model.bound, model.throughput_bound,
+                           model.warps_needed);
+  }
   g_string_append_printf(out,
                          "\nmemory      %.4f requests/cycle, %.3f bytes/cycle; %" G_GUINT64_FORMAT
                          " loads, mean load latency %.1f cycles\n",
@@ -141,6 +152,29 @@ sm_report_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
     json_builder_add_double_value(b, m.ipc_unit[u]);
   }
   json_builder_end_object(b);
+  SmModelPoint model;
+  if (sm_model_mix(gpu, k, &model)) {
+    json_builder_set_member_name(b, "model");
+    json_builder_begin_object(b);
+    const struct {
+      const char *name;
+      double v;
+    } fields[] = {{"ipc", model.ipc},
+                  {"latency_bound", model.latency_bound},
+                  {"throughput_bound", model.throughput_bound},
+                  {"warps_needed", model.warps_needed},
+                  {"cuda_guide_warps", model.cuda_guide}};
+    for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
+      json_builder_set_member_name(b, fields[i].name);
+      if (isfinite(fields[i].v))
+        json_builder_add_double_value(b, fields[i].v);
+      else
+        json_builder_add_null_value(b);
+    }
+    json_builder_set_member_name(b, "bound");
+    json_builder_add_string_value(b, model.bound);
+    json_builder_end_object(b);
+  }
   json_builder_set_member_name(b, "memory");
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "requests_per_cycle");

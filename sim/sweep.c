@@ -367,7 +367,8 @@ make_curves(const Sweep *sw)
         c->peak_ipc = r->model.throughput_bound;
         c->model_warps = r->model.warps_needed;
         c->cuda_guide = r->model.cuda_guide;
-        c->compute_bound = strcmp(r->model.bound, "other") != 0;
+        c->compute_bound =
+            strcmp(r->model.bound, "alu") == 0 || strcmp(r->model.bound, "issue") == 0;
         if (!c->compute_bound)
           c->cuda_guide = NAN; /* the guide's estimate is for compute-bound code only */
       }

@@ -270,8 +270,8 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
   return TRUE;
 }
 
-CfgKernel *
-cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
+static CfgKernel *
+kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
 {
   g_autoptr(CfgKernel) k = g_new0(CfgKernel, 1);
   k->name = g_strdup("unnamed kernel");
@@ -393,6 +393,32 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   if (!bind_levels(k, stream, gpu, error))
     return NULL;
   return g_steal_pointer(&k);
+}
+
+CfgKernel *
+cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
+{
+  GError *local = NULL;
+  CfgKernel *k = kernel_load(root, gpu, &local);
+  if (k)
+    return k;
+  /* a bad value set on the command line shows up where the kernel uses it: say so */
+  const CfgNode *params = cfg_node_get(root, "params");
+  GString *set = g_string_new(NULL);
+  for (guint i = 0; params && params->kind == CFG_NODE_MAP && i < params->keys->len; i++) {
+    const CfgNode *v = g_ptr_array_index(params->items, i);
+    if (v->set_key && v->kind == CFG_NODE_SCALAR)
+      g_string_append_printf(set, "%s%s=%s", set->len ? ", " : "",
+                             ((CfgNode *)g_ptr_array_index(params->keys, i))->value, v->value);
+  }
+  if (set->len && !g_str_has_prefix(local->message, "--")) {
+    char *msg = g_strdup_printf("%s (parameters set with --set: %s)", local->message, set->str);
+    g_free(local->message);
+    local->message = msg;
+  }
+  g_string_free(set, TRUE);
+  g_propagate_error(error, local);
+  return NULL;
 }
 
 gboolean

@@ -257,14 +257,10 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
     return r;
   }
   if (k->blocks_per_sm > occ.blocks) {
-    GString *why = g_string_new(NULL);
-    for (guint i = 0; i < CFG_LIMIT_COUNT; i++)
-      if (occ.binds[i])
-        g_string_append_printf(why, "%s%s", why->len ? ", " : "", cfg_limit_name(i));
+    g_autofree char *why = cfg_occupancy_binding(&occ);
     gboolean r =
         cfg_fail(error, at, "%u blocks of %u threads per SM do not fit: at most %u (limited by %s)",
-                 k->blocks_per_sm, k->threads_per_block, occ.blocks, why->str);
-    g_string_free(why, TRUE);
+                 k->blocks_per_sm, k->threads_per_block, occ.blocks, why);
     return r;
   }
   return TRUE;
@@ -497,22 +493,13 @@ cfg_load_run_text(const CfgRunSource *src, const char *const *sets, const char *
   return TRUE;
 }
 
-static gboolean
-read_text(const char *path, char **text, GError **error)
-{
-  g_autoptr(CfgNode) probe = cfg_load_file(path, error); /* the same messages as a load */
-  if (probe == NULL)
-    return FALSE;
-  return g_file_get_contents(path, text, NULL, error);
-}
-
 gboolean
 cfg_run_source_init(CfgRunSource *src, const char *gpu_path, const char *kernel_path,
                     GError **error)
 {
   *src = (CfgRunSource){.gpu_path = g_strdup(gpu_path), .kernel_path = g_strdup(kernel_path)};
-  return read_text(gpu_path, &src->gpu_text, error) &&
-         read_text(kernel_path, &src->kernel_text, error);
+  return cfg_read_text(gpu_path, &src->gpu_text, error) &&
+         cfg_read_text(kernel_path, &src->kernel_text, error);
 }
 
 void

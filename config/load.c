@@ -293,25 +293,34 @@ fail:
   return NULL;
 }
 
-CfgNode *
-cfg_load_file(const char *path, GError **error)
+gboolean
+cfg_read_text(const char *path, char **text, GError **error)
 {
-  g_autofree char *text = NULL;
   gsize len = 0;
   GError *local = NULL;
-  if (!g_file_get_contents(path, &text, &len, &local)) {
+  if (!g_file_get_contents(path, text, &len, &local)) {
     g_set_error(error, CFG_ERROR, CFG_ERROR_IO, "%s: cannot read: %s", path,
                 g_strerror(local->code == G_FILE_ERROR_NOENT   ? ENOENT
                            : local->code == G_FILE_ERROR_ACCES ? EACCES
                            : local->code == G_FILE_ERROR_ISDIR ? EISDIR
                                                                : EIO));
     g_error_free(local);
-    return NULL;
+    return FALSE;
   }
-  if (memchr(text, '\0', len) != NULL || !g_utf8_validate(text, (gssize)len, NULL)) {
+  if (memchr(*text, '\0', len) != NULL || !g_utf8_validate(*text, (gssize)len, NULL)) {
+    g_clear_pointer(text, g_free);
     g_set_error(error, CFG_ERROR, CFG_ERROR_SYNTAX, "%s:1:1: not a UTF-8 text file", path);
-    return NULL;
+    return FALSE;
   }
+  return TRUE;
+}
+
+CfgNode *
+cfg_load_file(const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  if (!cfg_read_text(path, &text, error))
+    return NULL;
   return cfg_load_string(path, text, error);
 }
 

@@ -33,6 +33,8 @@ struct CfgNode {
   GPtrArray *items;  /* maps: values (parallel to keys); sequences: items */
 };
 
+/* Reads a text file; errors as "path: cannot read: ..." or "path:1:1: not a UTF-8 text file". */
+gboolean cfg_read_text(const char *path, char **text, GError **error);
 /* Loads one YAML document whose root must be a mapping. */
 CfgNode *cfg_load_file(const char *path, GError **error);
 CfgNode *cfg_load_string(const char *name, const char *text, GError **error);

@@ -82,3 +82,13 @@ cfg_occupancy(const CfgGpu *gpu, guint threads, guint regs, guint smem, CfgOccup
   o->occupancy = (double)o->warps / gpu->limits.max_warps;
   return TRUE;
 }
+
+char *
+cfg_occupancy_binding(const CfgOccupancy *o)
+{
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < CFG_LIMIT_COUNT; i++)
+    if (o->binds[i])
+      g_string_append_printf(s, "%s%s", s->len ? ", " : "", cfg_limit_name(i));
+  return g_string_free(s, FALSE);
+}

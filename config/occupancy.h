@@ -30,3 +30,6 @@ typedef struct {
  * have, or a block that alone needs more registers than the SM has. */
 gboolean cfg_occupancy(const CfgGpu *gpu, guint threads_per_block, guint registers_per_thread,
                        guint shared_memory_per_block, CfgOccupancy *out, GError **error);
+
+/* The binding limits as text, e.g. "registers" or "warps, registers" (newly allocated). */
+char *cfg_occupancy_binding(const CfgOccupancy *occ);

@@ -6,18 +6,6 @@
 #include "../config/occupancy.h"
 #include "cli.h"
 
-static void
-binds_list(const CfgOccupancy *o, GString *out)
-{
-  gboolean first = TRUE;
-  for (guint i = 0; i < CFG_LIMIT_COUNT; i++) {
-    if (o->binds[i]) {
-      g_string_append_printf(out, "%s%s", first ? "" : ", ", cfg_limit_name(i));
-      first = FALSE;
-    }
-  }
-}
-
 int
 sm_cmd_occupancy(int argc, char **argv)
 {
@@ -79,9 +67,9 @@ sm_cmd_occupancy(int argc, char **argv)
   else
     g_string_append_printf(out, "  shared memory  %4u   (no shared memory given)\n",
                            o.limit_blocks[CFG_LIMIT_SHARED_MEMORY]);
-  g_string_append_printf(out, "limited by     ");
-  binds_list(&o, out);
-  g_string_append_printf(out, "\nresident       %u blocks, %u warps per SM\n", o.blocks, o.warps);
+  g_autofree char *binds = cfg_occupancy_binding(&o);
+  g_string_append_printf(out, "limited by     %s\nresident       %u blocks, %u warps per SM\n",
+                         binds, o.blocks, o.warps);
   g_string_append_printf(out, "occupancy      %.3f (theoretical: %u of %u warps)\n", o.occupancy,
                          o.warps, g->limits.max_warps);
   g_string_append_printf(out,
@@ -101,8 +89,8 @@ sm_cmd_occupancy(int argc, char **argv)
     }
     g_string_append_printf(out, "%8u %6u %7u %7u %10.3f  ", t, r.warps_per_block, r.blocks, r.warps,
                            r.occupancy);
-    binds_list(&r, out);
-    g_string_append_c(out, '\n');
+    g_autofree char *rb = cfg_occupancy_binding(&r);
+    g_string_append_printf(out, "%s\n", rb);
   }
   fputs(out->str, stdout);
   return 0;

@@ -711,10 +711,11 @@ step(Sm *sm)
   if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
     sm->trace->klass->advance(sm->trace, t);
   fire_events(sm, t);
-  guint64 next = sm_engine_next_cycle(&sm->engine);
   for (guint si = 0; si < sm->n_sched; si++)
     schedule(sm, si, t);
-  /* read back every scheduler: a barrier release can wake warps of one already done */
+  /* after scheduling: issues push memory events, and a retiring block its successor's launch;
+   * read back every scheduler too: a barrier release can wake warps of one already done */
+  guint64 next = sm_engine_next_cycle(&sm->engine);
   for (guint si = 0; si < sm->n_sched; si++)
     next = MIN(next, sm->sched[si].min_wake);
   if (G_UNLIKELY(sm->trace))

@@ -81,6 +81,21 @@ START_TEST(test_partial_last_wave)
 }
 END_TEST
 
+START_TEST(test_next_block_launches_on_an_otherwise_idle_sm)
+{
+  /* one SM, one block slot, two blocks: nothing else is in flight when the first block
+   * retires, so the launch of the second is the only future happening.  Each block is one
+   * warp per scheduler running 200 dependent FADDs (6 cycles): 1200 + 150 to launch + 1200 */
+  static const char kernel[] = "name: two\nthreads_per_block: 128\nblocks: 2\nstream: |\n"
+                               "  repeat 200 { FADD R1, R1, R2 }\n";
+  const char *x[] = {"--set", "limits.max_blocks=1", NULL};
+  JsonParser *p;
+  JsonObject *o = run_kernel(kernel, x, &p);
+  ck_assert_int_eq(json_object_get_int_member(o, "cycles"), 1200 + 150 + 1200);
+  g_object_unref(p);
+}
+END_TEST
+
 START_TEST(test_too_few_blocks)
 {
   /* 128-thread blocks, 48 registers: 10 fit (40 warps) but the grid has 6: 24 / 64 */
@@ -225,6 +240,7 @@ blocks_suite(void)
   tcase_add_test(waves, test_45_of_60_blocks_give_75_percent);
   tcase_add_test(waves, test_partial_last_wave);
   tcase_add_test(waves, test_too_few_blocks);
+  tcase_add_test(waves, test_next_block_launches_on_an_otherwise_idle_sm);
   tcase_add_test(waves, test_imbalanced_block);
   tcase_add_test(waves, test_grid_needs_threads_per_block);
   tcase_add_test(waves, test_uneven_warps_on_many_sms);

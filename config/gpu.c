@@ -1,3 +1,5 @@
+/* Loading a GPU file: the key table, defaults, range checks and derived values (latency per
+ * consumer, issue costs).  Not YAML parsing (load.c) nor occupancy rules (occupancy.c). */
 #include "gpu.h"
 
 #include <math.h>

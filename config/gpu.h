@@ -1,5 +1,5 @@
-/* A GPU (one SM and its share of the memory system) as described in a YAML file.
- * Units: cycles are SM clock cycles; throughputs are per SM. */
+/* A GPU (one SM and its share of the memory system) as described in a YAML file; not its
+ * simulation (sim/).  Units: cycles are SM clock cycles; throughputs are per SM. */
 #pragma once
 
 #include "load.h"

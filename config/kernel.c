@@ -1,3 +1,5 @@
+/* Loading a kernel file: parameters, --set routing, the launch and its checks against the GPU,
+ * and assembling the stream.  Not the stream language itself (isa/). */
 #include "kernel.h"
 
 #include <math.h>

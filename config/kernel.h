@@ -1,4 +1,5 @@
-/* A kernel: its launch on one SM and the per-warp instruction stream.
+/* A kernel: its launch on one SM and the per-warp instruction stream, as loaded; not how it
+ * runs (sim/).
  *
  * Kernel files declare parameters with defaults under "params:"; the stream and the launch
  * keys may use them ($alpha, ${...} expressions).  "--set NAME=VALUE" changes a parameter, a
@@ -47,6 +48,7 @@ typedef struct {
 gboolean cfg_run_source_init(CfgRunSource *src, const char *gpu_path, const char *kernel_path,
                              GError **error);
 void cfg_run_source_clear(CfgRunSource *src);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CfgRunSource, cfg_run_source_clear)
 /* Loads @src with @sets (errors name "--set KEY") then @varies ("--vary KEY"); both may be
  * NULL. */
 gboolean cfg_load_run_text(const CfgRunSource *src, const char *const *sets,

@@ -1,3 +1,5 @@
+/* libyaml events to a CfgNode tree with file:line:col on every node, and the typed field
+ * readers.  Not what any key means (gpu.c, kernel.c). */
 #include "load.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
-/* YAML documents as a small tree of nodes that remember where they came from.
+/* YAML documents as a small tree of nodes that remember where they came from; not what the
+ * keys mean (gpu.h, kernel.h).
  *
  * This is the only place in smsim that includes <yaml.h>.  Every error about a node is
  * reported as "file:line:col: message" (or "--set key: message" for command-line values),

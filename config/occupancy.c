@@ -1,3 +1,5 @@
+/* The occupancy calculator's arithmetic: per-limit block counts with allocation units and
+ * granularities.  Not the command that prints it (sim/cli/occupancy.c). */
 #include "occupancy.h"
 
 static const char *const limit_names[CFG_LIMIT_COUNT] = {"warps", "blocks", "registers",

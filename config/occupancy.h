@@ -1,4 +1,5 @@
-/* The occupancy calculator: how many blocks of a launch one SM holds, and what limits it.
+/* The occupancy calculator: how many blocks of a launch one SM holds, and what limits it; not
+ * the block scheduler that places them (sim/blocks.h).
  * Same rules as NVIDIA's CUDA occupancy calculator: warps, blocks, registers (allocated per
  * warp or per block in units, warps rounded to a granularity) and shared memory (in units). */
 #pragma once

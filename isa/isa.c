@@ -1,3 +1,5 @@
+/* Op metadata from the X-macro table (isa-ops.def): names, units, spaces, operand shapes.
+ * Not text parsing (lexer.c, asm.c). */
 #include "isa.h"
 
 #include <string.h>

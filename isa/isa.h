@@ -1,4 +1,5 @@
-/* smsim synthetic ISA: ops, units, operand shapes. */
+/* smsim synthetic ISA: ops, units, operand shapes.  Not streams of them (stream.h) nor their
+ * timing on a GPU (config/gpu.h, sim/pipe.h). */
 #pragma once
 
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* IsaProgram's life and its text form.  Not how programs are built (asm.c) or run (sim/). */
 #include "stream.h"
 
 void

@@ -1,4 +1,5 @@
-/* A compiled per-warp instruction stream: a flat array of instructions with loop markers.
+/* A compiled per-warp instruction stream: a flat array of instructions with loop markers; not
+ * its text form's parser (asm.h).
  *
  * Every warp of a kernel runs the same IsaProgram; warps keep their own program counter and
  * loop counters (see sim/warp.h).  Registers are renumbered densely (0 .. n_regs-1) so the

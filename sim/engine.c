@@ -1,3 +1,5 @@
+/* The event heap: push and pop in (cycle, priority, sequence) order.  Not what events mean:
+ * the SM loop (sm.c) fires them. */
 #include "engine.h"
 
 static inline gboolean

@@ -1,4 +1,4 @@
-/* The event queue and clock.
+/* The event queue and clock; not what the events mean (sm.c fires them).
  *
  * Events are ordered by (cycle, priority, sequence number): two events at the same cycle
  * fire in priority order, and events of equal priority in the order they were scheduled, so

@@ -1,4 +1,5 @@
-/* Bandwidth-limited global memory: where gradual saturation comes from.
+/* Bandwidth-limited global memory: where gradual saturation comes from.  Not shared memory
+ * (smem.h).
  *
  * A warp's load or store becomes transactions (one per 128-byte line touched, or one per
  * sector for per-lane random addresses).  Each transaction goes to one of a level's channels,

@@ -1,3 +1,5 @@
+/* Warp selection policies (lrr, gto): which eligible warp a scheduler issues.  Not when a
+ * warp is eligible (sm.c) nor the pipes it issues to (pipe.h). */
 #include "scheduler.h"
 
 guint

@@ -1,4 +1,5 @@
-/* Warp schedulers: which eligible warp issues. */
+/* Warp schedulers: their warps, wake cycles and pipe state, and which eligible warp issues.
+ * Not eligibility itself: the SM loop (sm.c) decides which warps can issue. */
 #pragma once
 
 #include "../config/gpu.h"

@@ -1,4 +1,4 @@
-/* Per-warp register readiness.
+/* Per-warp register readiness; not the warp's place in the stream (warp.h).
  *
  * For every register slot of the stream and every consumer unit, the cycle from which an
  * instruction on that unit may read it (results can reach CUDA cores sooner than the SFU,

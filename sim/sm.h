@@ -1,4 +1,5 @@
-/* One streaming multiprocessor running one kernel: the cycle loop.
+/* One streaming multiprocessor running one kernel: the cycle loop, the machine's only entry
+ * point; not the units it wires (sm-internal.h lists them).
  *
  * Per cycle with work, in this order: events of the cycle fire (memory completions), then
  * each scheduler in index order looks at its warps (warp id modulo schedulers, oldest first)

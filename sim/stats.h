@@ -1,4 +1,5 @@
-/* Counters of one run.  Every warp-cycle of the run is in exactly one SmState. */
+/* Counters of one run and the per-SM rates derived from them; not how they are printed
+ * (cli/report.c).  Every warp-cycle of the run is in exactly one SmState. */
 #pragma once
 
 #include "../config/gpu.h"
@@ -43,3 +44,19 @@ typedef struct {
   guint n_levels;
   guint64 peak_outstanding;
 } SmStats;
+
+/* Derived per-run numbers, the same in text and JSON. */
+typedef struct {
+  double ipc_total;
+  double ipc_unit[ISA_UNIT_COUNT];
+  double requests_per_cycle, bytes_per_cycle;
+  double level_requests_per_cycle[CFG_MAX_LEVELS], level_bytes_per_cycle[CFG_MAX_LEVELS];
+  double mean_load_latency; /* cycles; 0 without loads */
+  double theoretical_occupancy, achieved_occupancy;
+  double state_share[SM_STATE_COUNT];     /* of all warp-cycles */
+  double state_per_issue[SM_STATE_COUNT]; /* warp-cycles per issued instruction */
+  double issue_utilisation[SM_MAX_SCHEDULERS];
+  double eligible_per_cycle, active_per_cycle;
+} SmSummary;
+
+void sm_summary_compute(const SmStats *stats, SmSummary *out);

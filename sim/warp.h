@@ -1,9 +1,11 @@
-/* One resident warp: where it is in the stream, its scoreboard, and its current state. */
+/* One resident warp: where it is in the stream, its scoreboard, and its current state.
+ * Not how it is chosen to issue (scheduler.h) nor what its instructions cost (pipe.h).
+ */
 #pragma once
 
 #include "scoreboard.h"
 
-typedef struct {
+typedef struct SmWarp {
   /* read every visited cycle: kept together at the front */
   guint64 deps_at;  /* operands of the instruction at pc are ready (fixed until it issues) */
   guint8 dep_state; /* SmState while waiting for deps_at */

@@ -1,3 +1,5 @@
+/* Helpers of the Check suites: source paths, loading runs, running the binary, temporary
+ * files.  Not tests themselves. */
 #include "helpers.h"
 
 #include <glib/gstdio.h>

@@ -1,4 +1,4 @@
-/* Shared helpers of the Check suites. */
+/* Shared helpers of the Check suites; not a suite. */
 #pragma once
 
 #include <check.h>

@@ -1,4 +1,5 @@
-/* One row per issued instruction. */
+/* The CSV trace writer: one row per issued instruction.  Not warp states or counters (vcd.c,
+ * perfetto.c show those). */
 #include "trace.h"
 
 static gboolean

@@ -1,4 +1,5 @@
-/* Chrome trace-event JSON, for ui.perfetto.dev and chrome://tracing.
+/* Chrome trace-event JSON, for ui.perfetto.dev and chrome://tracing (one writer; the sink
+ * interface, ordering and size limits are trace.c's).
  *
  * One process (the SM), one thread per warp: each instruction is an "X" slice from its issue to
  * its completion.  Slices on one thread must nest, and a warp's instructions can overlap without

@@ -1,4 +1,5 @@
-/* A timeline like Volkov's Figure 4.7: one row per warp, one column per cycle.
+/* A timeline like Volkov's Figure 4.7: one row per warp, one column per cycle (one writer;
+ * the sink interface is trace.c's).
  *
  *   *  an arithmetic (CUDA core or SFU) instruction issues    -  it executes
  *   o  a memory instruction issues                            =  it is in flight

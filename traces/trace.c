@@ -1,3 +1,5 @@
+/* The trace interface: opening a sink by file extension, time-ordering records, size limits and
+ * the temporary file.  Not a format (text.c, vcd.c, perfetto.c, csv.c). */
 #include "trace.h"
 
 #include <errno.h>

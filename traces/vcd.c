@@ -1,4 +1,5 @@
-/* IEEE 1364 value change dump, for GTKWave or Surfer.  One time unit is one cycle.
+/* IEEE 1364 value change dump, for GTKWave or Surfer (one writer; the sink interface is
+ * trace.c's).  One time unit is one cycle.
  *
  * Signals: per scheduler the warp issued in slot 0 (x when none), its op number and the running
  * count of instructions issued; per shown warp its state (a number: see the $comment block);

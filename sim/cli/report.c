@@ -1,48 +1,11 @@
+/* A run's results as text for people and JSON for programs (smsim run).  Not the numbers
+ * themselves: they come from stats.c's summary. */
 #include "report.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
 
-#include "model.h"
-
-static double
-per(guint64 a, guint64 b)
-{
-  return b ? (double)a / (double)b : 0.0;
-}
-
-void
-sm_summary_compute(const SmStats *s, SmSummary *o)
-{
-  *o = (SmSummary){0};
-  /* rates are per SM: totals over cycles x SMs */
-  guint64 sm_cycles = s->cycles * MAX(s->n_sm, 1u);
-  o->ipc_total = per(s->issued, sm_cycles);
-  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-    o->ipc_unit[u] = per(s->issued_unit[u], sm_cycles);
-  guint64 trans = 0, bytes = 0;
-  for (guint l = 0; l < s->n_levels; l++) {
-    trans += s->transactions[l];
-    bytes += s->bytes[l];
-    o->level_requests_per_cycle[l] = per(s->transactions[l], sm_cycles);
-    o->level_bytes_per_cycle[l] = per(s->bytes[l], sm_cycles);
-  }
-  o->requests_per_cycle = per(trans, sm_cycles);
-  o->bytes_per_cycle = per(bytes, sm_cycles);
-  o->mean_load_latency = per(s->global_load_latency, s->global_loads);
-  o->theoretical_occupancy = per(s->warps, s->max_warps);
-  o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);
-  guint64 warp_cycles = (guint64)s->warps * s->cycles;
-  for (guint i = 0; i < SM_STATE_COUNT; i++) {
-    o->state_share[i] = per(s->state_cycles[i], warp_cycles);
-    o->state_per_issue[i] = per(s->state_cycles[i], s->issued);
-  }
-  for (guint i = 0; i < s->schedulers; i++)
-    o->issue_utilisation[i] = per(s->sched_issue_cycles[i], sm_cycles);
-  o->eligible_per_cycle =
-      per(s->state_cycles[SM_STATE_SELECTED] + s->state_cycles[SM_STATE_NOT_SELECTED], sm_cycles);
-  o->active_per_cycle = per(s->resident_warp_cycles, sm_cycles);
-}
+#include "../study/model.h"
 
 static void
 params_line(const CfgKernel *k, GString *out)

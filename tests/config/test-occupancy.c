@@ -2,7 +2,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "../config/occupancy.h"
+#include "occupancy.h"
 #include "helpers.h"
 
 /* the lab's compute capability 5.0 SM: 64 warps, 32 blocks, 65536 registers, 64 KiB */

@@ -1,10 +1,11 @@
-#include "occupancy.h"
-
+/* smsim occupancy: the occupancy calculator (config/occupancy.c) on the command line, one
+ * launch and the same launch for every block size. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../config/occupancy.h"
+#include "../../config/occupancy.h"
 #include "cli.h"
+#include "commands.h"
 
 int
 sm_cmd_occupancy(int argc, char **argv)

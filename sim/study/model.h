@@ -1,8 +1,9 @@
 /* Analytic numbers derived from a GPU file: peaks, and Little's-law concurrency.  These are
- * printed next to simulated results for comparison; the simulator never uses them. */
+ * printed next to simulated results for comparison; they are not the simulation, which never
+ * uses them. */
 #pragma once
 
-#include "../config/kernel.h"
+#include "../../config/kernel.h"
 
 /* Warp-instructions per cycle per SM the schedulers can issue. */
 double sm_model_issue_peak(const CfgGpu *gpu);

@@ -1,3 +1,5 @@
+/* Drawing SmPlot charts with cairo to PNG or SVG through a temporary file.  Not what a plot
+ * shows (sweep.c, validate.c). */
 #include "plot.h"
 
 #include <cairo-svg.h>

@@ -1,5 +1,6 @@
-/* Line and dot charts with cairo, PNG or SVG chosen by the file name.  Files are drawn to a
- * temporary name in the same folder and renamed, so a failed plot leaves no half file. */
+/* Line and dot charts with cairo, PNG or SVG chosen by the file name; not what they show.
+ * Files are drawn to a temporary name in the same folder and renamed, so a failed plot leaves
+ * no half file. */
 #pragma once
 
 #include <glib.h>

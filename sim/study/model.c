@@ -1,9 +1,11 @@
+/* Volkov's model and the peaks derived from a GPU file: numbers printed beside simulated
+ * results.  Not used by the simulated machine. */
 #include "model.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "memory.h"
+#include "../memory.h"
 
 double
 sm_model_issue_peak(const CfgGpu *gpu)

@@ -1,24 +1,9 @@
-/* Replays every row of a measurement file (columns kind, alpha, ilp, warps_per_sm,
- * groups_per_warp, ..., ipc_total; the format of the H100 calibration data) with exactly the
- * measured workload on the mix kernel, and compares ipc_total. */
+/* Reading measurement files, replaying their rows on the mix kernel, and the errors.  Prints
+ * nothing. */
 #include "validate.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-
-#include "cli.h"
-#include "plot.h"
-#include "sweep.h"
-
-typedef struct {
-  guint line;
-  char *kind;
-  double alpha; /* -1: no other instruction */
-  guint ilp, warps, groups;
-  double measured;
-  double simulated;
-} Row;
 
 /* kind -> the mix kernel's settings (the calibration README's workload table) */
 typedef struct {
@@ -102,7 +87,7 @@ read_rows(const char *path, GError **error)
       return NULL;
     }
   }
-  GArray *rows = g_array_new(FALSE, TRUE, sizeof(Row));
+  GArray *rows = g_array_new(FALSE, TRUE, sizeof(SmValidateRow));
   for (guint l = 1; lines[l]; l++) {
     g_strchomp(lines[l]);
     if (lines[l][0] == '\0' || lines[l][0] == '#')
@@ -112,7 +97,7 @@ read_rows(const char *path, GError **error)
       csv_fail(error, path, l + 1, "%u fields, the header has %u", g_strv_length(f), n_cols);
       goto fail;
     }
-    Row r = {.line = l + 1};
+    SmValidateRow r = {.line = l + 1};
     double v;
     const char *kind = g_strstrip(f[col[0]]);
     if (kind_index(kind) < 0) {
@@ -152,7 +137,7 @@ read_rows(const char *path, GError **error)
   return rows;
 fail:
   for (guint i = 0; i < rows->len; i++)
-    g_free(g_array_index(rows, Row, i).kind);
+    g_free(g_array_index(rows, SmValidateRow, i).kind);
   g_array_free(rows, TRUE);
   return NULL;
 }
@@ -165,7 +150,7 @@ add_take(GStrvBuilder *b, char *s)
 }
 
 static char **
-row_sets(const Row *r)
+row_sets(const SmValidateRow *r)
 {
   const Kind *k = &kinds[kind_index(r->kind)];
   gboolean none = r->alpha < 0 || strcmp(k->other, "none") == 0;
@@ -190,24 +175,17 @@ row_sets(const Row *r)
   return sets;
 }
 
-typedef struct {
-  char *label;
-  GArray *rows; /* guint indices, in file order */
-  double mape;
-  double sim90, meas90;
-} Curve;
-
 static double
 warps_for_90(GArray *rows, const GArray *idx, gboolean simulated)
 {
   double max = 0;
   for (guint i = 0; i < idx->len; i++) {
-    const Row *r = &g_array_index(rows, Row, g_array_index(idx, guint, i));
+    const SmValidateRow *r = &g_array_index(rows, SmValidateRow, g_array_index(idx, guint, i));
     max = MAX(max, simulated ? r->simulated : r->measured);
   }
   double best = NAN;
   for (guint i = 0; i < idx->len; i++) {
-    const Row *r = &g_array_index(rows, Row, g_array_index(idx, guint, i));
+    const SmValidateRow *r = &g_array_index(rows, SmValidateRow, g_array_index(idx, guint, i));
     double v = simulated ? r->simulated : r->measured;
     if (v >= 0.9 * max && (isnan(best) || r->warps < best))
       best = r->warps;
@@ -215,143 +193,94 @@ warps_for_90(GArray *rows, const GArray *idx, gboolean simulated)
   return best;
 }
 
-int
-sm_cmd_validate(int argc, char **argv)
+SmValidation *
+sm_validation_read(const char *path, GError **error)
 {
-  g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL;
-  g_auto(GStrv) sets = NULL;
-  gint jobs = 0;
-  const GOptionEntry entries[] = {
-      {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
-       "Kernel that replays the rows (default: isa/kernels/mix.yaml of this source tree)", "FILE"},
-      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every row", "K=V"},
-      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write per-row results as CSV", "FILE"},
-      {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
-       "Draw simulated curves and measured points (.png or .svg)", "FILE"},
-      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
-      {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!sm_cli_parse("validate", "GPU.yaml MEASUREMENTS.csv - compare with measurements", entries,
-                    &argc, &argv))
-    return 2;
-  if (argc != 3)
-    return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
-  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
-    return 2;
-  GError *error = NULL;
-  g_autofree char *default_kernel =
-      g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
-  GArray *rows = read_rows(argv[2], &error);
+  GArray *rows = read_rows(path, error);
   if (rows == NULL)
-    return sm_cli_fail(error);
-  int status = 0;
-  CfgRunSource src = {0};
-  GPtrArray *points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-  SmPointResult *results = NULL;
-  GPtrArray *curves = g_ptr_array_new();
-  g_autoptr(GString) out = g_string_new(NULL);
-  if (!cfg_run_source_init(&src, argv[1], kernel ? kernel : default_kernel, &error)) {
-    status = sm_cli_fail(error);
-    goto out;
+    return NULL;
+  SmValidation *v = g_new0(SmValidation, 1);
+  v->rows = rows;
+  v->curves = g_ptr_array_new();
+  return v;
+}
+
+void
+sm_validation_free(SmValidation *v)
+{
+  if (v == NULL)
+    return;
+  for (guint i = 0; i < v->curves->len; i++) {
+    SmValidateCurve *c = g_ptr_array_index(v->curves, i);
+    g_free(c->label);
+    g_array_free(c->rows, TRUE);
+    g_free(c);
   }
+  g_ptr_array_free(v->curves, TRUE);
+  for (guint i = 0; i < v->rows->len; i++)
+    g_free(g_array_index(v->rows, SmValidateRow, i).kind);
+  g_array_free(v->rows, TRUE);
+  g_free(v);
+}
+
+gboolean
+sm_validation_run(SmValidation *v, const CfgRunSource *src, const char *const *sets, guint jobs,
+                  SmProgressFunc progress, gpointer progress_data, GError **error)
+{
+  GArray *rows = v->rows;
+  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_add(points, row_sets(&g_array_index(rows, Row, i)));
-  results = g_new0(SmPointResult, rows->len);
-  if (!sm_batch_run(&src, (const char *const *)sets, points, (guint)jobs, "validate", results,
-                    &error)) {
-    status = sm_cli_fail(error);
-    goto out;
-  }
+    g_ptr_array_add(points, row_sets(&g_array_index(rows, SmValidateRow, i)));
+  g_autofree SmPointResult *results = g_new0(SmPointResult, rows->len);
+  if (!sm_batch_run(src, sets, points, jobs, progress, progress_data, results, error))
+    return FALSE;
   GHashTable *by_label = g_hash_table_new(g_str_hash, g_str_equal);
   double total_ape = 0;
-  g_string_append_printf(out, "%-8s %6s %4s %6s %10s %10s %8s\n", "kind", "alpha", "ilp", "warps",
-                         "simulated", "measured", "error");
   for (guint i = 0; i < rows->len; i++) {
-    Row *r = &g_array_index(rows, Row, i);
+    SmValidateRow *r = &g_array_index(rows, SmValidateRow, i);
     const SmStats *s = &results[i].stats;
     /* the measurements do not count the MOV that goes with each load */
     r->simulated = s->cycles ? (double)(s->issued - s->issued_op[ISA_OP_MOV]) / s->cycles : 0;
     double ape = r->measured > 0 ? fabs(r->simulated - r->measured) / r->measured : 0;
     total_ape += ape;
-    g_string_append_printf(out, "%-8s %6g %4u %6u %10.5f %10.5f %7.1f%%\n", r->kind, r->alpha,
-                           r->ilp, r->warps, r->simulated, r->measured,
-                           100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
     g_autofree char *label = g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
-    Curve *c = g_hash_table_lookup(by_label, label);
+    SmValidateCurve *c = g_hash_table_lookup(by_label, label);
     if (c == NULL) {
-      c = g_new0(Curve, 1);
+      c = g_new0(SmValidateCurve, 1);
       c->label = g_strdup(label);
       c->rows = g_array_new(FALSE, FALSE, sizeof(guint));
-      g_ptr_array_add(curves, c);
+      g_ptr_array_add(v->curves, c);
       g_hash_table_insert(by_label, c->label, c);
     }
     g_array_append_val(c->rows, i);
     c->mape += ape;
   }
   g_hash_table_destroy(by_label);
-  g_string_append_printf(out, "\n%-28s %6s %8s %14s\n", "curve", "rows", "MAPE",
-                         "90%-of-max warps sim/meas");
-  for (guint i = 0; i < curves->len; i++) {
-    Curve *c = g_ptr_array_index(curves, i);
+  for (guint i = 0; i < v->curves->len; i++) {
+    SmValidateCurve *c = g_ptr_array_index(v->curves, i);
     c->mape /= c->rows->len;
     c->sim90 = warps_for_90(rows, c->rows, TRUE);
     c->meas90 = warps_for_90(rows, c->rows, FALSE);
-    g_string_append_printf(out, "%-28s %6u %7.1f%% %8.0f / %.0f\n", c->label, c->rows->len,
-                           100 * c->mape, c->sim90, c->meas90);
   }
-  if (csv) {
-    GString *t = g_string_new("kind,alpha,ilp,warps_per_sm,groups_per_warp,simulated_ipc_total,"
-                              "measured_ipc_total,error_percent\n");
-    for (guint i = 0; i < rows->len; i++) {
-      const Row *r = &g_array_index(rows, Row, i);
-      g_string_append_printf(t, "%s,%g,%u,%u,%u,%.6g,%.6g,%.3f\n", r->kind, r->alpha, r->ilp,
-                             r->warps, r->groups, r->simulated, r->measured,
-                             100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
+  v->total_ape = total_ape;
+  return TRUE;
+}
+
+SmPlot *
+sm_validation_plot(const SmValidation *v)
+{
+  SmPlot *plot = sm_plot_new("Simulated (lines) and measured (dots) throughput", "warps per SM",
+                             "IPC per SM (warp-instructions/cycle)");
+  for (guint i = 0; i < v->curves->len; i++) {
+    const SmValidateCurve *c = g_ptr_array_index(v->curves, i);
+    SmPlotSeries *sim = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);
+    SmPlotSeries *meas = sm_plot_add(plot, "", SM_PLOT_DOTS, i);
+    for (guint j = 0; j < c->rows->len; j++) {
+      const SmValidateRow *r =
+          &g_array_index(v->rows, SmValidateRow, g_array_index(c->rows, guint, j));
+      sm_plot_point(sim, r->warps, r->simulated);
+      sm_plot_point(meas, r->warps, r->measured);
     }
-    gboolean ok = g_file_set_contents(csv, t->str, -1, &error);
-    g_string_free(t, TRUE);
-    if (!ok) {
-      fprintf(stderr, "%s: cannot write: %s\n", csv, error->message);
-      g_error_free(error);
-      status = 2;
-      goto out;
-    }
-    g_string_append_printf(out, "wrote %s\n", csv);
   }
-  if (plot_path) {
-    g_autoptr(SmPlot) plot = sm_plot_new("Simulated (lines) and measured (dots) throughput",
-                                         "warps per SM", "IPC per SM (warp-instructions/cycle)");
-    for (guint i = 0; i < curves->len; i++) {
-      const Curve *c = g_ptr_array_index(curves, i);
-      SmPlotSeries *sim = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);
-      SmPlotSeries *meas = sm_plot_add(plot, "", SM_PLOT_DOTS, i);
-      for (guint j = 0; j < c->rows->len; j++) {
-        const Row *r = &g_array_index(rows, Row, g_array_index(c->rows, guint, j));
-        sm_plot_point(sim, r->warps, r->simulated);
-        sm_plot_point(meas, r->warps, r->measured);
-      }
-    }
-    if (!sm_plot_write(plot, plot_path, &error)) {
-      status = sm_cli_fail(error);
-      goto out;
-    }
-    g_string_append_printf(out, "wrote %s\n", plot_path);
-  }
-  g_string_append_printf(out, "overall MAPE: %.1f%% over %u rows\n", 100 * total_ape / rows->len,
-                         rows->len);
-  fputs(out->str, stdout);
-out:
-  for (guint i = 0; i < curves->len; i++) {
-    Curve *c = g_ptr_array_index(curves, i);
-    g_free(c->label);
-    g_array_free(c->rows, TRUE);
-    g_free(c);
-  }
-  g_ptr_array_free(curves, TRUE);
-  for (guint i = 0; i < rows->len; i++)
-    g_free(g_array_index(rows, Row, i).kind);
-  g_array_free(rows, TRUE);
-  g_ptr_array_free(points, TRUE);
-  g_free(results);
-  cfg_run_source_clear(&src);
-  return status;
+  return plot;
 }

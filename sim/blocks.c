@@ -1,0 +1,135 @@
+/* The block scheduler and barriers: launching grid blocks into free slots, retiring them, and
+ * releasing BAR.SYNC.  Not warp scheduling (scheduler.c) nor the cycle loop (sm.c). */
+#include "sm-internal.h"
+
+static void retire_block(Sm *sm, guint b);
+
+void
+sm_blocks_init(Sm *sm)
+{
+  sm->warps_per_block = MAX(sm->kernel->warps_per_block, 1u);
+  sm->slots_per_sm = (sm->warps_per_sm + sm->warps_per_block - 1) / sm->warps_per_block;
+  sm->n_block_slots = sm->slots_per_sm * sm->n_sm;
+  sm->blocks = g_new0(SmBlock, MAX(sm->n_block_slots, 1u));
+  for (guint k = 0; k < sm->n_sm; k++) {
+    for (guint b = 0; b < sm->slots_per_sm; b++) {
+      SmBlock *blk = &sm->blocks[k * sm->slots_per_sm + b];
+      blk->sm = k;
+      blk->first_local = b * sm->warps_per_block;
+      blk->n_warps = MIN(sm->warps_per_block, sm->warps_per_sm - blk->first_local);
+      for (guint i = 0; i < blk->n_warps; i++) {
+        SmWarp *w = sm_block_warp(sm, blk, i);
+        w->block = (guint16)(k * sm->slots_per_sm + b);
+        w->exists = TRUE;
+      }
+    }
+  }
+  sm->grid_blocks = sm->kernel->grid_blocks;
+  sm->sm_blocks = g_new0(guint, sm->n_sm);
+}
+
+/* The next grid block takes block slot @b at cycle @t. */
+static void
+launch_block(Sm *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  blk->grid_index = sm->next_block++;
+  blk->busy = TRUE;
+  sm->sm_blocks[blk->sm]++;
+  blk->live = blk->arrived = 0;
+  blk->retire = t;
+  const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
+  guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
+    w->pc = 0;
+    w->depth = 0;
+    w->issued = 0;
+    w->launched = w->finish = w->last_issue = t;
+    w->done = passes == 0;
+    w->passes_left = passes ? passes - 1 : 0;
+    if (!w->done)
+      sm_warp_settle(w, sm->prog, sm->limit);
+    if (w->done) {
+      sm->sched[w->sched].wake[sm_warp_pos(sm, w)] = SM_NEVER;
+      continue;
+    }
+    sm_warp_prepare(sm, w);
+    blk->live++;
+    sm_wake_warp(sm, w, t);
+  }
+  if (blk->live == 0)
+    retire_block(sm, b);
+}
+
+static void
+retire_block(Sm *sm, guint b)
+{
+  SmBlock *blk = &sm->blocks[b];
+  sm->blocks_retired++;
+  sm->end_cycle = MAX(sm->end_cycle, blk->retire);
+  blk->busy = FALSE;
+  sm->sm_blocks[blk->sm]--;
+  blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
+  if (sm->next_block < sm->grid_blocks)
+    sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
+}
+
+void
+sm_blocks_dispatch(Sm *sm, guint64 t)
+{
+  while (sm->next_block < sm->grid_blocks) {
+    guint best = G_MAXUINT;
+    for (guint b = 0; b < sm->n_block_slots; b++) {
+      const SmBlock *blk = &sm->blocks[b];
+      if (blk->busy || blk->free_at > t)
+        continue;
+      if (best == G_MAXUINT || sm->sm_blocks[blk->sm] < sm->sm_blocks[sm->blocks[best].sm])
+        best = b;
+    }
+    if (best == G_MAXUINT)
+      return;
+    launch_block(sm, best, t);
+  }
+}
+
+/* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */
+static void
+release_barrier(Sm *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    if (w->done || w->dep_state != SM_STATE_BARRIER)
+      continue;
+    sm_warp_prepare(sm, w);
+    sm_wake_warp(sm, w, t + 1);
+  }
+  blk->arrived = 0;
+}
+
+void
+sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t)
+{
+  /* wait for the block's other live warps: not before a release */
+  w->deps_at = SM_NEVER;
+  w->dep_state = SM_STATE_BARRIER;
+  SmBlock *blk = &sm->blocks[w->block];
+  if (++blk->arrived == blk->live)
+    release_barrier(sm, w->block, t);
+}
+
+void
+sm_blocks_warp_finished(Sm *sm, SmWarp *w)
+{
+  guint64 end = MAX(w->finish, w->last_issue + 1);
+  sm->stats.resident_warp_cycles += end - w->launched;
+  SmBlock *blk = &sm->blocks[w->block];
+  blk->retire = MAX(blk->retire, end);
+  blk->live--;
+  if (blk->live == 0)
+    retire_block(sm, w->block);
+  else if (blk->arrived > 0 && blk->arrived == blk->live)
+    release_barrier(sm, w->block, w->last_issue); /* exited warps no longer count */
+}

@@ -1,0 +1,53 @@
+/* The smsim command line: picks the command.  Each command lives in its own file (commands.h). */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../study/plot.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char usage_text[] =
+    "usage: smsim COMMAND ...\n"
+    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
+    "                  [--trace FILE.{txt,vcd,json,csv} [--trace-window A:B] [--trace-warps "
+    "LIST]]\n"
+    "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
+    "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
+    "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
+    "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
+    "  smsim describe  GPU.yaml [--set K=V]...\n"
+    "Run 'smsim COMMAND --help' for a command's options.\n";
+
+static int
+dispatch(int argc, char **argv)
+{
+  if (argc < 2)
+    return sm_cli_usage("no command given");
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") == 0)
+    return sm_cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "occupancy") == 0)
+    return sm_cmd_occupancy(argc - 1, argv + 1);
+  if (strcmp(cmd, "validate") == 0)
+    return sm_cmd_validate(argc - 1, argv + 1);
+  if (strcmp(cmd, "sweep") == 0)
+    return sm_cmd_sweep(argc - 1, argv + 1);
+  if (strcmp(cmd, "describe") == 0)
+    return sm_cmd_describe(argc - 1, argv + 1);
+  g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
+  return sm_cli_usage(msg);
+}
+
+int
+main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "C");
+  int status = dispatch(argc, argv);
+  sm_plot_shutdown();
+  return status;
+}

@@ -1,0 +1,275 @@
+/* smsim sweep: options, the points table, the per-curve summary, CSV, JSON and the plot.
+ * Not the sweep itself (study/sweep.c) nor the runs (study/batch.c). */
+#include "commands.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../study/sweep.h"
+#include "cli.h"
+#include "report.h"
+
+static void
+append_number(GString *s, double v, int col)
+{
+  if (isnan(v))
+    return;
+  if (col == 0)
+    g_string_append_printf(s, "%.0f", v);
+  else
+    g_string_append_printf(s, "%.6g", v);
+}
+
+static char *
+sweep_csv(const SmSweep *sw)
+{
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < sw->varies->len; i++)
+    g_string_append_printf(s, "%s,", ((SmVary *)g_ptr_array_index(sw->varies, i))->key);
+  for (guint c = 0; sm_sweep_columns[c]; c++)
+    g_string_append_printf(s, "%s%s", sm_sweep_columns[c], sm_sweep_columns[c + 1] ? "," : "\n");
+  for (guint p = 0; p < sw->points->len; p++) {
+    for (guint i = 0; i < sw->varies->len; i++)
+      g_string_append_printf(s, "%s,", sm_sweep_value(sw, p, i));
+    double nums[SM_SWEEP_N_COLUMNS];
+    sm_sweep_point_numbers(&sw->results[p], nums);
+    for (guint c = 0; sm_sweep_columns[c]; c++) {
+      append_number(s, nums[c], (int)c);
+      g_string_append(s, sm_sweep_columns[c + 1] ? "," : "\n");
+    }
+  }
+  return g_string_free(s, FALSE);
+}
+
+static void
+fmt_warps(GString *s, double w)
+{
+  if (isnan(w))
+    g_string_append_printf(s, " %6s", "-");
+  else
+    g_string_append_printf(s, " %6.0f", w);
+}
+
+static void
+fmt_model(GString *s, double w)
+{
+  if (isnan(w) || isinf(w))
+    g_string_append_printf(s, " %6s", "-");
+  else
+    g_string_append_printf(s, " %6.1f", w);
+}
+
+static void
+print_curves(const SmSweep *sw, GPtrArray *curves, GString *out)
+{
+  guint width = 5;
+  for (guint i = 0; i < curves->len; i++)
+    width = MAX(width, (guint)strlen(((SmCurve *)g_ptr_array_index(curves, i))->label));
+  g_string_append_printf(
+      out, "\nwarps per SM needed for 90 %% / 95 %% of the curve's maximum and of the "
+           "peak the GPU file gives\n('-': not reached; model: Volkov's Little's-law "
+           "warps x 0.90 / 0.95; CUDA guide: mem_lat x alu_thru / alpha, compute-bound only)\n");
+  g_string_append_printf(out, "%-*s %9s %6s %6s %9s %6s %6s %6s %6s %6s\n", width, "curve",
+                         "max IPC", "90%max", "95%max", "peak IPC", "90%pk", "95%pk", "model90",
+                         "model95", "guide");
+  for (guint i = 0; i < curves->len; i++) {
+    const SmCurve *c = g_ptr_array_index(curves, i);
+    g_string_append_printf(out, "%-*s %9.4f", width, c->label, c->max_ipc);
+    fmt_warps(out, c->warps_max[0]);
+    fmt_warps(out, c->warps_max[1]);
+    if (isnan(c->peak_ipc))
+      g_string_append_printf(out, " %9s", "-");
+    else
+      g_string_append_printf(out, " %9.4f", c->peak_ipc);
+    fmt_warps(out, c->warps_peak[0]);
+    fmt_warps(out, c->warps_peak[1]);
+    fmt_model(out, 0.90 * c->model_warps);
+    fmt_model(out, 0.95 * c->model_warps);
+    fmt_model(out, c->cuda_guide);
+    g_string_append_c(out, '\n');
+  }
+  (void)sw;
+}
+
+static void
+print_points(const SmSweep *sw, GString *out)
+{
+  for (guint i = 0; i < sw->varies->len; i++)
+    g_string_append_printf(out, "%14s ", ((SmVary *)g_ptr_array_index(sw->varies, i))->key);
+  g_string_append_printf(out, "%12s %9s %9s %9s %10s %8s %9s\n", "cycles", "IPC", "IPC alu",
+                         "B/cycle", "load lat", "occup.", "model");
+  for (guint p = 0; p < sw->points->len; p++) {
+    for (guint i = 0; i < sw->varies->len; i++)
+      g_string_append_printf(out, "%14s ", sm_sweep_value(sw, p, i));
+    double n[SM_SWEEP_N_COLUMNS];
+    sm_sweep_point_numbers(&sw->results[p], n);
+    g_string_append_printf(out, "%12.0f %9.4f %9.4f %9.3f %10.1f %8.3f", n[0], n[1], n[2], n[5],
+                           n[6], n[7]);
+    if (isnan(n[10]))
+      g_string_append_printf(out, " %9s\n", "-");
+    else
+      g_string_append_printf(out, " %9.4f\n", n[10]);
+  }
+}
+
+static char *
+sweep_json(const SmSweep *sw, GPtrArray *curves)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "points");
+  json_builder_begin_array(b);
+  for (guint p = 0; p < sw->points->len; p++) {
+    json_builder_begin_object(b);
+    for (guint i = 0; i < sw->varies->len; i++) {
+      json_builder_set_member_name(b, ((SmVary *)g_ptr_array_index(sw->varies, i))->key);
+      json_builder_add_string_value(b, sm_sweep_value(sw, p, i));
+    }
+    double n[SM_SWEEP_N_COLUMNS];
+    sm_sweep_point_numbers(&sw->results[p], n);
+    for (guint c = 0; sm_sweep_columns[c]; c++) {
+      json_builder_set_member_name(b, sm_sweep_columns[c]);
+      if (isnan(n[c]))
+        json_builder_add_null_value(b);
+      else
+        json_builder_add_double_value(b, n[c]);
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  json_builder_set_member_name(b, "curves");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < curves->len; i++) {
+    const SmCurve *c = g_ptr_array_index(curves, i);
+    json_builder_begin_object(b);
+    const struct {
+      const char *name;
+      double v;
+    } fields[] = {{"max_ipc", c->max_ipc},
+                  {"warps_90_of_max", c->warps_max[0]},
+                  {"warps_95_of_max", c->warps_max[1]},
+                  {"peak_ipc", c->peak_ipc},
+                  {"warps_90_of_peak", c->warps_peak[0]},
+                  {"warps_95_of_peak", c->warps_peak[1]},
+                  {"model_warps_needed", c->model_warps},
+                  {"cuda_guide_warps", c->cuda_guide}};
+    json_builder_set_member_name(b, "curve");
+    json_builder_add_string_value(b, c->label);
+    for (guint f = 0; f < G_N_ELEMENTS(fields); f++) {
+      json_builder_set_member_name(b, fields[f].name);
+      if (isnan(fields[f].v) || isinf(fields[f].v))
+        json_builder_add_null_value(b);
+      else
+        json_builder_add_double_value(b, fields[f].v);
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  json_builder_end_object(b);
+  return sm_json_text(b);
+}
+
+int
+sm_cmd_sweep(int argc, char **argv)
+{
+  g_auto(GStrv) sets = NULL, varies = NULL;
+  g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL;
+  gint jobs = 0;
+  const GOptionEntry entries[] = {
+      {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
+       "Vary a key over a list (K=1,2,4) or range (K=A:B or K=A:B:STEP); repeatable", "K=VALUES"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a key for every run", "K=V"},
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write every point as CSV", "FILE"},
+      {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write points and curves as JSON", "FILE"},
+      {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "Draw a plot (.png or .svg)", "FILE"},
+      {"plot-kind", 0, 0, G_OPTION_ARG_STRING, &plot_kind,
+       "throughput (IPC against warps), cusp (warps for 90% of peak against alpha) or occupancy "
+       "(occupancy and IPC against the first varied key); default: "
+       "cusp when exactly alpha and warps_per_sm vary over 5+ alphas",
+       "KIND"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!sm_cli_parse("sweep", "GPU.yaml KERNEL.yaml - run a kernel over a grid of settings", entries,
+                    &argc, &argv))
+    return 2;
+  if (argc != 3)
+    return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
+  if (varies == NULL)
+    return sm_cli_usage("sweep needs at least one --vary");
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
+    return 2;
+  GError *error = NULL;
+  if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0 &&
+      strcmp(plot_kind, "occupancy") != 0) {
+    fprintf(stderr, "--plot-kind %s: must be throughput, cusp or occupancy\n", plot_kind);
+    return 2;
+  }
+  g_autoptr(SmSweep) sw = sm_sweep_new();
+  for (guint i = 0; varies[i]; i++) {
+    SmVary *v = sm_vary_parse(varies[i], &error);
+    if (v == NULL || !sm_sweep_add_vary(sw, v, &error))
+      return sm_cli_fail(error);
+  }
+  gboolean cusp = FALSE, occupancy = FALSE;
+  if (plot_path) {
+    gboolean can_cusp = sw->alpha_vary >= 0 && sw->warps_vary >= 0 && sw->varies->len == 2;
+    if (plot_kind && strcmp(plot_kind, "cusp") == 0 && !can_cusp)
+      return sm_cli_usage_error(
+          "--plot-kind cusp: needs exactly --vary alpha and --vary warps_per_sm");
+    if (plot_kind && strcmp(plot_kind, "throughput") == 0 && sw->warps_vary < 0)
+      return sm_cli_usage_error("--plot-kind throughput: needs --vary warps_per_sm");
+    occupancy = plot_kind && strcmp(plot_kind, "occupancy") == 0;
+    cusp = plot_kind
+               ? strcmp(plot_kind, "cusp") == 0
+               : can_cusp &&
+                     ((SmVary *)g_ptr_array_index(sw->varies, sw->alpha_vary))->values->len >= 5;
+    if (!cusp && !occupancy && sw->warps_vary < 0)
+      return sm_cli_usage_error("--plot: a throughput plot needs --vary warps_per_sm");
+  }
+  g_auto(CfgRunSource) src = {0};
+  if (!cfg_run_source_init(&src, argv[1], argv[2], &error))
+    return sm_cli_fail(error);
+  sm_sweep_make_points(sw);
+  sw->results = g_new0(SmPointResult, sw->points->len);
+  if (!sm_batch_run(&src, (const char *const *)sets, sw->points, (guint)jobs, sm_cli_progress,
+                    "sweep", sw->results, &error))
+    return sm_cli_fail(error);
+  g_autoptr(GPtrArray) curves = sm_sweep_curves(sw);
+  g_autoptr(GString) out = g_string_new(NULL);
+  if (csv == NULL && json == NULL)
+    print_points(sw, out);
+  else
+    g_string_append_printf(out, "%u runs\n", sw->points->len);
+  if (sw->warps_vary >= 0)
+    print_curves(sw, curves, out);
+  if (csv) {
+    g_autofree char *text = sweep_csv(sw);
+    if (!sm_cli_write_file(csv, text))
+      return 2;
+    g_string_append_printf(out, "wrote %s\n", csv);
+  }
+  if (json) {
+    g_autofree char *text = sweep_json(sw, curves);
+    if (!sm_cli_write_file(json, text))
+      return 2;
+    g_string_append_printf(out, "wrote %s\n", json);
+  }
+  if (plot_path) {
+    CfgGpu *g = NULL;
+    CfgKernel *k = NULL;
+    if (!cfg_load_run_text(&src, (const char *const *)sets, NULL, &g, &k, &error))
+      return sm_cli_fail(error);
+    g_autoptr(SmPlot) plot = occupancy ? sm_sweep_occupancy_plot(sw, g->name)
+                             : cusp ? sm_sweep_cusp_plot(sw, curves, g->name, g->limits.max_warps)
+                                    : sm_sweep_throughput_plot(sw, curves, g->name);
+    cfg_gpu_free(g);
+    cfg_kernel_free(k);
+    if (!sm_plot_write(plot, plot_path, &error))
+      return sm_cli_fail(error);
+    g_string_append_printf(out, "wrote %s\n", plot_path);
+  }
+  fputs(out->str, stdout);
+  return 0;
+}

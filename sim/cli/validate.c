@@ -1,0 +1,95 @@
+/* smsim validate: options, the per-row and per-curve tables, the CSV and the plot.  Not the
+ * replay or the errors (study/validate.c). */
+#include <stdio.h>
+
+#include "../study/validate.h"
+#include "cli.h"
+#include "commands.h"
+
+static void
+print_rows(const SmValidation *v, GString *out)
+{
+  g_string_append_printf(out, "%-8s %6s %4s %6s %10s %10s %8s\n", "kind", "alpha", "ilp", "warps",
+                         "simulated", "measured", "error");
+  for (guint i = 0; i < v->rows->len; i++) {
+    const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
+    g_string_append_printf(out, "%-8s %6g %4u %6u %10.5f %10.5f %7.1f%%\n", r->kind, r->alpha,
+                           r->ilp, r->warps, r->simulated, r->measured,
+                           100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
+  }
+  g_string_append_printf(out, "\n%-28s %6s %8s %14s\n", "curve", "rows", "MAPE",
+                         "90%-of-max warps sim/meas");
+  for (guint i = 0; i < v->curves->len; i++) {
+    const SmValidateCurve *c = g_ptr_array_index(v->curves, i);
+    g_string_append_printf(out, "%-28s %6u %7.1f%% %8.0f / %.0f\n", c->label, c->rows->len,
+                           100 * c->mape, c->sim90, c->meas90);
+  }
+}
+
+static char *
+rows_csv(const SmValidation *v)
+{
+  GString *t = g_string_new("kind,alpha,ilp,warps_per_sm,groups_per_warp,simulated_ipc_total,"
+                            "measured_ipc_total,error_percent\n");
+  for (guint i = 0; i < v->rows->len; i++) {
+    const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
+    g_string_append_printf(t, "%s,%g,%u,%u,%u,%.6g,%.6g,%.3f\n", r->kind, r->alpha, r->ilp,
+                           r->warps, r->groups, r->simulated, r->measured,
+                           100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
+  }
+  return g_string_free(t, FALSE);
+}
+
+int
+sm_cmd_validate(int argc, char **argv)
+{
+  g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL;
+  g_auto(GStrv) sets = NULL;
+  gint jobs = 0;
+  const GOptionEntry entries[] = {
+      {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
+       "Kernel that replays the rows (default: isa/kernels/mix.yaml of this source tree)", "FILE"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every row", "K=V"},
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write per-row results as CSV", "FILE"},
+      {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
+       "Draw simulated curves and measured points (.png or .svg)", "FILE"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!sm_cli_parse("validate", "GPU.yaml MEASUREMENTS.csv - compare with measurements", entries,
+                    &argc, &argv))
+    return 2;
+  if (argc != 3)
+    return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
+    return 2;
+  GError *error = NULL;
+  g_autofree char *default_kernel =
+      g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
+  g_autoptr(SmValidation) v = sm_validation_read(argv[2], &error);
+  if (v == NULL)
+    return sm_cli_fail(error);
+  g_auto(CfgRunSource) src = {0};
+  if (!cfg_run_source_init(&src, argv[1], kernel ? kernel : default_kernel, &error))
+    return sm_cli_fail(error);
+  if (!sm_validation_run(v, &src, (const char *const *)sets, (guint)jobs, sm_cli_progress,
+                         "validate", &error))
+    return sm_cli_fail(error);
+  g_autoptr(GString) out = g_string_new(NULL);
+  print_rows(v, out);
+  if (csv) {
+    g_autofree char *text = rows_csv(v);
+    if (!sm_cli_write_file(csv, text))
+      return 2;
+    g_string_append_printf(out, "wrote %s\n", csv);
+  }
+  if (plot_path) {
+    g_autoptr(SmPlot) plot = sm_validation_plot(v);
+    if (!sm_plot_write(plot, plot_path, &error))
+      return sm_cli_fail(error);
+    g_string_append_printf(out, "wrote %s\n", plot_path);
+  }
+  g_string_append_printf(out, "overall MAPE: %.1f%% over %u rows\n",
+                         100 * v->total_ape / v->rows->len, v->rows->len);
+  fputs(out->str, stdout);
+  return 0;
+}

@@ -1,0 +1,50 @@
+/* Decoding a stream into per-instruction pipe costs.  No state of a running SM lives here. */
+#include "pipe.h"
+
+#include "memory.h"
+
+SmInsnInfo *
+sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  const IsaProgram *prog = kernel->program;
+  SmInsnInfo *info = g_new0(SmInsnInfo, prog->n_insns);
+  for (guint i = 0; i < prog->n_insns; i++) {
+    const IsaInsn *insn = &prog->insns[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    const IsaOpInfo *op = isa_op_info(insn->op);
+    SmInsnInfo *ii = &info[i];
+    ii->unit = op->unit;
+    ii->space = op->space;
+    ii->is_load = isa_op_is_load(insn->op);
+    ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);
+    guint lanes = gpu->units[op->unit].lanes_per_scheduler;
+    ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / lanes;
+    for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
+      ii->latency[u] = cfg_gpu_op_latency(gpu, insn->op, u);
+      ii->max_latency = MAX(ii->max_latency, ii->latency[u]);
+    }
+    switch (op->space) {
+    case ISA_SPACE_NONE:
+      ii->result_state = op->unit == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->throttle_state = SM_STATE_MATH_PIPE_THROTTLE;
+      break;
+    case ISA_SPACE_SHARED:
+      ii->result_state = SM_STATE_SHORT_SCOREBOARD;
+      ii->throttle_state = SM_STATE_MIO_THROTTLE;
+      break;
+    case ISA_SPACE_GLOBAL: {
+      ii->result_state = SM_STATE_LONG_SCOREBOARD;
+      ii->throttle_state = SM_STATE_LG_THROTTLE;
+      ii->level = kernel->level_map[insn->level];
+      ii->random_lines = insn->pattern == ISA_PATTERN_RANDOM;
+      guint n, bytes;
+      sm_memory_transactions(gpu, insn->pattern, insn->stride, &n, &bytes);
+      ii->n_trans = (guint16)n;
+      ii->trans_bytes = bytes;
+      break;
+    }
+    }
+  }
+  return info;
+}

@@ -1,0 +1,51 @@
+/* Execution pipes: what one instruction costs on its unit (lanes, initiation interval, issue
+ * cycles, latency per consumer, memory transactions), decoded once per run into SmInsnInfo.
+ * Not the pipes' state: each scheduler keeps when its pipes next accept (scheduler.h).
+ */
+#pragma once
+
+#include "../config/kernel.h"
+#include "fixed.h"
+#include "stats.h"
+
+/* Everything the loop needs about one instruction of the stream, computed once. */
+typedef struct {
+  guint8 unit;           /* IsaUnit */
+  guint8 space;          /* IsaSpace */
+  guint8 result_state;   /* SmState of a warp waiting on the result */
+  guint8 throttle_state; /* SmState of a warp waiting for the pipe */
+  guint8 level;          /* GPU memory level */
+  guint8 random_lines;
+  guint8 is_load;
+  guint16 n_trans;     /* global: transactions per warp-instruction */
+  guint32 trans_bytes; /* global: bytes per transaction */
+  guint32 issue_cycles;
+  guint64 ii_ticks; /* pipe initiation interval: 32 / lanes cycles */
+  guint32 latency[ISA_UNIT_COUNT];
+  guint32 max_latency;
+} SmInsnInfo;
+
+/* One record per instruction of @kernel's stream on @gpu (loop markers stay zeroed); g_free. */
+SmInsnInfo *sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel);
+
+/* A pipe that takes a whole warp-instruction every cycle (32 lanes or more) is free again at
+ * the start of every cycle. */
+static inline gboolean
+sm_pipe_single_cycle(const CfgGpu *gpu, IsaUnit unit)
+{
+  return gpu->units[unit].lanes_per_scheduler >= 32;
+}
+
+/* The pipe, free from @free_ticks, cannot take an instruction in cycle @t. */
+static inline gboolean
+sm_pipe_busy(guint64 free_ticks, guint64 t)
+{
+  return free_ticks >= sm_ticks(t + 1);
+}
+
+/* The pipe takes an instruction at @now_ticks; returns when it is free again. */
+static inline guint64
+sm_pipe_accept(guint64 free_ticks, guint64 now_ticks, guint64 ii_ticks)
+{
+  return MAX(free_ticks, now_ticks) + ii_ticks;
+}

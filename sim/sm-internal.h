@@ -1,0 +1,104 @@
+/* The SM loop's private state, shared by the files of one simulated machine: sm.c (the cycle
+ * loop), blocks.c (block scheduler, barriers) and sm-trace.c (records for a trace).
+ * Not for use outside sim/: everything else goes through sm.h.
+ */
+#pragma once
+
+#include "blocks.h"
+#include "engine.h"
+#include "memory.h"
+#include "pipe.h"
+#include "scheduler.h"
+#include "sm.h"
+#include "smem.h"
+#include "warp.h"
+
+#define SM_STATE_ELIGIBLE SM_STATE_COUNT
+
+struct Sm {
+  const CfgGpu *gpu;
+  const CfgKernel *kernel;
+  const IsaProgram *prog;
+  SmInsnInfo *info;
+  SmWarp *warps;
+  guint n_warps, n_done;
+  guint64 *ready_pool;
+  guint8 *producer_pool;
+  SmScheduler *sched; /* n_sched: all SMs' schedulers */
+  guint n_sched;
+  guint *sched_pool;
+  guint64 *wake_pool;
+  guint *eligible;
+  guint *due;
+  guint issue_width;
+  CfgDualIssue dual_issue;
+  CfgPolicy policy;
+  guint64 limit;
+  SmEngine engine;
+  SmMemory mem;
+  SmSharedMemory smem;
+  guint n_sm, sched_per_sm, warps_per_sm;
+  guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+  gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
+  SmBlock *blocks;                                    /* resident block slots */
+  guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
+  guint grid_blocks, next_block, blocks_retired;
+  guint *sm_blocks;  /* per SM: block slots holding a block */
+  guint64 end_cycle; /* latest retirement so far */
+  guint64 now;
+  gboolean finished;
+  SmStats stats;
+  TraceSink *trace;    /* NULL: no records at all */
+  guint8 *warp_exists; /* for the trace */
+  guint64 traced_counter[TRACE_COUNTER_COUNT];
+};
+
+/* Reads the scoreboard once for the instruction now at pc: its operands' readiness cannot
+ * change until it issues (memory results are known at issue). */
+static inline void
+sm_warp_prepare(const Sm *sm, SmWarp *w)
+{
+  if (w->done)
+    return;
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  SmState why = SM_STATE_WAIT;
+  w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
+  w->dep_state = (guint8)why;
+  w->unit = ii->unit;
+  w->space = ii->space;
+  w->n_trans = ii->n_trans;
+}
+
+/* Warp slots are numbered so that warp g belongs to scheduler g % n_sched (all SMs' schedulers
+ * numbered together) at position g / n_sched.  Local slot l of SM k: */
+static inline SmWarp *
+sm_block_warp(Sm *sm, const SmBlock *blk, guint i)
+{
+  guint l = blk->first_local + i;
+  guint s = sm->sched_per_sm;
+  return &sm->warps[(l / s) * sm->n_sched + blk->sm * s + l % s];
+}
+
+/* Position of @w in its scheduler's warps[]. */
+static inline guint
+sm_warp_pos(const Sm *sm, const SmWarp *w)
+{
+  return (guint)(w - sm->warps) / sm->n_sched;
+}
+
+/* Nothing about @w changes before cycle @at: its scheduler looks at it again then. */
+static inline void
+sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
+{
+  SmScheduler *s = &sm->sched[w->sched];
+  s->wake[sm_warp_pos(sm, w)] = at;
+  s->min_wake = MIN(s->min_wake, at);
+}
+
+/* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
+ * untraced hot path stays small. */
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(Sm *sm, SmWarp *w, SmState state,
+                                                           guint64 at);
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w,
+                                                           guint64 t, guint slot, guint64 complete);
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(Sm *sm, guint64 t);

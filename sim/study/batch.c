@@ -1,0 +1,84 @@
+/* The thread pool behind sweep and validate: loads every point once to check it, then runs
+ * them in parallel into a results array indexed like the points.  Prints nothing. */
+#include "batch.h"
+
+#include "../sm.h"
+
+typedef struct {
+  const CfgRunSource *src;
+  const char *const *sets;
+  GPtrArray *points;
+  SmPointResult *results;
+  GMutex lock;
+  GCond cond;
+  guint done;
+} Batch;
+
+static gboolean
+run_point(const CfgRunSource *src, const char *const *sets, const char *const *point,
+          SmPointResult *r, GError **error)
+{
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  if (!cfg_load_run_text(src, sets, point, &gpu, &kernel, error))
+    return FALSE;
+  g_autoptr(CfgGpu) g = gpu;
+  g_autoptr(CfgKernel) k = kernel;
+  if (r == NULL)
+    return TRUE;
+  g_autoptr(Sm) sm = sm_new(g, k);
+  sm_run(sm);
+  r->stats = *sm_stats(sm);
+  r->warps = k->warps_per_sm;
+  r->has_model = sm_model_mix(g, k, &r->model);
+  return TRUE;
+}
+
+static void
+batch_worker(gpointer data, gpointer user)
+{
+  Batch *b = user;
+  guint i = GPOINTER_TO_UINT(data) - 1;
+  /* every point loaded once already: this cannot fail */
+  gboolean ok = run_point(b->src, b->sets, g_ptr_array_index(b->points, i), &b->results[i], NULL);
+  g_assert(ok);
+  g_mutex_lock(&b->lock);
+  b->done++;
+  g_cond_signal(&b->cond);
+  g_mutex_unlock(&b->lock);
+}
+
+gboolean
+sm_batch_run(const CfgRunSource *src, const char *const *sets, GPtrArray *points, guint jobs,
+             SmProgressFunc progress, gpointer progress_data, SmPointResult *results,
+             GError **error)
+{
+  for (guint i = 0; i < points->len; i++)
+    if (!run_point(src, sets, g_ptr_array_index(points, i), NULL, error))
+      return FALSE;
+  if (jobs == 0)
+    jobs = MAX(1u, g_get_num_processors());
+  Batch b = {.src = src, .sets = sets, .points = points, .results = results};
+  g_mutex_init(&b.lock);
+  g_cond_init(&b.cond);
+  GThreadPool *pool = g_thread_pool_new(batch_worker, &b, (gint)MIN(jobs, points->len), TRUE, NULL);
+  for (guint i = 0; i < points->len; i++)
+    g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
+  g_mutex_lock(&b.lock);
+  while (b.done < points->len) {
+    if (progress) {
+      guint done = b.done;
+      g_mutex_unlock(&b.lock);
+      progress(done, points->len, progress_data);
+      g_mutex_lock(&b.lock);
+    }
+    g_cond_wait_until(&b.cond, &b.lock, g_get_monotonic_time() + 200 * G_TIME_SPAN_MILLISECOND);
+  }
+  g_mutex_unlock(&b.lock);
+  if (progress)
+    progress(points->len, points->len, progress_data);
+  g_thread_pool_free(pool, FALSE, TRUE);
+  g_mutex_clear(&b.lock);
+  g_cond_clear(&b.cond);
+  return TRUE;
+}

@@ -1,0 +1,388 @@
+/* Sweeps: --vary values, points, curves and their plots.  Runs go through batch.c; nothing
+ * here prints or writes files. */
+#include "sweep.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../stats.h"
+
+static gboolean G_GNUC_PRINTF(3, 4) vary_fail(GError **error, const char *key, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--vary %s: %s", key, msg);
+  return FALSE;
+}
+
+static gboolean
+parse_number(const char *s, double *out)
+{
+  char *end;
+  *out = g_ascii_strtod(s, &end);
+  return s[0] != '\0' && *end == '\0' && isfinite(*out);
+}
+
+void
+sm_vary_free(SmVary *v)
+{
+  if (v == NULL)
+    return;
+  g_free(v->key);
+  g_ptr_array_free(v->values, TRUE);
+  g_free(v);
+}
+
+SmVary *
+sm_vary_parse(const char *arg, GError **error)
+{
+  const char *eq = strchr(arg, '=');
+  if (eq == NULL || eq == arg) {
+    vary_fail(error, arg, "expected KEY=LIST or KEY=A:B[:STEP]");
+    return NULL;
+  }
+  g_autofree char *key = g_strndup(arg, (gsize)(eq - arg));
+  const char *spec = eq + 1;
+  SmVary *v = g_new0(SmVary, 1);
+  v->key = g_strdup(key);
+  v->values = g_ptr_array_new_with_free_func(g_free);
+  if (strchr(spec, ':') != NULL && strchr(spec, ',') == NULL) {
+    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+    guint n = g_strv_length(parts);
+    double a, b, step = 1;
+    if (n < 2 || n > 3 || !parse_number(parts[0], &a) || !parse_number(parts[1], &b) ||
+        (n == 3 && !parse_number(parts[2], &step))) {
+      vary_fail(error, key, "'%s' is not a range A:B or A:B:STEP of numbers", spec);
+      sm_vary_free(v);
+      return NULL;
+    }
+    if (step <= 0) {
+      vary_fail(error, key, "the step of '%s' must be positive", spec);
+      sm_vary_free(v);
+      return NULL;
+    }
+    if (b < a) {
+      vary_fail(error, key, "empty range '%s' (the end is below the start)", spec);
+      sm_vary_free(v);
+      return NULL;
+    }
+    double count = floor((b - a) / step + 1e-9) + 1;
+    if (count > SM_SWEEP_MAX_POINTS) {
+      vary_fail(error, key, "'%s' has more than %u values", spec, SM_SWEEP_MAX_POINTS);
+      sm_vary_free(v);
+      return NULL;
+    }
+    for (guint i = 0; i < (guint)count; i++) {
+      double x = a + i * step;
+      x = round(x * 1e9) / 1e9;
+      g_ptr_array_add(v->values, g_strdup_printf("%.10g", x));
+    }
+  } else {
+    g_auto(GStrv) items = g_strsplit(spec, ",", -1);
+    for (guint i = 0; items[i]; i++) {
+      char *item = g_strstrip(items[i]);
+      if (item[0] == '\0') {
+        vary_fail(error, key, "empty value in the list '%s'", spec);
+        sm_vary_free(v);
+        return NULL;
+      }
+      g_ptr_array_add(v->values, g_strdup(item));
+    }
+  }
+  if (v->values->len == 0) {
+    vary_fail(error, key, "no values");
+    sm_vary_free(v);
+    return NULL;
+  }
+  return v;
+}
+
+SmSweep *
+sm_sweep_new(void)
+{
+  SmSweep *sw = g_new0(SmSweep, 1);
+  sw->varies = g_ptr_array_new_with_free_func((GDestroyNotify)sm_vary_free);
+  sw->warps_vary = sw->alpha_vary = -1;
+  return sw;
+}
+
+void
+sm_sweep_free(SmSweep *sw)
+{
+  if (sw == NULL)
+    return;
+  if (sw->points)
+    g_ptr_array_free(sw->points, TRUE);
+  if (sw->index)
+    g_array_free(sw->index, TRUE);
+  g_free(sw->results);
+  g_ptr_array_free(sw->varies, TRUE);
+  g_free(sw);
+}
+
+gboolean
+sm_sweep_add_vary(SmSweep *sw, SmVary *v, GError **error)
+{
+  for (guint j = 0; j < sw->varies->len; j++) {
+    if (strcmp(((SmVary *)g_ptr_array_index(sw->varies, j))->key, v->key) == 0) {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--vary %s: given twice", v->key);
+      sm_vary_free(v);
+      return FALSE;
+    }
+  }
+  if (sw->varies->len >= SM_SWEEP_MAX_VARIES) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--vary: at most %u keys",
+                SM_SWEEP_MAX_VARIES);
+    sm_vary_free(v);
+    return FALSE;
+  }
+  guint64 total = v->values->len;
+  for (guint i = 0; i < sw->varies->len; i++)
+    total *= ((SmVary *)g_ptr_array_index(sw->varies, i))->values->len;
+  if (total > SM_SWEEP_MAX_POINTS) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "--vary: %" G_GUINT64_FORMAT " runs, more than the %u allowed", total,
+                SM_SWEEP_MAX_POINTS);
+    sm_vary_free(v);
+    return FALSE;
+  }
+  if (strcmp(v->key, "warps_per_sm") == 0)
+    sw->warps_vary = (int)sw->varies->len;
+  if (strcmp(v->key, "alpha") == 0)
+    sw->alpha_vary = (int)sw->varies->len;
+  g_ptr_array_add(sw->varies, v);
+  return TRUE;
+}
+
+const char *
+sm_sweep_value(const SmSweep *sw, guint point, guint vary)
+{
+  const SmVary *v = g_ptr_array_index(sw->varies, vary);
+  guint vi = g_array_index(sw->index, guint, point * sw->varies->len + vary);
+  return g_ptr_array_index(v->values, vi);
+}
+
+void
+sm_sweep_make_points(SmSweep *sw)
+{
+  guint n = 1;
+  for (guint i = 0; i < sw->varies->len; i++)
+    n *= ((SmVary *)g_ptr_array_index(sw->varies, i))->values->len;
+  sw->points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+  sw->index = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint p = 0; p < n; p++) {
+    GStrvBuilder *b = g_strv_builder_new();
+    guint rest = p;
+    guint idx[64];
+    for (guint i = sw->varies->len; i-- > 0;) {
+      const SmVary *v = g_ptr_array_index(sw->varies, i);
+      idx[i] = rest % v->values->len;
+      rest /= v->values->len;
+    }
+    for (guint i = 0; i < sw->varies->len; i++) {
+      const SmVary *v = g_ptr_array_index(sw->varies, i);
+      g_array_append_val(sw->index, idx[i]);
+      g_autofree char *kv =
+          g_strdup_printf("%s=%s", v->key, (char *)g_ptr_array_index(v->values, idx[i]));
+      g_strv_builder_add(b, kv);
+    }
+    g_ptr_array_add(sw->points, g_strv_builder_end(b));
+    g_strv_builder_unref(b);
+  }
+}
+
+const char *const sm_sweep_columns[] = {"cycles",
+                                        "ipc_total",
+                                        "ipc_alu",
+                                        "ipc_sfu",
+                                        "ipc_ldst",
+                                        "mem_bytes_per_cycle",
+                                        "mean_mem_latency",
+                                        "achieved_occupancy",
+                                        "model_latency_bound",
+                                        "model_throughput_bound",
+                                        "model_ipc",
+                                        NULL};
+
+void
+sm_sweep_point_numbers(const SmPointResult *r, double out[SM_SWEEP_N_COLUMNS])
+{
+  SmSummary m;
+  sm_summary_compute(&r->stats, &m);
+  out[0] = (double)r->stats.cycles;
+  out[1] = m.ipc_total;
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    out[2 + u] = m.ipc_unit[u];
+  out[5] = m.bytes_per_cycle;
+  out[6] = m.mean_load_latency;
+  out[7] = m.achieved_occupancy;
+  out[8] = r->has_model ? r->model.latency_bound : NAN;
+  out[9] = r->has_model ? r->model.throughput_bound : NAN;
+  out[10] = r->has_model ? r->model.ipc : NAN;
+}
+
+static void
+curve_free(gpointer p)
+{
+  SmCurve *c = p;
+  g_free(c->label);
+  g_array_free(c->points, TRUE);
+  g_free(c);
+}
+
+static const double fractions[2] = {0.90, 0.95};
+
+static double
+warps_to_reach(const SmSweep *sw, const SmCurve *c, double target)
+{
+  for (guint i = 0; i < c->points->len; i++) {
+    guint p = g_array_index(c->points, guint, i);
+    SmSummary m;
+    sm_summary_compute(&sw->results[p].stats, &m);
+    if (m.ipc_total >= target)
+      return sw->results[p].warps;
+  }
+  return NAN;
+}
+
+GPtrArray *
+sm_sweep_curves(const SmSweep *sw)
+{
+  GPtrArray *curves = g_ptr_array_new_with_free_func(curve_free);
+  GHashTable *by_label = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint p = 0; p < sw->points->len; p++) {
+    GString *label = g_string_new(NULL);
+    for (guint i = 0; i < sw->varies->len; i++) {
+      if ((int)i == sw->warps_vary)
+        continue;
+      g_string_append_printf(label, "%s%s=%s", label->len ? " " : "",
+                             ((SmVary *)g_ptr_array_index(sw->varies, i))->key,
+                             sm_sweep_value(sw, p, i));
+    }
+    if (label->len == 0)
+      g_string_append(label, "all");
+    SmCurve *c = g_hash_table_lookup(by_label, label->str);
+    if (c == NULL) {
+      c = g_new0(SmCurve, 1);
+      c->label = g_strdup(label->str);
+      c->points = g_array_new(FALSE, FALSE, sizeof(guint));
+      g_ptr_array_add(curves, c);
+      g_hash_table_insert(by_label, c->label, c);
+    }
+    g_string_free(label, TRUE);
+    /* keep warps order */
+    guint at = c->points->len;
+    while (at > 0 &&
+           sw->results[g_array_index(c->points, guint, at - 1)].warps > sw->results[p].warps)
+      at--;
+    g_array_insert_val(c->points, at, p);
+  }
+  g_hash_table_destroy(by_label);
+  for (guint i = 0; i < curves->len; i++) {
+    SmCurve *c = g_ptr_array_index(curves, i);
+    c->max_ipc = 0;
+    c->peak_ipc = NAN;
+    c->model_warps = NAN;
+    c->cuda_guide = NAN;
+    for (guint j = 0; j < c->points->len; j++) {
+      const SmPointResult *r = &sw->results[g_array_index(c->points, guint, j)];
+      SmSummary m;
+      sm_summary_compute(&r->stats, &m);
+      c->max_ipc = MAX(c->max_ipc, m.ipc_total);
+      if (r->has_model) {
+        c->peak_ipc = r->model.throughput_bound;
+        c->model_warps = r->model.warps_needed;
+        c->cuda_guide = r->model.cuda_guide;
+        c->compute_bound =
+            strcmp(r->model.bound, "alu") == 0 || strcmp(r->model.bound, "issue") == 0;
+        if (!c->compute_bound)
+          c->cuda_guide = NAN; /* the guide's estimate is for compute-bound code only */
+      }
+    }
+    for (guint f = 0; f < 2; f++) {
+      c->warps_max[f] = warps_to_reach(sw, c, fractions[f] * c->max_ipc);
+      c->warps_peak[f] =
+          isnan(c->peak_ipc) ? NAN : warps_to_reach(sw, c, fractions[f] * c->peak_ipc);
+    }
+  }
+  return curves;
+}
+
+SmPlot *
+sm_sweep_throughput_plot(const SmSweep *sw, GPtrArray *curves, const char *gpu_name)
+{
+  g_autofree char *title = g_strdup_printf("Throughput against occupancy, %s", gpu_name);
+  SmPlot *plot = sm_plot_new(title, "warps per SM", "IPC per SM (warp-instructions/cycle)");
+  for (guint i = 0; i < curves->len; i++) {
+    const SmCurve *c = g_ptr_array_index(curves, i);
+    SmPlotSeries *s = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);
+    g_autofree char *ml = g_strdup_printf("model, %s", c->label);
+    SmPlotSeries *m =
+        sm_plot_add(plot, curves->len == 1 ? "Volkov's model" : (i == 0 ? "models (thin)" : ""),
+                    SM_PLOT_THIN, i);
+    for (guint j = 0; j < c->points->len; j++) {
+      guint p = g_array_index(c->points, guint, j);
+      SmSummary sum;
+      sm_summary_compute(&sw->results[p].stats, &sum);
+      sm_plot_point(s, sw->results[p].warps, sum.ipc_total);
+      if (sw->results[p].has_model)
+        sm_plot_point(m, sw->results[p].warps, sw->results[p].model.ipc);
+    }
+  }
+  return plot;
+}
+
+SmPlot *
+sm_sweep_cusp_plot(const SmSweep *sw, GPtrArray *curves, const char *gpu_name, guint max_warps)
+{
+  g_autofree char *title = g_strdup_printf("Warps needed for 90%% of peak, %s", gpu_name);
+  SmPlot *plot =
+      sm_plot_new(title, "alpha (FADDs per memory instruction, log scale)", "warps per SM");
+  plot->log_x = TRUE;
+  plot->hline = max_warps;
+  plot->hline_label = g_strdup_printf("%u warps: the most an SM holds", max_warps);
+  SmPlotSeries *sim = sm_plot_add(plot, "simulated (90% of peak)", SM_PLOT_LINE, 0);
+  SmPlotSeries *dots = sm_plot_add(plot, "", SM_PLOT_DOTS, 0);
+  SmPlotSeries *model = sm_plot_add(plot, "Volkov's model (x 0.9)", SM_PLOT_THIN, 10);
+  SmPlotSeries *guide = sm_plot_add(plot, "CUDA guide", SM_PLOT_DASHED, 1);
+  for (guint i = 0; i < curves->len; i++) {
+    const SmCurve *c = g_ptr_array_index(curves, i);
+    guint p = g_array_index(c->points, guint, 0);
+    double alpha = g_ascii_strtod(sm_sweep_value(sw, p, (guint)sw->alpha_vary), NULL);
+    sm_plot_point(sim, alpha, c->warps_peak[0]);
+    sm_plot_point(dots, alpha, c->warps_peak[0]);
+    sm_plot_point(model, alpha, 0.9 * c->model_warps);
+    /* the guide's estimate is meant for compute-bound code only (thesis section 4.8) */
+    if (c->compute_bound)
+      sm_plot_point(guide, alpha, c->cuda_guide);
+  }
+  return plot;
+}
+
+SmPlot *
+sm_sweep_occupancy_plot(const SmSweep *sw, const char *gpu_name)
+{
+  const SmVary *v = g_ptr_array_index(sw->varies, 0);
+  g_autofree char *title = g_strdup_printf("Occupancy and throughput, %s", gpu_name);
+  SmPlot *plot = sm_plot_new(title, v->key, "fraction");
+  SmPlotSeries *th = sm_plot_add(plot, "theoretical occupancy", SM_PLOT_THIN, 10);
+  SmPlotSeries *ac = sm_plot_add(plot, "achieved occupancy", SM_PLOT_LINE, 0);
+  SmPlotSeries *ipc = sm_plot_add(plot, "IPC / best IPC", SM_PLOT_DASHED, 1);
+  double best = 0;
+  for (guint p = 0; p < sw->points->len; p++) {
+    SmSummary m;
+    sm_summary_compute(&sw->results[p].stats, &m);
+    best = MAX(best, m.ipc_total);
+  }
+  for (guint p = 0; p < sw->points->len; p++) {
+    SmSummary m;
+    sm_summary_compute(&sw->results[p].stats, &m);
+    double x = g_ascii_strtod(sm_sweep_value(sw, p, 0), NULL);
+    sm_plot_point(th, x, m.theoretical_occupancy);
+    sm_plot_point(ac, x, m.achieved_occupancy);
+    sm_plot_point(ipc, x, best > 0 ? m.ipc_total / best : 0);
+  }
+  return plot;
+}

@@ -65,6 +65,9 @@ static const CfgField limit_fields[] = {
       1u << 30, "bytes", "most shared memory one block may use (0: all of the SM's)"),
     F("shared_memory_alloc_unit", CFG_FIELD_UINT, limits.shared_memory_alloc_unit, 1, 1u << 20,
       "bytes", "shared memory is allocated in multiples of this"),
+    F("reserved_shared_memory_per_block", CFG_FIELD_UINT, limits.reserved_shared_memory_per_block,
+      0, 1u << 20, "bytes",
+      "shared memory the runtime keeps for itself in every block (compute capability >= 8.0)"),
 };
 
 #define FU(k, t, field, lo, hi, u, d)                                                              \
@@ -463,13 +466,15 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"
                          "  max_threads_per_block: %u\n  register_alloc_unit: %u\n"
                          "  register_alloc_granularity: %s\n  warp_alloc_granularity: %u\n"
-                         "  max_shared_memory_per_block: %u\n  shared_memory_alloc_unit: %u\n",
+                         "  max_shared_memory_per_block: %u\n  shared_memory_alloc_unit: %u\n"
+                         "  reserved_shared_memory_per_block: %u\n",
                          g->limits.max_warps, g->limits.max_blocks, g->limits.registers,
                          g->limits.max_registers_per_thread, g->limits.shared_memory_bytes,
                          g->limits.max_threads_per_block, g->limits.register_alloc_unit,
                          granularity_names[g->limits.register_alloc_granularity],
                          g->limits.warp_alloc_granularity, g->limits.max_shared_memory_per_block,
-                         g->limits.shared_memory_alloc_unit);
+                         g->limits.shared_memory_alloc_unit,
+                         g->limits.reserved_shared_memory_per_block);
   g_string_append(out, "units:\n");
   for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
     const CfgUnit *unit = &g->units[u];

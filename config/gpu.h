@@ -42,11 +42,12 @@ typedef struct {
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;
-    guint register_alloc_unit;         /* registers are given out in multiples of this */
-    int register_alloc_granularity;    /* CfgRegGranularity: per warp or per block */
-    guint warp_alloc_granularity;      /* warps limited by registers round down to this */
-    guint max_shared_memory_per_block; /* 0: shared_memory_bytes */
-    guint shared_memory_alloc_unit;    /* bytes */
+    guint register_alloc_unit;              /* registers are given out in multiples of this */
+    int register_alloc_granularity;         /* CfgRegGranularity: per warp or per block */
+    guint warp_alloc_granularity;           /* warps limited by registers round down to this */
+    guint max_shared_memory_per_block;      /* 0: shared_memory_bytes */
+    guint shared_memory_alloc_unit;         /* bytes */
+    guint reserved_shared_memory_per_block; /* bytes the runtime adds to every block */
   } limits;
   CfgUnit units[ISA_UNIT_COUNT];
   struct {

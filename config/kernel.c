@@ -475,6 +475,13 @@ gboolean
 cfg_load_run_text(const CfgRunSource *src, const char *const *sets, const char *const *varies,
                   CfgGpu **gpu, CfgKernel **kernel, GError **error)
 {
+  return cfg_load_run_text_as(src, sets, varies, "--vary", gpu, kernel, error);
+}
+
+gboolean
+cfg_load_run_text_as(const CfgRunSource *src, const char *const *sets, const char *const *varies,
+                     const char *vary_origin, CfgGpu **gpu, CfgKernel **kernel, GError **error)
+{
   g_autoptr(CfgNode) groot = cfg_load_string(src->gpu_path, src->gpu_text, error);
   if (groot == NULL)
     return FALSE;
@@ -482,7 +489,7 @@ cfg_load_run_text(const CfgRunSource *src, const char *const *sets, const char *
   if (kroot == NULL)
     return FALSE;
   if (!cfg_apply_sets(groot, kroot, sets, "--set", error) ||
-      !cfg_apply_sets(groot, kroot, varies, "--vary", error))
+      !cfg_apply_sets(groot, kroot, varies, vary_origin, error))
     return FALSE;
   g_autoptr(CfgGpu) g = cfg_gpu_load(groot, error);
   if (g == NULL)

@@ -54,6 +54,10 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CfgRunSource, cfg_run_source_clear)
 gboolean cfg_load_run_text(const CfgRunSource *src, const char *const *sets,
                            const char *const *varies, CfgGpu **gpu, CfgKernel **kernel,
                            GError **error);
+/* The same with the origin @varies' errors name instead of "--vary" ("m.csv:3:9: set"). */
+gboolean cfg_load_run_text_as(const CfgRunSource *src, const char *const *sets,
+                              const char *const *varies, const char *vary_origin, CfgGpu **gpu,
+                              CfgKernel **kernel, GError **error);
 
 /* Loads both files, applies @sets (may be NULL) and binds them. */
 gboolean cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets,

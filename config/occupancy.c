@@ -59,12 +59,17 @@ cfg_occupancy(const CfgGpu *gpu, guint threads, guint regs, guint smem, CfgOccup
     guint g = gpu->limits.warp_alloc_granularity;
     guint warps = gpu->limits.registers / per_warp / g * g;
     o->registers_per_block = per_warp * wpb;
+    /* the hardware checks a block against the register file as if its warps were rounded up
+     * to the granularity (allocated in every scheduler's partition at once) */
+    if ((guint64)per_warp * round_up(wpb, g) > gpu->limits.registers)
+      warps = 0;
     o->limit_blocks[CFG_LIMIT_REGISTERS] = warps / wpb;
   }
-  if (smem == 0) {
+  guint smem_used = smem + gpu->limits.reserved_shared_memory_per_block;
+  if (smem_used == 0) {
     o->limit_blocks[CFG_LIMIT_SHARED_MEMORY] = gpu->limits.max_blocks;
   } else {
-    o->shared_memory_allocated = round_up(smem, gpu->limits.shared_memory_alloc_unit);
+    o->shared_memory_allocated = round_up(smem_used, gpu->limits.shared_memory_alloc_unit);
     o->limit_blocks[CFG_LIMIT_SHARED_MEMORY] =
         gpu->limits.shared_memory_bytes / o->shared_memory_allocated;
   }
@@ -73,11 +78,19 @@ cfg_occupancy(const CfgGpu *gpu, guint threads, guint regs, guint smem, CfgOccup
     o->blocks = MIN(o->blocks, o->limit_blocks[i]);
   for (guint i = 0; i < CFG_LIMIT_COUNT; i++)
     o->binds[i] = o->limit_blocks[i] == o->blocks;
-  if (o->blocks == 0) {
+  if (o->limit_blocks[CFG_LIMIT_REGISTERS] == 0) {
     g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
                 "one block of %u threads x %u registers needs %u registers, more than the SM's "
                 "%u: it cannot run",
                 threads, regs, o->registers_per_block, gpu->limits.registers);
+    return FALSE;
+  }
+  if (o->blocks == 0) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "one block needs %u bytes of shared memory as allocated (%u reserved by the "
+                "runtime), more than the SM's %u: it cannot run",
+                o->shared_memory_allocated, gpu->limits.reserved_shared_memory_per_block,
+                gpu->limits.shared_memory_bytes);
     return FALSE;
   }
   o->warps = o->blocks * wpb;

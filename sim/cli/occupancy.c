@@ -62,7 +62,14 @@ sm_cmd_occupancy(int argc, char **argv)
   else
     g_string_append_printf(out, "  registers      %4u   (no registers given)\n",
                            o.limit_blocks[CFG_LIMIT_REGISTERS]);
-  if (smem)
+  guint reserved = g->limits.reserved_shared_memory_per_block;
+  if (o.shared_memory_allocated && reserved)
+    g_string_append_printf(out,
+                           "  shared memory  %4u   %u bytes per block as allocated (%u of them "
+                           "reserved by the runtime)\n",
+                           o.limit_blocks[CFG_LIMIT_SHARED_MEMORY], o.shared_memory_allocated,
+                           reserved);
+  else if (o.shared_memory_allocated)
     g_string_append_printf(out, "  shared memory  %4u   %u bytes per block as allocated\n",
                            o.limit_blocks[CFG_LIMIT_SHARED_MEMORY], o.shared_memory_allocated);
   else

@@ -1,13 +1,8 @@
-/* Printing a run's results: text for people, JSON for programs.  Not the numbers themselves:
- * stats.h derives them. */
+/* Printing a run's results as text for people.  Not the numbers themselves (stats.h derives
+ * them) nor the JSON object (study/runjson.h). */
 #pragma once
 
 #include "../../config/kernel.h"
 #include "../stats.h"
 
 void sm_report_text(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, GString *out);
-char *sm_report_json(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats);
-
-typedef struct _JsonBuilder JsonBuilder;
-/* The builder's document as indented JSON text (newly allocated). */
-char *sm_json_text(JsonBuilder *builder);

@@ -4,6 +4,7 @@
 
 #include "../sm.h"
 #include "../study/model.h"
+#include "../study/runjson.h"
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
@@ -75,7 +76,8 @@ sm_cmd_run(int argc, char **argv)
       return sm_cli_fail(error);
   }
   if (json) {
-    g_autofree char *text = sm_report_json(g, k, sm_stats(sm));
+    g_autoptr(JsonNode) node = sm_run_json(g, k, sm_stats(sm));
+    g_autofree char *text = sm_json_node_text(node);
     printf("%s\n", text);
   } else {
     g_autoptr(GString) out = g_string_new(NULL);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../study/runjson.h"
 #include "../study/sweep.h"
 #include "cli.h"
 #include "report.h"
@@ -233,8 +234,13 @@ sm_cmd_sweep(int argc, char **argv)
     return sm_cli_fail(error);
   sm_sweep_make_points(sw);
   sw->results = g_new0(SmPointResult, sw->points->len);
-  if (!sm_batch_run(&src, (const char *const *)sets, sw->points, (guint)jobs, sm_cli_progress,
-                    "sweep", sw->results, &error))
+  SmBatch batch = {.src = &src,
+                   .sets = (const char *const *)sets,
+                   .points = sw->points,
+                   .jobs = (guint)jobs,
+                   .progress = sm_cli_progress,
+                   .progress_data = "sweep"};
+  if (!sm_batch_run(&batch, sw->results, &error))
     return sm_cli_fail(error);
   g_autoptr(GPtrArray) curves = sm_sweep_curves(sw);
   g_autoptr(GString) out = g_string_new(NULL);

@@ -1,41 +1,104 @@
 /* smsim validate: options, the per-row and per-curve tables, the CSV and the plot.  Not the
  * replay or the errors (study/validate.c). */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../study/validate.h"
 #include "cli.h"
 #include "commands.h"
 
+/* Signed error in percent of the measured value. */
+static double
+error_percent(const SmValidateRow *r)
+{
+  if (r->measured > 0)
+    return 100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12);
+  return r->measured < 0 ? 100 * (r->simulated - r->measured) / -r->measured : 0;
+}
+
 static void
 print_rows(const SmValidation *v, GString *out)
 {
-  g_string_append_printf(out, "%-8s %6s %4s %6s %10s %10s %8s\n", "kind", "alpha", "ilp", "warps",
-                         "simulated", "measured", "error");
+  if (v->format == SM_VALIDATE_MIX)
+    g_string_append_printf(out, "%-8s %6s %4s %6s %10s %10s %8s\n", "kind", "alpha", "ilp", "warps",
+                           "simulated", "measured", "error");
+  int wk = 6, ws = 3, wm = 6; /* column widths: kernel, set, metric */
+  for (guint i = 0; i < v->rows->len && v->format == SM_VALIDATE_KERNEL; i++) {
+    const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
+    wk = MAX(wk, (int)strlen(r->kernel));
+    ws = MAX(ws, (int)strlen(r->set));
+    wm = MAX(wm, (int)strlen(r->metric));
+  }
+  if (v->format == SM_VALIDATE_KERNEL)
+    g_string_append_printf(out, "%-*s %-*s %-*s %6s %12s %12s %8s\n", wk, "kernel", ws, "set", wm,
+                           "metric", "warps", "simulated", "measured", "error");
   for (guint i = 0; i < v->rows->len; i++) {
     const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
-    g_string_append_printf(out, "%-8s %6g %4u %6u %10.5f %10.5f %7.1f%%\n", r->kind, r->alpha,
-                           r->ilp, r->warps, r->simulated, r->measured,
-                           100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
+    if (v->format == SM_VALIDATE_MIX)
+      g_string_append_printf(out, "%-8s %6g %4u %6u %10.5f %10.5f %7.1f%%\n", r->kind, r->alpha,
+                             r->ilp, r->warps, r->simulated, r->measured, error_percent(r));
+    else
+      g_string_append_printf(out, "%-*s %-*s %-*s %6u %12.6g %12.6g %7.1f%%\n", wk, r->kernel, ws,
+                             r->set, wm, r->metric, r->warps, r->simulated, r->measured,
+                             error_percent(r));
   }
-  g_string_append_printf(out, "\n%-28s %6s %8s %14s\n", "curve", "rows", "MAPE",
+  guint width = 28;
+  for (guint i = 0; i < v->curves->len; i++)
+    width = MAX(width, (guint)strlen(((SmValidateCurve *)g_ptr_array_index(v->curves, i))->label));
+  g_string_append_printf(out, "\n%-*s %6s %8s %14s\n", width, "curve", "rows", "MAPE",
                          "90%-of-max warps sim/meas");
   for (guint i = 0; i < v->curves->len; i++) {
     const SmValidateCurve *c = g_ptr_array_index(v->curves, i);
-    g_string_append_printf(out, "%-28s %6u %7.1f%% %8.0f / %.0f\n", c->label, c->rows->len,
-                           100 * c->mape, c->sim90, c->meas90);
+    g_string_append_printf(out, "%-*s %6u %7.1f%%", width, c->label, c->rows->len, 100 * c->mape);
+    if (isnan(c->sim90) && isnan(c->meas90))
+      g_string_append_printf(out, " %8s\n", "-");
+    else
+      g_string_append_printf(out, " %8.0f / %.0f\n", c->sim90, c->meas90);
   }
+}
+
+/* A CSV field, quoted when it holds a comma or a quote. */
+static void
+csv_field(GString *t, const char *s)
+{
+  if (strpbrk(s, ",\"") == NULL) {
+    g_string_append(t, s);
+    return;
+  }
+  g_string_append_c(t, '"');
+  for (; *s; s++) {
+    if (*s == '"')
+      g_string_append_c(t, '"');
+    g_string_append_c(t, *s);
+  }
+  g_string_append_c(t, '"');
 }
 
 static char *
 rows_csv(const SmValidation *v)
 {
+  if (v->format == SM_VALIDATE_KERNEL) {
+    GString *t = g_string_new("kernel,set,metric,curve,warps_per_sm,simulated,measured,"
+                              "error_percent\n");
+    for (guint i = 0; i < v->rows->len; i++) {
+      const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
+      const char *fields[] = {r->kernel, r->set, r->metric, r->curve};
+      for (guint f = 0; f < G_N_ELEMENTS(fields); f++) {
+        csv_field(t, fields[f]);
+        g_string_append_c(t, ',');
+      }
+      g_string_append_printf(t, "%u,%.6g,%.6g,%.3f\n", r->warps, r->simulated, r->measured,
+                             error_percent(r));
+    }
+    return g_string_free(t, FALSE);
+  }
   GString *t = g_string_new("kind,alpha,ilp,warps_per_sm,groups_per_warp,simulated_ipc_total,"
                             "measured_ipc_total,error_percent\n");
   for (guint i = 0; i < v->rows->len; i++) {
     const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
     g_string_append_printf(t, "%s,%g,%u,%u,%u,%.6g,%.6g,%.3f\n", r->kind, r->alpha, r->ilp,
-                           r->warps, r->groups, r->simulated, r->measured,
-                           100 * (r->simulated - r->measured) / MAX(r->measured, 1e-12));
+                           r->warps, r->groups, r->simulated, r->measured, error_percent(r));
   }
   return g_string_free(t, FALSE);
 }
@@ -48,15 +111,19 @@ sm_cmd_validate(int argc, char **argv)
   gint jobs = 0;
   const GOptionEntry entries[] = {
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
-       "Kernel that replays the rows (default: isa/kernels/mix.yaml of this source tree)", "FILE"},
+       "Kernel that replays calibration-format rows (default: isa/kernels/mix.yaml of this "
+       "source tree); kernel-format rows name their own",
+       "FILE"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every row", "K=V"},
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write per-row results as CSV", "FILE"},
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
        "Draw simulated curves and measured points (.png or .svg)", "FILE"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!sm_cli_parse("validate", "GPU.yaml MEASUREMENTS.csv - compare with measurements", entries,
-                    &argc, &argv))
+  if (!sm_cli_parse(
+          "validate",
+          "GPU.yaml MEASUREMENTS.csv - compare with measurements (calibration or kernel format)",
+          entries, &argc, &argv))
     return 2;
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
@@ -68,11 +135,8 @@ sm_cmd_validate(int argc, char **argv)
   g_autoptr(SmValidation) v = sm_validation_read(argv[2], &error);
   if (v == NULL)
     return sm_cli_fail(error);
-  g_auto(CfgRunSource) src = {0};
-  if (!cfg_run_source_init(&src, argv[1], kernel ? kernel : default_kernel, &error))
-    return sm_cli_fail(error);
-  if (!sm_validation_run(v, &src, (const char *const *)sets, (guint)jobs, sm_cli_progress,
-                         "validate", &error))
+  if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
+                         (guint)jobs, sm_cli_progress, "validate", &error))
     return sm_cli_fail(error);
   g_autoptr(GString) out = g_string_new(NULL);
   print_rows(v, out);

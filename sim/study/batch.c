@@ -5,9 +5,7 @@
 #include "../sm.h"
 
 typedef struct {
-  const CfgRunSource *src;
-  const char *const *sets;
-  GPtrArray *points;
+  const SmBatch *batch;
   SmPointResult *results;
   GMutex lock;
   GCond cond;
@@ -15,12 +13,13 @@ typedef struct {
 } Batch;
 
 static gboolean
-run_point(const CfgRunSource *src, const char *const *sets, const char *const *point,
-          SmPointResult *r, GError **error)
+run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
 {
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;
-  if (!cfg_load_run_text(src, sets, point, &gpu, &kernel, error))
+  const CfgRunSource *src = batch->srcs ? batch->srcs[i] : batch->src;
+  if (!cfg_load_run_text(src, batch->sets, g_ptr_array_index(batch->points, i), &gpu, &kernel,
+                         error))
     return FALSE;
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
@@ -31,6 +30,8 @@ run_point(const CfgRunSource *src, const char *const *sets, const char *const *p
   r->stats = *sm_stats(sm);
   r->warps = k->warps_per_sm;
   r->has_model = sm_model_mix(g, k, &r->model);
+  if (batch->measure)
+    r->metric = batch->measure(g, k, &r->stats, i, batch->measure_data);
   return TRUE;
 }
 
@@ -40,7 +41,7 @@ batch_worker(gpointer data, gpointer user)
   Batch *b = user;
   guint i = GPOINTER_TO_UINT(data) - 1;
   /* every point loaded once already: this cannot fail */
-  gboolean ok = run_point(b->src, b->sets, g_ptr_array_index(b->points, i), &b->results[i], NULL);
+  gboolean ok = run_point(b->batch, i, &b->results[i], NULL);
   g_assert(ok);
   g_mutex_lock(&b->lock);
   b->done++;
@@ -49,21 +50,21 @@ batch_worker(gpointer data, gpointer user)
 }
 
 gboolean
-sm_batch_run(const CfgRunSource *src, const char *const *sets, GPtrArray *points, guint jobs,
-             SmProgressFunc progress, gpointer progress_data, SmPointResult *results,
-             GError **error)
+sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
 {
+  GPtrArray *points = batch->points;
   for (guint i = 0; i < points->len; i++)
-    if (!run_point(src, sets, g_ptr_array_index(points, i), NULL, error))
+    if (!run_point(batch, i, NULL, error))
       return FALSE;
-  if (jobs == 0)
-    jobs = MAX(1u, g_get_num_processors());
-  Batch b = {.src = src, .sets = sets, .points = points, .results = results};
+  guint jobs = batch->jobs ? batch->jobs : MAX(1u, g_get_num_processors());
+  Batch b = {.batch = batch, .results = results};
   g_mutex_init(&b.lock);
   g_cond_init(&b.cond);
   GThreadPool *pool = g_thread_pool_new(batch_worker, &b, (gint)MIN(jobs, points->len), TRUE, NULL);
   for (guint i = 0; i < points->len; i++)
     g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
+  SmProgressFunc progress = batch->progress;
+  gpointer progress_data = batch->progress_data;
   g_mutex_lock(&b.lock);
   while (b.done < points->len) {
     if (progress) {

@@ -1,5 +1,5 @@
-/* Many runs of one GPU + kernel with different overrides, on a thread pool, results in a fixed
- * order whatever the thread count.  Not what the runs mean (sweep.c, validate.c). */
+/* Many runs with different overrides, on a thread pool, results in a fixed order whatever the
+ * thread count.  Not what the runs mean (sweep.c, validate.c). */
 #pragma once
 
 #include "../../config/kernel.h"
@@ -11,15 +11,29 @@ typedef struct {
   SmModelPoint model;
   gboolean has_model;
   guint warps;
+  double metric; /* SmBatch.measure's value */
 } SmPointResult;
 
 /* Called on the calling thread about five times a second while a batch runs, and once at the
  * end with done == total. */
 typedef void (*SmProgressFunc)(guint done, guint total, gpointer data);
 
-/* Runs every point of @points (each a NULL-terminated list of KEY=VALUE overrides) on @src
- * with @sets, on @jobs threads (0 = one per core).  Every point is loaded first, so a bad
- * point fails before anything runs.  results[i] belongs to points[i]. */
-gboolean sm_batch_run(const CfgRunSource *src, const char *const *sets, GPtrArray *points,
-                      guint jobs, SmProgressFunc progress, gpointer progress_data,
-                      SmPointResult *results, GError **error);
+/* Reads one number of a finished run (on a worker thread, while its GPU and kernel exist). */
+typedef double (*SmMeasureFunc)(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats,
+                                guint point, gpointer data);
+
+typedef struct {
+  const CfgRunSource *src;   /* GPU + kernel of every point ... */
+  const CfgRunSource **srcs; /* ... or, when set, of each point */
+  const char *const *sets;   /* overrides for every point (errors name "--set KEY") */
+  GPtrArray *points;         /* GStrv per point: its overrides (errors name "--vary KEY") */
+  guint jobs;                /* threads; 0 = one per core */
+  SmMeasureFunc measure;     /* optional: fills SmPointResult.metric */
+  gpointer measure_data;
+  SmProgressFunc progress; /* optional */
+  gpointer progress_data;
+} SmBatch;
+
+/* Runs every point.  Every point is loaded first, so a bad point fails before anything runs.
+ * results[i] belongs to points[i]. */
+gboolean sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error);

@@ -1,9 +1,11 @@
-/* Reading measurement files, replaying their rows on the mix kernel, and the errors.  Prints
+/* Reading measurement files (both formats), replaying their rows, and the errors.  Prints
  * nothing. */
 #include "validate.h"
 
 #include <math.h>
 #include <string.h>
+
+#include "runjson.h"
 
 /* kind -> the mix kernel's settings (the calibration README's workload table) */
 typedef struct {
@@ -30,116 +32,238 @@ kind_index(const char *kind)
   return -1;
 }
 
-static gboolean G_GNUC_PRINTF(4, 5)
-    csv_fail(GError **error, const char *path, guint line, const char *fmt, ...)
+static gboolean G_GNUC_PRINTF(5, 6)
+    csv_fail(GError **error, const char *path, guint line, guint col, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
   g_autofree char *msg = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u: %s", path, line, msg);
+  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u:%u: %s", path, line, col, msg);
   return FALSE;
 }
 
+/* One field of a CSV line: its text (quotes removed, blanks trimmed) and 1-based column. */
+typedef struct {
+  char *text;
+  guint col;
+} Field;
+
+static void
+field_clear(gpointer p)
+{
+  g_free(((Field *)p)->text);
+}
+
+/* Splits @line at commas; a field may be quoted ("a, b" with "" for a quote). */
+static GArray *
+split_fields(const char *line)
+{
+  GArray *fields = g_array_new(FALSE, TRUE, sizeof(Field));
+  g_array_set_clear_func(fields, field_clear);
+  const char *p = line;
+  for (;;) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    Field f = {.col = (guint)(p - line) + 1};
+    GString *t = g_string_new(NULL);
+    if (*p == '"') {
+      p++;
+      while (*p && !(*p == '"' && p[1] != '"')) {
+        if (*p == '"')
+          p++;
+        g_string_append_c(t, *p++);
+      }
+      if (*p == '"')
+        p++;
+      while (*p && *p != ',')
+        p++;
+    } else {
+      while (*p && *p != ',')
+        g_string_append_c(t, *p++);
+    }
+    f.text = g_strstrip(g_string_free(t, FALSE));
+    g_array_append_val(fields, f);
+    if (*p != ',')
+      break;
+    p++;
+  }
+  return fields;
+}
+
+#define FIELD(fields, i) (&g_array_index(fields, Field, i))
+
 static gboolean
-field_number(const char *path, guint line, const char *name, const char *text, double min,
-             double max, gboolean whole, double *out, GError **error)
+field_number(const char *path, guint line, const Field *f, const char *name, double min, double max,
+             gboolean whole, double *out, GError **error)
 {
   char *end;
-  double v = g_ascii_strtod(text, &end);
-  if (text[0] == '\0' || *end != '\0' || !isfinite(v))
-    return csv_fail(error, path, line, "%s: expected a number, got '%s'", name, text);
+  double v = g_ascii_strtod(f->text, &end);
+  if (f->text[0] == '\0' || *end != '\0' || !isfinite(v))
+    return csv_fail(error, path, line, f->col, "%s: expected a number, got '%s'", name, f->text);
   if (v < min || v > max || (whole && v != floor(v)))
-    return csv_fail(error, path, line, "%s: %s must be %s from %g to %g", name, text,
+    return csv_fail(error, path, line, f->col, "%s: %s must be %s from %g to %g", name, f->text,
                     whole ? "a whole number" : "a number", min, max);
   *out = v;
   return TRUE;
 }
 
-static GArray *
-read_rows(const char *path, GError **error)
+static gboolean
+mix_row(const char *path, guint line, GArray *f, const int *col, SmValidateRow *r, GError **error)
+{
+  double v;
+  const Field *kind = FIELD(f, col[0]);
+  if (kind_index(kind->text) < 0)
+    return csv_fail(error, path, line, kind->col,
+                    "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem",
+                    kind->text);
+  r->kind = g_strdup(kind->text);
+  if (!field_number(path, line, FIELD(f, col[1]), "alpha", -1, 1e6, FALSE, &r->alpha, error))
+    return FALSE;
+  if (r->alpha < 0 && r->alpha != -1)
+    return csv_fail(error, path, line, FIELD(f, col[1])->col,
+                    "alpha: %s must be -1 (no other instruction) or >= 0", FIELD(f, col[1])->text);
+  if (!field_number(path, line, FIELD(f, col[2]), "ilp", 1, 32, TRUE, &v, error))
+    return FALSE;
+  r->ilp = (guint)v;
+  if (!field_number(path, line, FIELD(f, col[3]), "warps_per_sm", 1, 1024, TRUE, &v, error))
+    return FALSE;
+  r->warps = (guint)v;
+  if (!field_number(path, line, FIELD(f, col[4]), "groups_per_warp", 1, 1e7, TRUE, &v, error))
+    return FALSE;
+  r->groups = (guint)v;
+  return field_number(path, line, FIELD(f, col[5]), "ipc_total", 0, 1e6, FALSE, &r->measured,
+                      error);
+}
+
+static gboolean
+kernel_row(const char *path, guint line, GArray *f, const int *col, SmValidateRow *r,
+           GError **error)
+{
+  const Field *kernel = FIELD(f, col[0]), *set = FIELD(f, col[1]), *metric = FIELD(f, col[2]);
+  if (kernel->text[0] == '\0')
+    return csv_fail(error, path, line, kernel->col, "kernel: no kernel file given");
+  if (metric->text[0] == '\0')
+    return csv_fail(error, path, line, metric->col, "metric: no metric given");
+  r->kernel = g_strdup(kernel->text);
+  r->set = g_strdup(set->text);
+  r->set_col = set->col;
+  r->metric = g_strdup(metric->text);
+  r->metric_col = metric->col;
+  r->curve = g_strdup(FIELD(f, col[4])->text);
+  return field_number(path, line, FIELD(f, col[3]), "measured", -1e300, 1e300, FALSE, &r->measured,
+                      error);
+}
+
+static void
+row_clear(gpointer p)
+{
+  SmValidateRow *r = p;
+  g_free(r->kind);
+  g_free(r->kernel);
+  g_free(r->set);
+  g_free(r->metric);
+  g_free(r->curve);
+}
+
+static const char *const mix_columns[] = {"kind",         "alpha",           "ilp",
+                                          "warps_per_sm", "groups_per_warp", "ipc_total"};
+static const char *const kernel_columns[] = {"kernel", "set", "metric", "measured", "curve"};
+
+/* Column indices of @names in @header; FALSE with an error naming the first missing one (and
+ * @hint) if any is missing. */
+static gboolean
+find_columns(const char *path, GArray *header, const char *const *names, guint n, const char *hint,
+             int *col, GError **error)
+{
+  for (guint i = 0; i < n; i++) {
+    col[i] = -1;
+    for (guint c = 0; c < header->len; c++)
+      if (strcmp(FIELD(header, c)->text, names[i]) == 0)
+        col[i] = (int)c;
+    if (col[i] < 0)
+      return csv_fail(error, path, 1, 1, "no column '%s' in the header%s", names[i], hint);
+  }
+  return TRUE;
+}
+
+SmValidation *
+sm_validation_read(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
-  GError *local = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &local)) {
-    g_set_error(error, CFG_ERROR, CFG_ERROR_IO, "%s: cannot read: %s", path, local->message);
-    g_error_free(local);
+  if (!cfg_read_text(path, &text, error))
     return NULL;
-  }
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  static const char *const need[] = {"kind",         "alpha",           "ilp",
-                                     "warps_per_sm", "groups_per_warp", "ipc_total"};
-  int col[G_N_ELEMENTS(need)];
-  if (lines[0] == NULL || lines[0][0] == '\0') {
-    csv_fail(error, path, 1, "empty file: expected a header line");
+  if (lines[0] == NULL || g_strstrip(lines[0])[0] == '\0') {
+    csv_fail(error, path, 1, 1, "empty file: expected a header line");
     return NULL;
   }
-  g_strchomp(lines[0]);
-  g_auto(GStrv) header = g_strsplit(lines[0], ",", -1);
-  guint n_cols = g_strv_length(header);
-  for (guint i = 0; i < G_N_ELEMENTS(need); i++) {
-    col[i] = -1;
-    for (guint c = 0; c < n_cols; c++)
-      if (strcmp(g_strstrip(header[c]), need[i]) == 0)
-        col[i] = (int)c;
-    if (col[i] < 0) {
-      csv_fail(error, path, 1, "no column '%s' in the header", need[i]);
-      return NULL;
-    }
+  g_autoptr(GArray) header = split_fields(lines[0]);
+  int col[6];
+  g_autoptr(SmValidation) v = g_new0(SmValidation, 1);
+  v->path = g_strdup(path);
+  v->rows = g_array_new(FALSE, TRUE, sizeof(SmValidateRow));
+  g_array_set_clear_func(v->rows, row_clear);
+  v->curves = g_ptr_array_new();
+  guint n_need = G_N_ELEMENTS(mix_columns);
+  gboolean kernel_format = FALSE;
+  for (guint c = 0; c < header->len; c++)
+    kernel_format |= strcmp(FIELD(header, c)->text, "kernel") == 0;
+  if (kernel_format) {
+    v->format = SM_VALIDATE_KERNEL;
+    n_need = G_N_ELEMENTS(kernel_columns);
   }
-  GArray *rows = g_array_new(FALSE, TRUE, sizeof(SmValidateRow));
+  const char *hint = kernel_format ? " (kernel format: kernel,set,metric,measured,curve)"
+                                   : " (calibration format: kind,alpha,ilp,warps_per_sm,"
+                                     "groups_per_warp,ipc_total; or kernel format: "
+                                     "kernel,set,metric,measured,curve)";
+  if (!find_columns(path, header, kernel_format ? kernel_columns : mix_columns, n_need, hint, col,
+                    error)) {
+    return NULL;
+  }
   for (guint l = 1; lines[l]; l++) {
     g_strchomp(lines[l]);
-    if (lines[l][0] == '\0' || lines[l][0] == '#')
+    const char *start = lines[l];
+    while (*start == ' ' || *start == '\t')
+      start++;
+    if (*start == '\0' || *start == '#')
       continue;
-    g_auto(GStrv) f = g_strsplit(lines[l], ",", -1);
-    if (g_strv_length(f) != n_cols) {
-      csv_fail(error, path, l + 1, "%u fields, the header has %u", g_strv_length(f), n_cols);
-      goto fail;
+    g_autoptr(GArray) f = split_fields(lines[l]);
+    if (f->len != header->len) {
+      csv_fail(error, path, l + 1, 1, "%u fields, the header has %u", f->len, header->len);
+      return NULL;
     }
     SmValidateRow r = {.line = l + 1};
-    double v;
-    const char *kind = g_strstrip(f[col[0]]);
-    if (kind_index(kind) < 0) {
-      csv_fail(error, path, l + 1,
-               "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem", kind);
-      goto fail;
+    gboolean ok = v->format == SM_VALIDATE_KERNEL ? kernel_row(path, l + 1, f, col, &r, error)
+                                                  : mix_row(path, l + 1, f, col, &r, error);
+    if (!ok) {
+      row_clear(&r);
+      return NULL;
     }
-    r.kind = g_strdup(kind);
-    if (!field_number(path, l + 1, "alpha", f[col[1]], -1, 1e6, FALSE, &r.alpha, error))
-      goto fail_row;
-    if (r.alpha < 0 && r.alpha != -1) {
-      csv_fail(error, path, l + 1, "alpha: %s must be -1 (no other instruction) or >= 0",
-               f[col[1]]);
-      goto fail_row;
-    }
-    if (!field_number(path, l + 1, "ilp", f[col[2]], 1, 32, TRUE, &v, error))
-      goto fail_row;
-    r.ilp = (guint)v;
-    if (!field_number(path, l + 1, "warps_per_sm", f[col[3]], 1, 1024, TRUE, &v, error))
-      goto fail_row;
-    r.warps = (guint)v;
-    if (!field_number(path, l + 1, "groups_per_warp", f[col[4]], 1, 1e7, TRUE, &v, error))
-      goto fail_row;
-    r.groups = (guint)v;
-    if (!field_number(path, l + 1, "ipc_total", f[col[5]], 0, 1e6, FALSE, &r.measured, error))
-      goto fail_row;
-    g_array_append_val(rows, r);
-    continue;
-  fail_row:
-    g_free(r.kind);
-    goto fail;
+    g_array_append_val(v->rows, r);
   }
-  if (rows->len == 0) {
-    csv_fail(error, path, 2, "no measurement rows");
-    goto fail;
+  if (v->rows->len == 0) {
+    csv_fail(error, path, 2, 1, "no measurement rows");
+    return NULL;
   }
-  return rows;
-fail:
-  for (guint i = 0; i < rows->len; i++)
-    g_free(g_array_index(rows, SmValidateRow, i).kind);
-  g_array_free(rows, TRUE);
-  return NULL;
+  return g_steal_pointer(&v);
+}
+
+void
+sm_validation_free(SmValidation *v)
+{
+  if (v == NULL)
+    return;
+  for (guint i = 0; i < v->curves->len; i++) {
+    SmValidateCurve *c = g_ptr_array_index(v->curves, i);
+    g_free(c->label);
+    g_array_free(c->rows, TRUE);
+    g_free(c);
+  }
+  g_ptr_array_free(v->curves, TRUE);
+  g_array_free(v->rows, TRUE);
+  g_free(v->path);
+  g_free(v);
 }
 
 static void
@@ -193,57 +317,139 @@ warps_for_90(GArray *rows, const GArray *idx, gboolean simulated)
   return best;
 }
 
-SmValidation *
-sm_validation_read(const char *path, GError **error)
+/* The row's overrides: "a=1; b=2" -> {"a=1", "b=2"}. */
+static char **
+kernel_row_sets(const SmValidateRow *r)
 {
-  GArray *rows = read_rows(path, error);
-  if (rows == NULL)
-    return NULL;
-  SmValidation *v = g_new0(SmValidation, 1);
-  v->rows = rows;
-  v->curves = g_ptr_array_new();
-  return v;
+  GStrvBuilder *b = g_strv_builder_new();
+  g_auto(GStrv) items = g_strsplit(r->set, ";", -1);
+  for (guint i = 0; items[i]; i++) {
+    char *item = g_strstrip(items[i]);
+    if (item[0] != '\0')
+      g_strv_builder_add(b, item);
+  }
+  char **sets = g_strv_builder_end(b);
+  g_strv_builder_unref(b);
+  return sets;
 }
 
-void
-sm_validation_free(SmValidation *v)
+/* The metric of a run, or NAN when the JSON has no number there. */
+static double
+run_metric(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, const char *metric)
 {
-  if (v == NULL)
-    return;
-  for (guint i = 0; i < v->curves->len; i++) {
-    SmValidateCurve *c = g_ptr_array_index(v->curves, i);
-    g_free(c->label);
-    g_array_free(c->rows, TRUE);
-    g_free(c);
+  g_autoptr(JsonNode) root = sm_run_json(gpu, kernel, stats);
+  double x;
+  return sm_json_lookup_number(root, metric, &x) ? x : NAN;
+}
+
+static double
+measure_row(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, guint point,
+            gpointer data)
+{
+  const SmValidation *v = data;
+  return run_metric(gpu, kernel, stats, g_array_index(v->rows, SmValidateRow, point).metric);
+}
+
+/* Loads row @r of the kernel format as it will run, and checks its metric on an empty run. */
+static gboolean
+check_kernel_row(const SmValidation *v, const SmValidateRow *r, const CfgRunSource *src,
+                 const char *const *sets, char **row_sets, GError **error)
+{
+  g_autofree char *origin = g_strdup_printf("%s:%u:%u: set", v->path, r->line, r->set_col);
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  if (!cfg_load_run_text_as(src, sets, (const char *const *)row_sets, origin, &gpu, &kernel,
+                            error)) {
+    if (!g_str_has_prefix((*error)->message, origin))
+      g_prefix_error(error, "%s:%u:%u: ", v->path, r->line, r->set_col);
+    return FALSE;
   }
-  g_ptr_array_free(v->curves, TRUE);
-  for (guint i = 0; i < v->rows->len; i++)
-    g_free(g_array_index(v->rows, SmValidateRow, i).kind);
-  g_array_free(v->rows, TRUE);
-  g_free(v);
+  g_autoptr(CfgGpu) g = gpu;
+  g_autoptr(CfgKernel) k = kernel;
+  SmStats empty = {.n_levels = g->memory.n_levels, .schedulers = g->schedulers, .n_sm = 1};
+  if (isnan(run_metric(g, k, &empty, r->metric)))
+    return csv_fail(error, v->path, r->line, r->metric_col,
+                    "metric '%s' is not a number in the JSON of a run (smsim run --json: "
+                    "for example cycles, ipc.total, memory.bytes_per_cycle)",
+                    r->metric);
+  return TRUE;
+}
+
+/* A throughput (more is better): the curve summary gives warps for 90 % of its maximum. */
+static gboolean
+is_throughput(const char *metric)
+{
+  return !g_str_has_suffix(metric, "cycles") && strstr(metric, "latency") == NULL;
+}
+
+static void
+source_free(gpointer p)
+{
+  cfg_run_source_clear(p);
+  g_free(p);
 }
 
 gboolean
-sm_validation_run(SmValidation *v, const CfgRunSource *src, const char *const *sets, guint jobs,
-                  SmProgressFunc progress, gpointer progress_data, GError **error)
+sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
+                  const char *const *sets, guint jobs, SmProgressFunc progress,
+                  gpointer progress_data, GError **error)
 {
   GArray *rows = v->rows;
+  g_autoptr(GHashTable) sources =
+      g_hash_table_new_full(g_str_hash, g_str_equal, g_free, source_free);
+  g_autofree const CfgRunSource **srcs = g_new0(const CfgRunSource *, rows->len);
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
-  for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_add(points, row_sets(&g_array_index(rows, SmValidateRow, i)));
+  for (guint i = 0; i < rows->len; i++) {
+    SmValidateRow *r = &g_array_index(rows, SmValidateRow, i);
+    const char *kernel = v->format == SM_VALIDATE_KERNEL ? r->kernel : mix_kernel;
+    CfgRunSource *src = g_hash_table_lookup(sources, kernel);
+    if (src == NULL) {
+      src = g_new0(CfgRunSource, 1);
+      g_hash_table_insert(sources, g_strdup(kernel), src);
+      if (!cfg_run_source_init(src, gpu_path, kernel, error)) {
+        if (v->format == SM_VALIDATE_KERNEL && !g_str_has_prefix((*error)->message, gpu_path))
+          g_prefix_error(error, "%s:%u:1: kernel: ", v->path, r->line);
+        return FALSE;
+      }
+    }
+    srcs[i] = src;
+    if (v->format == SM_VALIDATE_KERNEL) {
+      char **row_sets = kernel_row_sets(r);
+      g_ptr_array_add(points, row_sets);
+      if (!check_kernel_row(v, r, src, sets, row_sets, error))
+        return FALSE;
+    } else {
+      g_ptr_array_add(points, row_sets(r));
+    }
+  }
   g_autofree SmPointResult *results = g_new0(SmPointResult, rows->len);
-  if (!sm_batch_run(src, sets, points, jobs, progress, progress_data, results, error))
+  SmBatch batch = {.srcs = srcs,
+                   .sets = sets,
+                   .points = points,
+                   .jobs = jobs,
+                   .measure = v->format == SM_VALIDATE_KERNEL ? measure_row : NULL,
+                   .measure_data = v,
+                   .progress = progress,
+                   .progress_data = progress_data};
+  if (!sm_batch_run(&batch, results, error))
     return FALSE;
   GHashTable *by_label = g_hash_table_new(g_str_hash, g_str_equal);
   double total_ape = 0;
   for (guint i = 0; i < rows->len; i++) {
     SmValidateRow *r = &g_array_index(rows, SmValidateRow, i);
     const SmStats *s = &results[i].stats;
-    /* the measurements do not count the MOV that goes with each load */
-    r->simulated = s->cycles ? (double)(s->issued - s->issued_op[ISA_OP_MOV]) / s->cycles : 0;
-    double ape = r->measured > 0 ? fabs(r->simulated - r->measured) / r->measured : 0;
+    g_autofree char *label = NULL;
+    if (v->format == SM_VALIDATE_KERNEL) {
+      r->simulated = results[i].metric;
+      r->warps = results[i].warps;
+      label = r->curve[0] ? g_strdup(r->curve) : g_strdup_printf("%s %s", r->kernel, r->metric);
+    } else {
+      /* the measurements do not count the MOV that goes with each load */
+      r->simulated = s->cycles ? (double)(s->issued - s->issued_op[ISA_OP_MOV]) / s->cycles : 0;
+      label = g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
+    }
+    double ape = r->measured != 0 ? fabs(r->simulated - r->measured) / fabs(r->measured) : 0;
     total_ape += ape;
-    g_autofree char *label = g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
     SmValidateCurve *c = g_hash_table_lookup(by_label, label);
     if (c == NULL) {
       c = g_new0(SmValidateCurve, 1);
@@ -259,6 +465,12 @@ sm_validation_run(SmValidation *v, const CfgRunSource *src, const char *const *s
   for (guint i = 0; i < v->curves->len; i++) {
     SmValidateCurve *c = g_ptr_array_index(v->curves, i);
     c->mape /= c->rows->len;
+    const SmValidateRow *first =
+        &g_array_index(rows, SmValidateRow, g_array_index(c->rows, guint, 0));
+    if (v->format == SM_VALIDATE_KERNEL && !is_throughput(first->metric)) {
+      c->sim90 = c->meas90 = NAN;
+      continue;
+    }
     c->sim90 = warps_for_90(rows, c->rows, TRUE);
     c->meas90 = warps_for_90(rows, c->rows, FALSE);
   }
@@ -269,8 +481,11 @@ sm_validation_run(SmValidation *v, const CfgRunSource *src, const char *const *s
 SmPlot *
 sm_validation_plot(const SmValidation *v)
 {
-  SmPlot *plot = sm_plot_new("Simulated (lines) and measured (dots) throughput", "warps per SM",
-                             "IPC per SM (warp-instructions/cycle)");
+  gboolean mix = v->format == SM_VALIDATE_MIX;
+  SmPlot *plot =
+      sm_plot_new(mix ? "Simulated (lines) and measured (dots) throughput"
+                      : "Simulated (lines) and measured (dots)",
+                  "warps per SM", mix ? "IPC per SM (warp-instructions/cycle)" : "measured metric");
   for (guint i = 0; i < v->curves->len; i++) {
     const SmValidateCurve *c = g_ptr_array_index(v->curves, i);
     SmPlotSeries *sim = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);

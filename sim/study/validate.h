@@ -1,46 +1,60 @@
-/* Validation against measurements: reads a measurement file (columns kind, alpha, ilp,
- * warps_per_sm, groups_per_warp, ..., ipc_total: the H100 calibration format), replays every
- * row with exactly the measured workload on the mix kernel, and computes the errors per row,
- * per curve and overall.  Not the command line or its output (cli/validate.c). */
+/* Validation against measurements: reads a measurement file, replays every row with exactly
+ * the measured workload, and computes the errors per row, per curve and overall.  Two formats:
+ *  - the H100 calibration format (columns kind, alpha, ilp, warps_per_sm, groups_per_warp, ...,
+ *    ipc_total), replayed on the mix kernel;
+ *  - the kernel-measurement format (header kernel,set,metric,measured,curve): any kernel file,
+ *    --set style overrides, and a dotted path into the object `smsim run --json` prints.
+ * Not the command line or its output (cli/validate.c). */
 #pragma once
 
 #include "../../config/kernel.h"
 #include "batch.h"
 #include "plot.h"
 
+typedef enum { SM_VALIDATE_MIX, SM_VALIDATE_KERNEL } SmValidateFormat;
+
 typedef struct {
   guint line;
+  /* the calibration format */
   char *kind;
   double alpha; /* -1: no other instruction */
-  guint ilp, warps, groups;
+  guint ilp, groups;
+  /* the kernel-measurement format */
+  char *kernel, *set, *metric, *curve;
+  guint set_col, metric_col;
+  guint warps; /* warps_per_sm (kernel format: of the run, known after it) */
   double measured;
   double simulated;
 } SmValidateRow;
 
-/* Rows with the same kind, alpha and ilp, in file order. */
+/* Rows with the same label (kind, alpha and ilp; or the curve column), in file order. */
 typedef struct {
   char *label;
   GArray *rows; /* guint indices */
   double mape;
-  double sim90, meas90; /* warps for 90 % of the curve's own maximum */
+  double sim90, meas90; /* warps for 90 % of the curve's own maximum (NAN: not computed) */
 } SmValidateCurve;
 
 typedef struct {
+  char *path;
+  SmValidateFormat format;
   GArray *rows;      /* SmValidateRow */
   GPtrArray *curves; /* SmValidateCurve, after sm_validation_run() */
   double total_ape;  /* sum over rows of |simulated - measured| / measured */
 } SmValidation;
 
-/* Reads and checks every row; errors are "FILE:LINE: message". */
+/* Reads and checks every row's fields; errors are "FILE:LINE:COL: message". */
 SmValidation *sm_validation_read(const char *path, GError **error);
 void sm_validation_free(SmValidation *v);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmValidation, sm_validation_free)
 
-/* Replays every row on @src (the mix kernel) with the GPU overrides @sets, on @jobs threads,
- * and fills simulated values, curves and errors. */
-gboolean sm_validation_run(SmValidation *v, const CfgRunSource *src, const char *const *sets,
-                           guint jobs, SmProgressFunc progress, gpointer progress_data,
-                           GError **error);
+/* Replays every row on the GPU file @gpu_path with the GPU overrides @sets, on @jobs threads,
+ * and fills simulated values, curves and errors.  Calibration rows run on @mix_kernel; rows of
+ * the kernel format name their kernel (relative to the current directory).  Every row is
+ * loaded and its metric checked before anything runs; errors name the row. */
+gboolean sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
+                           const char *const *sets, guint jobs, SmProgressFunc progress,
+                           gpointer progress_data, GError **error);
 
-/* Simulated curves as lines and measured rows as dots. */
+/* Simulated curves as lines and measured rows as dots, against warps per SM. */
 SmPlot *sm_validation_plot(const SmValidation *v);

@@ -23,6 +23,72 @@ cc50(const char *extra)
   return g;
 }
 
+static CfgGpu *
+h100(void)
+{
+  g_autofree char *path = test_source_path("config/gpus/h100.yaml");
+  GError *error = NULL;
+  CfgGpu *g = cfg_gpu_load_file_with_sets(path, NULL, &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  return g;
+}
+
+START_TEST(test_h100_reserves_1_kib_of_shared_memory_per_block)
+{
+  g_autoptr(CfgGpu) g = h100();
+  CfgOccupancy o;
+  /* 228 KiB per SM: (16 KiB + 1 KiB) x 13 fits, x 14 does not (without the reserve: 14) */
+  ck_assert(cfg_occupancy(g, 128, 32, 16384, &o, NULL));
+  ck_assert_uint_eq(o.shared_memory_allocated, 17408);
+  ck_assert_uint_eq(o.blocks, 13);
+  ck_assert(cfg_occupancy(g, 128, 32, 32768, &o, NULL));
+  ck_assert_uint_eq(o.blocks, 6); /* 7 without the reserve */
+  /* the largest dynamic allocation a block may have, 227 KiB, plus the reserve fills the SM */
+  ck_assert(cfg_occupancy(g, 128, 32, 232448, &o, NULL));
+  ck_assert_uint_eq(o.blocks, 1);
+  ck_assert(!cfg_occupancy(g, 128, 32, 232449, &o, NULL));
+  g_autoptr(CfgGpu) none = cc50("  reserved_shared_memory_per_block: 0\n");
+  ck_assert(cfg_occupancy(none, 128, 32, 16384, &o, NULL));
+  ck_assert_uint_eq(o.blocks, 4);
+}
+END_TEST
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessor for compute capability 9.0, written the way
+ * NVIDIA's cuda_occupancy.h computes it: registers in 4 sub-partitions, a block checked as if
+ * its warps were a multiple of 4, shared memory with the runtime's reserve in 128 B units. */
+static guint
+cuda_blocks(guint threads, guint regs, guint smem)
+{
+  guint warps = (threads + 31) / 32;
+  guint by_warps = 64 / warps;
+  guint per_warp = (regs * 32 + 255) / 256 * 256;
+  guint by_regs = per_warp * ((warps + 3) / 4 * 4) > 65536 ? 0 : (16384 / per_warp) * 4 / warps;
+  guint alloc = (smem + 1024 + 127) / 128 * 128;
+  guint by_smem = 233472 / alloc;
+  return MIN(MIN(by_warps, 32u), MIN(by_regs, by_smem));
+}
+
+START_TEST(test_h100_agrees_with_the_cuda_occupancy_rules)
+{
+  g_autoptr(CfgGpu) g = h100();
+  guint checked = 0;
+  for (guint t = 32; t <= 1024; t += 32) {
+    for (guint r = 24; r <= 255; r++) {
+      for (guint kib = 0; kib <= 227; kib++) {
+        CfgOccupancy o;
+        guint want = cuda_blocks(t, r, kib * 1024);
+        gboolean ok = cfg_occupancy(g, t, r, kib * 1024, &o, NULL);
+        ck_assert_msg(ok ? o.blocks == want : want == 0,
+                      "%u threads, %u registers, %u KiB: smsim %u, CUDA %u", t, r, kib,
+                      ok ? o.blocks : 0, want);
+        checked++;
+      }
+    }
+  }
+  ck_assert_uint_eq(checked, 32 * 232 * 228);
+}
+END_TEST
+
 START_TEST(test_lab_worked_example)
 {
   /* 128 threads, 48 registers, 5000 B: limits 16 (warps), 13 (shared memory, the lab counts
@@ -166,6 +232,8 @@ occupancy_suite(void)
   tcase_add_test(tc, test_allocation_granularity);
   tcase_add_test(tc, test_impossible_launches);
   tcase_add_test(tc, test_occupancy_command);
+  tcase_add_test(tc, test_h100_reserves_1_kib_of_shared_memory_per_block);
+  tcase_add_test(tc, test_h100_agrees_with_the_cuda_occupancy_rules);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -275,8 +275,8 @@ START_TEST(test_bad_sweeps_and_measurements)
   assert_rejected(e, "x.csv: cannot write");
   assert_rejected(f, "x.jpg: plots are written as .png or .svg");
   assert_rejected(g, "sweep needs at least one --vary");
-  assert_rejected(h, "m.csv:3: kind 'vector' is not one of");
-  assert_rejected(i, "m.csv:1: no column 'groups_per_warp' in the header");
+  assert_rejected(h, "m.csv:3:1: kind 'vector' is not one of");
+  assert_rejected(i, "m.csv:1:1: no column 'groups_per_warp' in the header");
   ck_assert(!g_file_test(unwritable, G_FILE_TEST_EXISTS));
 }
 END_TEST

@@ -1,0 +1,167 @@
+/* smsim validate with kernel-measurement files: rows, curves, outputs and every kind of bad
+ * row (one line file:line:col, exit status 2, nothing written). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define MAXWELL "config/gpus/maxwell.yaml"
+#define EXAMPLE "tests/data/maxwell-volkov.csv"
+
+/* The first line of @out that contains @part (newly allocated), or NULL. */
+static char *
+line_with(const char *out, const char *part)
+{
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr(lines[i], part) != NULL)
+      return g_strdup(lines[i]);
+  return NULL;
+}
+
+START_TEST(test_kernel_format_rows_and_curves)
+{
+  g_autofree char *csv = test_write_temp("rows.csv", "");
+  g_autofree char *png = test_write_temp("rows.png", "");
+  const char *args[] = {"validate", MAXWELL, EXAMPLE, "--csv", csv, "--plot", png, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  /* one FADD warp: 64 groups of 16 dependent FADDs at 6 cycles, exactly */
+  g_autofree char *cycles_row = line_with(out, "other=none;alpha=16;warps_per_sm=1;groups=64");
+  ck_assert(cycles_row != NULL);
+  ck_assert_msg(strstr(cycles_row, " 6144         6144     0.0%") != NULL, "%s", cycles_row);
+  /* curves: the FADD chain reaches 90 % of its maximum at 24 warps, simulated and measured */
+  g_autofree char *fadd = line_with(out, "FADD chain (alu_lat 6) ");
+  ck_assert_msg(fadd != NULL && g_str_has_suffix(fadd, "      24 / 24"), "%s", fadd);
+  g_autofree char *one = line_with(out, "one FADD warp: cycles ");
+  ck_assert_msg(one != NULL && g_str_has_suffix(one, "0.0%        -"), "%s", one);
+  const char *last = g_strrstr(out, "overall MAPE: ");
+  ck_assert(last != NULL);
+  ck_assert(strstr(last, "over 11 rows\n") != NULL);
+  double mape = g_ascii_strtod(last + strlen("overall MAPE: "), NULL);
+  printf("maxwell-volkov.csv: %s", last);
+  ck_assert(mape < 2.0);
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(csv, &text, NULL, NULL));
+  ck_assert(g_str_has_prefix(text, "kernel,set,metric,curve,warps_per_sm,simulated,measured,"
+                                   "error_percent\n"));
+  /* a quoted curve label keeps its comma */
+  ck_assert(strstr(text, ",\"memory bytes per cycle (0.081 x 128 B)\",64,") == NULL);
+  ck_assert(strstr(text, ",memory bytes per cycle (0.081 x 128 B),64,") != NULL);
+  guint lines = 0;
+  for (const char *c = text; *c; c++)
+    lines += *c == '\n';
+  ck_assert_uint_eq(lines, 12);
+  gsize n = 0;
+  g_autofree char *img = NULL;
+  ck_assert(g_file_get_contents(png, &img, &n, NULL) && n > 1000);
+}
+END_TEST
+
+START_TEST(test_kernel_format_same_bytes_whatever_the_jobs)
+{
+  g_autofree char *a = test_write_temp("a.csv", "");
+  g_autofree char *b = test_write_temp("b.csv", "");
+  const char *one[] = {"validate", MAXWELL, EXAMPLE, "--csv", a, "--jobs", "1", NULL};
+  const char *two[] = {"validate", MAXWELL, EXAMPLE, "--csv", b, "--jobs", "2", NULL};
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(one, &o1, &e1), 0);
+  ck_assert_int_eq(test_smsim(two, &o2, &e2), 0);
+  g_autofree char *ta = NULL, *tb = NULL;
+  ck_assert(g_file_get_contents(a, &ta, NULL, NULL) && g_file_get_contents(b, &tb, NULL, NULL));
+  ck_assert_str_eq(ta, tb);
+  /* the tables agree too, up to the "wrote PATH" line */
+  ck_assert(strstr(o1, "wrote ") != NULL && strstr(o2, "wrote ") != NULL);
+  ck_assert(strstr(o1, "wrote ") - o1 == strstr(o2, "wrote ") - o2);
+  ck_assert(strncmp(o1, o2, (size_t)(strstr(o1, "wrote ") - o1)) == 0);
+}
+END_TEST
+
+/* Writes a kernel-format file with @row after the header; validate must fail with @expect as
+ * the whole error line and create no output file. */
+static void
+assert_bad_row(const char *row, const char *expect)
+{
+  g_autofree char *text = g_strdup_printf("kernel,set,metric,measured,curve\n%s\n", row);
+  g_autofree char *path = test_write_temp("bad.csv", text);
+  g_autofree char *dir = g_path_get_dirname(path);
+  g_autofree char *csv = g_build_filename(dir, "out.csv", NULL);
+  const char *args[] = {"validate", MAXWELL, path, "--csv", csv, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+  g_autofree char *want = g_strdup_printf("%s:%s\n", path, expect);
+  ck_assert_str_eq(err, want);
+  ck_assert_str_eq(out, "");
+  ck_assert(!g_file_test(csv, G_FILE_TEST_EXISTS));
+}
+
+START_TEST(test_kernel_format_bad_rows)
+{
+  assert_bad_row("isa/kernels/nosuch.yaml,alpha=1,cycles,10,c",
+                 "2:1: kernel: isa/kernels/nosuch.yaml: cannot read: No such file or directory");
+  assert_bad_row("isa/kernels/mix.yaml,alpah=1,cycles,10,c",
+                 "2:22: set alpah: no kernel parameter (warps_per_sm, alpha, ilp, other, "
+                 "pattern, level, groups, alu_op, mov_per_load), kernel key or GPU key of that "
+                 "name");
+  assert_bad_row("isa/kernels/mix.yaml,alpha=1; memory.dram.latency_cycles=-5,cycles,10,c",
+                 "2:22: set memory.dram.latency_cycles: must be at least 1, got -5");
+  assert_bad_row("isa/kernels/mix.yaml,alpha,cycles,10,c", "2:22: set alpha: expected KEY=VALUE");
+  assert_bad_row("isa/kernels/mix.yaml,alpha=1,ipc.fast,10,c",
+                 "2:30: metric 'ipc.fast' is not a number in the JSON of a run (smsim run --json: "
+                 "for example cycles, ipc.total, memory.bytes_per_cycle)");
+  assert_bad_row("isa/kernels/mix.yaml,alpha=1,gpu,10,c",
+                 "2:30: metric 'gpu' is not a number in the JSON of a run (smsim run --json: "
+                 "for example cycles, ipc.total, memory.bytes_per_cycle)");
+  assert_bad_row("isa/kernels/mix.yaml,alpha=1,cycles,lots,c",
+                 "2:37: measured: expected a number, got 'lots'");
+  assert_bad_row("isa/kernels/mix.yaml,alpha=1,cycles,10", "2:1: 4 fields, the header has 5");
+  assert_bad_row(",alpha=1,cycles,10,c", "2:1: kernel: no kernel file given");
+}
+END_TEST
+
+START_TEST(test_metric_paths_reach_arrays_and_levels)
+{
+  const char *text = "kernel,set,metric,measured,curve\n"
+                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,issue_slot_utilisation.0,1,a\n"
+                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,memory.levels.dram.bytes_per_"
+                     "cycle,1,b\n"
+                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,warp_states.long_scoreboard."
+                     "share,1,c\n";
+  g_autofree char *path = test_write_temp("paths.csv", text);
+  const char *args[] = {"validate", MAXWELL, path, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_msg(test_smsim(args, &out, &err) == 0, "%s", err);
+  ck_assert(strstr(out, "over 3 rows") != NULL);
+  const char *bad = "kernel,set,metric,measured,curve\n"
+                    "isa/kernels/mix.yaml,,issue_slot_utilisation.4,1,a\n";
+  g_autofree char *p2 = test_write_temp("paths.csv", bad);
+  const char *a2[] = {"validate", MAXWELL, p2, NULL};
+  g_autofree char *o2 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(a2, &o2, &e2), 2); /* 4 schedulers: indices 0..3 */
+}
+END_TEST
+
+static Suite *
+validate_suite(void)
+{
+  Suite *s = suite_create("validate");
+  TCase *t = tcase_create("kernel-format");
+  tcase_add_test(t, test_kernel_format_rows_and_curves);
+  tcase_add_test(t, test_kernel_format_same_bytes_whatever_the_jobs);
+  tcase_add_test(t, test_kernel_format_bad_rows);
+  tcase_add_test(t, test_metric_paths_reach_arrays_and_levels);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *r = srunner_create(validate_suite());
+  srunner_run_all(r, CK_NORMAL);
+  int failed = srunner_ntests_failed(r);
+  srunner_free(r);
+  return failed == 0 ? 0 : 1;
+}

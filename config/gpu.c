@@ -38,9 +38,12 @@ static const CfgField top_fields[] = {
       "SMs simulated together; memory bandwidth and channels are per SM and add up"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
+    F("register_write_ports", CFG_FIELD_UINT, register_write_ports, 0, 8, "results/cycle",
+      "results each scheduler's register file takes per cycle (0: as many as arrive)"),
     FS("limits", "residency limits"),
     FS("units", "execution pipelines"),
     FS("shared_memory", "shared memory"),
+    FS("branch", "branches"),
     FS("memory", "global memory levels"),
 };
 
@@ -111,6 +114,11 @@ static const CfgField smem_fields[] = {
       "accesses waiting for the banks before LDS/STS stall with mio_throttle"),
 };
 
+static const CfgField branch_fields[] = {
+    F("taken_cycles", CFG_FIELD_UINT, branch.taken_cycles, 0, 1u << 16, "cycles",
+      "cycles a warp waits after a taken BRA before its next instruction can issue"),
+};
+
 static const CfgField memory_fields[] = {
     F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
     F("sector_bytes", CFG_FIELD_UINT, memory.sector_bytes, 4, 4096, "bytes",
@@ -141,13 +149,47 @@ static const CfgField level_fields[] = {
      .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
      .names = service_names,
      .doc = "service time: deterministic or exponential (same mean)"},
+    {.key = "latency_histogram",
+     .type = CFG_FIELD_LIST,
+     .doc = "[cycles, weight] pairs: each transaction's unloaded latency drawn from them"},
 };
+
+/* latency_histogram: [[cycles, weight], ...]; latency_cycles becomes its mean unless given. */
+static gboolean
+load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_latency, GError **error)
+{
+  if (list->items->len == 0 || list->items->len > CFG_MAX_LATENCY_BINS)
+    return cfg_fail(error, list, "latency_histogram needs 1 to %u [cycles, weight] pairs",
+                    CFG_MAX_LATENCY_BINS);
+  double total = 0, sum = 0;
+  for (guint i = 0; i < list->items->len; i++) {
+    const CfgNode *pair = g_ptr_array_index(list->items, i);
+    if (pair->kind != CFG_NODE_SEQ || pair->items->len != 2)
+      return cfg_fail(error, pair, "expected a pair [cycles, weight]");
+    guint64 cycles;
+    double weight;
+    if (!cfg_node_to_uint64(g_ptr_array_index(pair->items, 0), 1, 1u << 24, &cycles, error) ||
+        !cfg_node_to_double(g_ptr_array_index(pair->items, 1), 0, 1e12, &weight, error))
+      return FALSE;
+    lv->latency_bin[i] = (guint)cycles;
+    lv->latency_weight[i] = weight;
+    total += weight;
+    sum += weight * (double)cycles;
+  }
+  if (total <= 0)
+    return cfg_fail(error, list, "latency_histogram: the weights add up to 0");
+  lv->n_latencies = list->items->len;
+  if (!have_latency)
+    lv->latency_cycles = (guint)(sum / total + 0.5);
+  return TRUE;
+}
 
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields)},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
     {"units.*", unit_fields, G_N_ELEMENTS(unit_fields)},
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields)},
+    {"branch", branch_fields, G_N_ELEMENTS(branch_fields)},
     {"memory", memory_fields, G_N_ELEMENTS(memory_fields)},
     {"memory.*", level_fields, G_N_ELEMENTS(level_fields)},
 };
@@ -283,8 +325,12 @@ load_memory(CfgGpu *g, const CfgNode *map, GError **error)
     g_autofree char *section = g_strdup_printf("memory.%s", key->value);
     if (!cfg_load_fields(value, section, level_fields, G_N_ELEMENTS(level_fields), lv, error))
       return FALSE;
+    const CfgNode *hist = cfg_node_get(value, "latency_histogram");
+    gboolean have_latency = cfg_node_get(value, "latency_cycles") != NULL;
+    if (hist && !load_latency_histogram(lv, hist, have_latency, error))
+      return FALSE;
     static const char *const required[] = {"latency_cycles", "bytes_per_cycle"};
-    for (guint r = 0; r < G_N_ELEMENTS(required); r++)
+    for (guint r = hist ? 1 : 0; r < G_N_ELEMENTS(required); r++)
       if (cfg_node_get(value, required[r]) == NULL)
         return cfg_fail(error, key, "memory level '%s' needs %s", key->value, required[r]);
   }
@@ -353,6 +399,9 @@ cfg_gpu_load(const CfgNode *root, GError **error)
     return NULL;
   if (!load_latency_to(cfg_node_get(smem, "latency_to"), "shared_memory.latency_to",
                        g->smem.latency_to, error))
+    return NULL;
+  if (!cfg_load_fields(cfg_node_get(root, "branch"), "branch", branch_fields,
+                       G_N_ELEMENTS(branch_fields), g, error))
     return NULL;
   const CfgNode *memory = cfg_node_get(root, "memory");
   if (memory == NULL)
@@ -458,9 +507,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
 {
   g_string_append_printf(out, "name: \"%s\"\nclock_mhz: %g\nschedulers: %u\nissue_width: %u\n",
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
-  g_string_append_printf(out, "dual_issue: %s\npolicy: %s\nsm_count: %u\nblock_launch_cycles: %u\n",
+  g_string_append_printf(out,
+                         "dual_issue: %s\npolicy: %s\nsm_count: %u\nblock_launch_cycles: %u\n"
+                         "register_write_ports: %u\n",
                          dual_names[g->dual_issue], policy_names[g->policy], g->sm_count,
-                         g->block_launch_cycles);
+                         g->block_launch_cycles, g->register_write_ports);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"
@@ -501,6 +552,7 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   print_latency_to(out, "  ", g->smem.latency_to);
   g_string_append_printf(out, "  cycles_per_access: %g\n  issue_cycles: %u\n  queue_depth: %u\n",
                          g->smem.cycles_per_access, g->smem.issue_cycles, g->smem.queue_depth);
+  g_string_append_printf(out, "branch:\n  taken_cycles: %u\n", g->branch.taken_cycles);
   g_string_append_printf(out,
                          "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"
                          "  seed: %" G_GUINT64_FORMAT "\n",
@@ -513,5 +565,12 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                            "    channels: %u\n    min_access_bytes: %u\n    service: %s\n",
                            lv->name, lv->latency_cycles, lv->bytes_per_cycle, lv->channels,
                            lv->min_access_bytes, service_names[lv->service]);
+    if (lv->n_latencies) {
+      g_string_append(out, "    latency_histogram: [");
+      for (guint b = 0; b < lv->n_latencies; b++)
+        g_string_append_printf(out, "%s[%u, %g]", b ? ", " : "", lv->latency_bin[b],
+                               lv->latency_weight[b]);
+      g_string_append(out, "]\n");
+    }
   }
 }

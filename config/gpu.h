@@ -21,6 +21,8 @@ typedef struct {
   guint latency_to[ISA_UNIT_COUNT];    /* latency seen by a consumer on that unit, 0 = default */
 } CfgUnit;
 
+#define CFG_MAX_LATENCY_BINS 256
+
 typedef struct {
   char *name;
   guint latency_cycles;   /* unloaded round trip of one transaction */
@@ -28,6 +30,11 @@ typedef struct {
   guint channels;         /* independent servers, chosen by address hash */
   guint min_access_bytes; /* a transaction occupies a channel for at least this many bytes */
   int service;            /* CfgService */
+  /* unloaded latencies drawn per transaction: n_latencies (cycles, weight) pairs; 0 = always
+   * latency_cycles */
+  guint n_latencies;
+  guint latency_bin[CFG_MAX_LATENCY_BINS];
+  double latency_weight[CFG_MAX_LATENCY_BINS];
 } CfgMemLevel;
 
 typedef struct {
@@ -35,10 +42,11 @@ typedef struct {
   double clock_mhz;
   guint schedulers;
   guint issue_width;
-  int dual_issue;            /* CfgDualIssue */
-  int policy;                /* CfgPolicy */
-  guint block_launch_cycles; /* a retired block's slot takes a new block after this long */
-  guint sm_count;            /* SMs sharing the memory system (bandwidth and channels x count) */
+  int dual_issue;             /* CfgDualIssue */
+  int policy;                 /* CfgPolicy */
+  guint block_launch_cycles;  /* a retired block's slot takes a new block after this long */
+  guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
+  guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;
@@ -57,6 +65,9 @@ typedef struct {
     guint issue_cycles;       /* issue cost of LDS/STS */
     guint queue_depth;        /* accesses waiting for the banks before mio_throttle */
   } smem;
+  struct {
+    guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
+  } branch;
   struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding; /* transactions in flight per SM before lg_throttle */

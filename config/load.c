@@ -535,6 +535,10 @@ load_field(const CfgNode *v, const CfgField *f, gpointer base, GError **error)
     return TRUE;
   case CFG_FIELD_SECTION:
     return cfg_node_expect_map(v, f->key, error);
+  case CFG_FIELD_LIST:
+    if (v->kind != CFG_NODE_SEQ)
+      return cfg_fail(error, v, "%s must be a list", f->key);
+    return TRUE;
   }
   return TRUE;
 }

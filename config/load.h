@@ -69,6 +69,7 @@ typedef enum {
   CFG_FIELD_ENUM,    /* int, index into names */
   CFG_FIELD_STRING,  /* char *, owned */
   CFG_FIELD_SECTION, /* a nested map the caller loads itself */
+  CFG_FIELD_LIST,    /* a sequence the caller loads itself */
 } CfgFieldType;
 
 typedef struct {

@@ -39,12 +39,15 @@ parse_register(Asm *a, guint8 *slot)
 {
   Tok *t = asm_next(a);
   char *name = NULL;
-  if (t->kind == TOK_IDENT && strcmp(t->text, "RZ") == 0) {
+  if (t->kind == TOK_IDENT && (strcmp(t->text, "RZ") == 0 || strcmp(t->text, "PT") == 0)) {
     *slot = ISA_NO_REG;
     return TRUE;
   }
-  if (t->kind == TOK_IDENT && strcmp(t->text, "R") == 0 && asm_is_punct(asm_peek(a), "{") &&
-      asm_peek(a)->glued) {
+  if (t->kind == TOK_IDENT && t->text[0] == 'P' && t->text[1] >= '0' && t->text[1] <= '6' &&
+      t->text[2] == '\0') {
+    name = g_strdup(t->text); /* predicate registers P0..P6 */
+  } else if (t->kind == TOK_IDENT && strcmp(t->text, "R") == 0 && asm_is_punct(asm_peek(a), "{") &&
+             asm_peek(a)->glued) {
     asm_next(a);
     guint64 n;
     if (!asm_parse_whole(a, "register number", ISA_MAX_REGS - 1, &n) || !asm_expect(a, "}"))
@@ -54,7 +57,8 @@ parse_register(Asm *a, guint8 *slot)
     char *end;
     guint64 n = g_ascii_strtoull(t->text + 1, &end, 10);
     if (*end != '\0' || !g_ascii_isdigit(t->text[1]))
-      return asm_fail_at(a, t, "'%s' is not a register (R0..R%u or RZ)", t->text, ISA_MAX_REGS - 1);
+      return asm_fail_at(a, t, "'%s' is not a register (R0..R%u, RZ, P0..P6 or PT)", t->text,
+                         ISA_MAX_REGS - 1);
     if (n >= ISA_MAX_REGS)
       return asm_fail_at(a, t, "register %s out of range (R0..R%u)", t->text, ISA_MAX_REGS - 1);
     name = g_strdup_printf("R%" G_GUINT64_FORMAT, n);
@@ -181,6 +185,22 @@ at_statement_end(const Tok *t)
 static gboolean
 parse_instruction(Asm *a)
 {
+  /* a guard "@P1" or "@!P1": the instruction reads the predicate */
+  guint8 guard = ISA_NO_REG, guard_kind = ISA_GUARD_NONE;
+  if (asm_is_punct(asm_peek(a), "@")) {
+    asm_next(a);
+    guard_kind = ISA_GUARD_IF;
+    if (asm_is_punct(asm_peek(a), "!")) {
+      asm_next(a);
+      guard_kind = ISA_GUARD_UNLESS;
+    }
+    Tok *p = asm_peek(a);
+    if (p->kind != TOK_IDENT || p->text[0] != 'P')
+      return asm_fail_at(a, p, "expected a predicate (P0..P6 or PT) after '@', found '%s'",
+                         p->text);
+    if (!parse_register(a, &guard))
+      return FALSE;
+  }
   Tok *t = asm_next(a);
   const char *mnemonic = t->text;
   Value pv;
@@ -220,6 +240,13 @@ parse_instruction(Asm *a)
   }
   if (!ok)
     return FALSE;
+  if (guard != ISA_NO_REG) {
+    if (insn.nsrc == G_N_ELEMENTS(insn.src))
+      return asm_fail_at(a, t, "%s reads three registers already: it cannot also be guarded",
+                         info->mnemonic);
+    insn.src[insn.nsrc++] = guard;
+    insn.guard = guard_kind;
+  }
   gboolean have_level = FALSE;
   while (!at_statement_end(asm_peek(a))) {
     Tok *key = asm_next(a);

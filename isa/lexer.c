@@ -89,7 +89,7 @@ asm_lex(Asm *a, const char *text)
           two = TRUE;
       if (two)
         p += 2;
-      else if (strchr(",[]{}()+-*/%<>!?:=", *p))
+      else if (strchr(",[]{}()+-*/%<>!?:=@", *p))
         p++;
       else {
         asm_fail_at(a, &t, "unexpected character '%c'", *p);

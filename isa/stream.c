@@ -26,7 +26,14 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
   if (insn->kind == ISA_INSN_END)
     return g_strdup("}");
   const IsaOpInfo *info = isa_op_info(insn->op);
-  GString *s = g_string_new(info->mnemonic);
+  GString *s = g_string_new(NULL);
+  guint nsrc = insn->nsrc;
+  if (insn->guard != ISA_GUARD_NONE) {
+    nsrc--;
+    g_string_append_printf(s, "@%s%s ", insn->guard == ISA_GUARD_UNLESS ? "!" : "",
+                           program->reg_names[insn->src[nsrc]]);
+  }
+  g_string_append(s, info->mnemonic);
   switch (info->shape) {
   case ISA_SHAPE_NONE:
     break;
@@ -36,11 +43,11 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
     break;
   case ISA_SHAPE_MS:
     g_string_append_printf(s, " [%s], %s", reg_name(program, insn->src[0]),
-                           insn->nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
+                           nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
     break;
   default:
     g_string_append_printf(s, " %s", reg_name(program, insn->dst));
-    for (guint i = 0; i < insn->nsrc; i++)
+    for (guint i = 0; i < nsrc; i++)
       g_string_append_printf(s, ", %s", reg_name(program, insn->src[i]));
     break;
   }

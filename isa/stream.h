@@ -20,6 +20,8 @@ typedef enum {
   ISA_PATTERN_RANDOM,    /* every lane reads its own random sector */
 } IsaPatternKind;
 
+enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS };
+
 typedef enum {
   ISA_INSN_OP,   /* a real instruction */
   ISA_INSN_LOOP, /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
@@ -35,9 +37,10 @@ typedef struct {
   guint8 level;   /* global ops: index into IsaProgram.levels */
   guint8 pattern; /* global ops: IsaPatternKind */
   guint8 stride;  /* ISA_PATTERN_STRIDE: stride in 4-byte words (2..32) */
-  guint32 count;  /* ISA_INSN_LOOP: iterations */
-  guint32 jump;   /* loop partner index */
-  guint32 line;   /* 1-based line in the stream text, for messages */
+  guint8 guard; /* 0, or the last of src[] is a guard predicate: ISA_GUARD_IF (@P), _UNLESS (@!P) */
+  guint32 count; /* ISA_INSN_LOOP: iterations */
+  guint32 jump;  /* loop partner index */
+  guint32 line;  /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
 typedef struct {

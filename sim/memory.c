@@ -53,14 +53,31 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
     lv->min_access_bytes = cfg->min_access_bytes;
     lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
     lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
+    lv->n_latencies = cfg->n_latencies;
+    if (cfg->n_latencies) {
+      lv->latency_bin = g_new(guint32, cfg->n_latencies);
+      lv->latency_cum = g_new(guint64, cfg->n_latencies);
+      double total = 0, cum = 0;
+      for (guint b = 0; b < cfg->n_latencies; b++)
+        total += cfg->latency_weight[b];
+      for (guint b = 0; b < cfg->n_latencies; b++) {
+        cum += cfg->latency_weight[b];
+        lv->latency_bin[b] = cfg->latency_bin[b];
+        lv->latency_cum[b] = (guint64)(cum / total * 4294967296.0);
+      }
+      lv->latency_cum[cfg->n_latencies - 1] = (guint64)1 << 32;
+    }
   }
 }
 
 void
 sm_memory_clear(SmMemory *mem)
 {
-  for (guint i = 0; i < mem->n_levels; i++)
+  for (guint i = 0; i < mem->n_levels; i++) {
     g_clear_pointer(&mem->levels[i].channel_free, g_free);
+    g_clear_pointer(&mem->levels[i].latency_bin, g_free);
+    g_clear_pointer(&mem->levels[i].latency_cum, g_free);
+  }
   g_clear_pointer(&mem->sm_outstanding, g_free);
 }
 
@@ -75,6 +92,24 @@ service_ticks(SmMemLevel *lv, guint bytes)
   return (guint64)(-mean * log(u) + 0.5);
 }
 
+/* A transaction's unloaded latency: fixed, or drawn from the level's histogram. */
+static inline guint64
+draw_latency(SmMemLevel *lv)
+{
+  if (lv->n_latencies == 0)
+    return lv->latency;
+  guint64 u = sm_rng_next(&lv->rng) >> 32;
+  guint lo = 0, hi = lv->n_latencies - 1;
+  while (lo < hi) { /* first bin whose cumulative weight exceeds u */
+    guint mid = (lo + hi) / 2;
+    if (lv->latency_cum[mid] > u)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lv->latency_bin[lo];
+}
+
 guint64
 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                  guint64 line_base, gboolean random_lines, guint64 *rng)
@@ -82,13 +117,15 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   SmMemLevel *lv = &mem->levels[level];
   guint64 now_ticks = now << SM_TICK_SHIFT;
   guint64 last = now;
+  /* one unloaded latency for the whole warp-access: its lines travel together */
+  guint64 latency = draw_latency(lv);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
     guint ch = lv->channels == 1 ? 0 : (guint)(sm_hash64(line) % lv->channels);
     guint64 start = MAX(now_ticks, lv->channel_free[ch]);
     lv->channel_free[ch] = start + service_ticks(lv, bytes);
     guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
-    guint64 done = begins + lv->latency;
+    guint64 done = begins + latency;
     if (mem->count_queued && begins > now) {
       mem->queued++;
       sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);

@@ -28,6 +28,9 @@ typedef struct {
   guint min_access_bytes;
   gboolean exponential;
   guint64 rng;
+  guint n_latencies; /* 0: always latency; else drawn from latency_bin by latency_cum */
+  guint32 *latency_bin;
+  guint64 *latency_cum; /* cumulative weights scaled to 2^32 */
   guint64 transactions, bytes;
 } SmMemLevel;
 

@@ -17,6 +17,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     ii->unit = op->unit;
     ii->space = op->space;
     ii->is_load = isa_op_is_load(insn->op);
+    ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';
+    ii->fixed_latency = op->unit == ISA_UNIT_ALU && op->space == ISA_SPACE_NONE;
     ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);
     guint lanes = gpu->units[op->unit].lanes_per_scheduler;
     ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / lanes;

@@ -17,8 +17,10 @@ typedef struct {
   guint8 level;          /* GPU memory level */
   guint8 random_lines;
   guint8 is_load;
-  guint16 n_trans;     /* global: transactions per warp-instruction */
-  guint32 trans_bytes; /* global: bytes per transaction */
+  guint8 writes_register; /* has a destination in the register file (not a predicate) */
+  guint8 fixed_latency;   /* its result arrives a fixed latency after issue (ALU ops) */
+  guint16 n_trans;        /* global: transactions per warp-instruction */
+  guint32 trans_bytes;    /* global: bytes per transaction */
   guint32 issue_cycles;
   guint64 ii_ticks; /* pipe initiation interval: 32 / lanes cycles */
   guint32 latency[ISA_UNIT_COUNT];
@@ -48,4 +50,25 @@ static inline guint64
 sm_pipe_accept(guint64 free_ticks, guint64 now_ticks, guint64 ii_ticks)
 {
   return MAX(free_ticks, now_ticks) + ii_ticks;
+}
+
+/* Register-file write ports of one scheduler: how many results are written in each cycle.
+ * A ring of cycles (tag = cycle + 1, count in the low bits) far enough ahead for any result:
+ * a fixed-latency instruction needs its write cycle free when it issues; a variable-latency
+ * result (SFU, shared or global memory) takes the first free cycle from its arrival on. */
+#define SM_WB_RING 8192u
+#define SM_WB_COUNT_BITS 4
+
+static inline guint
+sm_wb_used(const guint64 *ring, guint64 cycle)
+{
+  guint64 e = ring[cycle & (SM_WB_RING - 1)];
+  return (e >> SM_WB_COUNT_BITS) == cycle + 1 ? (guint)(e & ((1u << SM_WB_COUNT_BITS) - 1)) : 0;
+}
+
+static inline void
+sm_wb_take(guint64 *ring, guint64 cycle)
+{
+  guint used = sm_wb_used(ring, cycle);
+  ring[cycle & (SM_WB_RING - 1)] = ((cycle + 1) << SM_WB_COUNT_BITS) | (used + 1);
 }

@@ -13,6 +13,7 @@ typedef struct {
   guint last;                        /* position in warps[] of the last warp that issued */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
+  guint64 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
 } SmScheduler;
 
 #define SM_SCHEDULER_TAKEN G_MAXUINT

@@ -34,6 +34,8 @@ struct Sm {
   CfgDualIssue dual_issue;
   CfgPolicy policy;
   guint64 limit;
+  guint branch_taken_cycles;
+  guint wb_ports; /* register-file write ports per scheduler; 0: unlimited */
   SmEngine engine;
   SmMemory mem;
   SmSharedMemory smem;

@@ -22,6 +22,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->dual_issue = gpu->dual_issue;
   sm->policy = gpu->policy;
   sm->limit = kernel->instructions_per_warp;
+  sm->branch_taken_cycles = gpu->branch.taken_cycles;
+  sm->wb_ports = gpu->register_write_ports;
   sm->info = sm_pipe_decode(gpu, kernel);
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
@@ -40,6 +42,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
+    if (sm->wb_ports)
+      sm->sched[s].wb_ring = g_new0(guint64, SM_WB_RING);
   }
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
@@ -90,6 +94,8 @@ sm_free(Sm *sm)
   g_free(sm->blocks);
   g_free(sm->sm_blocks);
   sm_smem_clear(&sm->smem);
+  for (guint i = 0; i < sm->n_sched; i++)
+    g_free(sm->sched[i].wb_ring);
   g_free(sm->sched);
   g_free(sm->warp_exists);
   g_free(sm);
@@ -105,6 +111,17 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
     sm_trace_state(sm, w, state, at);
   w->state = (guint8)state;
   w->state_since = at;
+}
+
+/* A fixed-latency instruction of @w issued at @t would find a register-file write port free
+ * when its result arrives (variable-latency results have taken theirs already). */
+static inline gboolean
+wb_free_for(const Sm *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (!ii->fixed_latency || !ii->writes_register)
+    return TRUE;
+  return sm_wb_used(s->wb_ring, t + ii->max_latency) < sm->wb_ports;
 }
 
 /* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
@@ -123,6 +140,8 @@ warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint
   }
   if (w->space == ISA_SPACE_NONE) {
     *wake = t + 1;
+    if (G_UNLIKELY(sm->wb_ports) && !wb_free_for(sm, s, w, t))
+      return SM_STATE_DISPATCH_STALL;
     return SM_STATE_ELIGIBLE;
   }
   if (w->space == ISA_SPACE_GLOBAL &&
@@ -169,9 +188,18 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   default:
     break;
   }
+  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
+    /* the result's register-file write: a fixed-latency one was checked free at issue; a
+     * variable-latency one waits for the first free port from its arrival */
+    while (!ii->fixed_latency && sm_wb_used(s->wb_ring, complete) >= sm->wb_ports) {
+      complete++;
+      base++;
+    }
+    sm_wb_take(s->wb_ring, complete);
+  }
   if (insn->dst != ISA_NO_REG)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
-  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
   w->finish = MAX(w->finish, complete);
   if (G_UNLIKELY(sm->trace))
     sm_trace_issue(sm, s, w, t, slot, complete);
@@ -180,11 +208,19 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   sm->stats.issued++;
   sm->stats.issued_unit[ii->unit]++;
   sm->stats.issued_op[insn->op]++;
+  /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
+  gboolean taken = insn->op == ISA_OP_BRA && !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
+                                               sm->prog->insns[w->pc + 1].kind == ISA_INSN_END &&
+                                               w->loop_left[w->depth - 1] == 1);
   w->pc++;
   sm_warp_settle(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
     sm_blocks_arrive(sm, w, t);
+  if (G_UNLIKELY(taken) && !w->done && t + 1 + sm->branch_taken_cycles > w->deps_at) {
+    w->deps_at = t + 1 + sm->branch_taken_cycles; /* fetching from the target */
+    w->dep_state = SM_STATE_WAIT;
+  }
 }
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
@@ -298,7 +334,7 @@ schedule(Sm *sm, guint si, guint64 t)
     guint p = sm->due[d];
     SmWarp *w = &sm->warps[p * sm->n_sched + si];
     if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
-        sm->single_cycle_pipe[w->unit]) {
+        sm->single_cycle_pipe[w->unit] && !sm->wb_ports) {
       /* still eligible: its operands were ready, and a pipe that takes one instruction per
        * cycle is free again at the start of every cycle */
       sm->eligible[n_el++] = p;

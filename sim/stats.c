@@ -3,8 +3,9 @@
 #include "stats.h"
 
 static const char *const state_names[SM_STATE_COUNT] = {
-    "selected",           "not_selected", "wait",         "long_scoreboard", "short_scoreboard",
-    "math_pipe_throttle", "lg_throttle",  "mio_throttle", "barrier",         "no_instruction",
+    "selected",         "not_selected",       "wait",           "long_scoreboard",
+    "short_scoreboard", "math_pipe_throttle", "lg_throttle",    "mio_throttle",
+    "barrier",          "no_instruction",     "dispatch_stall",
 };
 
 const char *

@@ -16,6 +16,7 @@ typedef enum {
   SM_STATE_MIO_THROTTLE,       /* shared-memory queue full */
   SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
   SM_STATE_NO_INSTRUCTION,     /* finished, or not yet launched */
+  SM_STATE_DISPATCH_STALL,     /* ready, but its result would find no register-file write port */
   SM_STATE_COUNT
 } SmState;
 

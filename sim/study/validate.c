@@ -10,17 +10,13 @@
 /* kind -> the mix kernel's settings (the calibration README's workload table) */
 typedef struct {
   const char *kind, *other, *pattern, *level, *alu_op;
-  gboolean mov;
 } Kind;
 
 static const Kind kinds[] = {
-    {"fadd", "none", "coalesced", "dram", "FADD", FALSE},
-    {"gmem", "LDG", "coalesced", "dram", "FADD", TRUE},
-    {"l2", "LDG", "coalesced", "l2", "FADD", TRUE},
-    {"stride2", "LDG", "stride2", "dram", "FADD", TRUE},
-    {"random", "LDG", "random", "dram", "FADD", TRUE},
-    {"sfu", "MUFU.RSQ", "coalesced", "dram", "FADD", FALSE},
-    {"smem", "LDS", "coalesced", "dram", "FFMA", FALSE},
+    {"fadd", "none", "coalesced", "dram", "FADD"}, {"gmem", "LDG", "coalesced", "dram", "FADD"},
+    {"l2", "LDG", "coalesced", "l2", "FADD"},      {"stride2", "LDG", "stride2", "dram", "FADD"},
+    {"random", "LDG", "random", "dram", "FADD"},   {"sfu", "MUFU.RSQ", "coalesced", "dram", "FADD"},
+    {"smem", "LDS", "coalesced", "dram", "FFMA"},
 };
 
 static int
@@ -273,16 +269,59 @@ add_take(GStrvBuilder *b, char *s)
   g_free(s);
 }
 
+/* Groups per loop iteration of the measured kernels as the compiler built them, and the
+ * MOVs (address set-up) each iteration runs besides the counter update, test and branch:
+ * ../shared/data/sass/h100-mix2.sass.txt and h100-mix3.sass.txt. */
+typedef struct {
+  double alpha;
+  guint groups, movs;
+} LoopShape;
+
+static const LoopShape ldg_loops[] = {{0, 64, 9}, {1, 32, 0}, {2, 16, 0}, {4, 16, 0},
+                                      {8, 8, 0},  {16, 8, 0}, {24, 4, 0}, {32, 4, 0},
+                                      {48, 2, 0}, {64, 2, 0}, {96, 1, 2}};
+static const LoopShape sfu_loops[] = {{0, 128, 0}, {1, 64, 0}, {2, 32, 0}, {4, 32, 0},
+                                      {8, 16, 0},  {16, 8, 0}, {32, 4, 0}, {64, 2, 0}};
+static const LoopShape smem_loops[] = {{0, 128, 0}, {1, 128, 0}, {2, 64, 0}, {4, 64, 0},
+                                       {8, 16, 0},  {16, 8, 0},  {32, 4, 0}, {64, 2, 0}};
+
+/* The shape for @alpha: the table's entry for the largest alpha not above it. */
+static LoopShape
+loop_shape(const Kind *k, double alpha, guint ilp)
+{
+  if (strcmp(k->other, "none") == 0 || alpha < 0)
+    return (LoopShape){.groups = 16}; /* 16 groups of 16 FADDs: 256 FADDs an iteration */
+  const LoopShape *t = ldg_loops;
+  guint n = G_N_ELEMENTS(ldg_loops);
+  if (strcmp(k->other, "MUFU.RSQ") == 0) {
+    t = sfu_loops;
+    n = G_N_ELEMENTS(sfu_loops);
+  } else if (strcmp(k->other, "LDS") == 0) {
+    t = smem_loops;
+    n = G_N_ELEMENTS(smem_loops);
+  }
+  LoopShape s = t[0];
+  for (guint i = 0; i < n && t[i].alpha <= alpha; i++)
+    s = t[i];
+  /* ilp chains share an iteration: as many "other" instructions per iteration in all */
+  s.groups = MAX(1u, s.groups / ilp);
+  return s;
+}
+
 static char **
 row_sets(const SmValidateRow *r)
 {
   const Kind *k = &kinds[kind_index(r->kind)];
   gboolean none = r->alpha < 0 || strcmp(k->other, "none") == 0;
+  LoopShape loop = loop_shape(k, r->alpha, r->ilp);
   GStrvBuilder *b = g_strv_builder_new();
   add_take(b, g_strdup_printf("warps_per_sm=%u", r->warps));
   add_take(b, g_strdup_printf("groups=%u", r->groups));
   add_take(b, g_strdup_printf("ilp=%u", r->ilp));
   add_take(b, g_strdup_printf("alu_op=%s", k->alu_op));
+  add_take(b, g_strdup_printf("unroll=%u", loop.groups));
+  g_strv_builder_add(b, "loop_overhead=1");
+  add_take(b, g_strdup_printf("loop_movs=%u", loop.movs));
   if (none) {
     /* a group of an ALU-only row is 16 rounds of ilp dependent ALU ops */
     g_strv_builder_add(b, "other=none");
@@ -292,7 +331,6 @@ row_sets(const SmValidateRow *r)
     add_take(b, g_strdup_printf("alpha=%.10g", r->alpha));
     add_take(b, g_strdup_printf("pattern=%s", k->pattern));
     add_take(b, g_strdup_printf("level=%s", k->level));
-    add_take(b, g_strdup_printf("mov_per_load=%d", k->mov ? 1 : 0));
   }
   char **sets = g_strv_builder_end(b);
   g_strv_builder_unref(b);
@@ -444,8 +482,11 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
       r->warps = results[i].warps;
       label = r->curve[0] ? g_strdup(r->curve) : g_strdup_printf("%s %s", r->kernel, r->metric);
     } else {
-      /* the measurements do not count the MOV that goes with each load */
-      r->simulated = s->cycles ? (double)(s->issued - s->issued_op[ISA_OP_MOV]) / s->cycles : 0;
+      /* the measurements count the other instructions and the FADDs (FFMAs) only, not the
+       * loop's MOVs, counter update, test and branch */
+      guint64 counted = s->issued - s->issued_op[ISA_OP_MOV] - s->issued_op[ISA_OP_IADD3] -
+                        s->issued_op[ISA_OP_ISETP] - s->issued_op[ISA_OP_BRA];
+      r->simulated = s->cycles ? (double)counted / s->cycles : 0;
       label = g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
     }
     double ape = r->measured != 0 ? fabs(r->simulated - r->measured) / fabs(r->measured) : 0;

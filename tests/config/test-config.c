@@ -63,8 +63,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, sm_count, block_launch_cycles, "
-      "limits, units, "
-      "shared_memory, memory)");
+      "register_write_ports, limits, units, "
+      "shared_memory, branch, memory)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
   assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
                    "gpu.yaml:2:25: must be at least 1, got -5");
@@ -81,6 +81,12 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",
                    "gpu.yaml:2:46: must be at least 1e-06, got 0");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: [[100]]}\n",
+                   "gpu.yaml:2:50: expected a pair [cycles, weight]");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: [[100, 0]]}\n",
+                   "gpu.yaml:2:49: latency_histogram: the weights add up to 0");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: 100}\n",
+                   "gpu.yaml:2:49: latency_histogram must be a list");
   assert_gpu_error("schedulers: [1, 2]\n" MEM,
                    "gpu.yaml:1:13: expected a whole number, got a list");
   assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");
@@ -137,13 +143,13 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
     const char *expect; /* suffix of the message */
   } cases[] = {
       {"frobnicate=1", "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
-                       "pattern, level, groups, alu_op, mov_per_load), kernel key or GPU key of "
-                       "that name"},
+                       "pattern, level, groups, alu_op, mov_per_load, unroll, loop_overhead, "
+                       "loop_movs), kernel key or GPU key of that name"},
       {"memory.dram.latency_cycles=-3", "--set memory.dram.latency_cycles: must be at least 1, "
                                         "got -3"},
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
                                "(known keys: latency_cycles, bytes_per_cycle, channels, "
-                               "min_access_bytes, service)"},
+                               "min_access_bytes, service, latency_histogram)"},
       {"schedulers=x", "--set schedulers: expected a whole number, got 'x'"},
       {"alpha", "--set alpha: expected KEY=VALUE"},
       {"alpha=", "--set alpha: empty value"},
@@ -168,7 +174,7 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
   const char *sets[] = {"other=FOO", NULL};
   g_autofree char *msg = run_error(sets);
   ck_assert_msg(g_str_has_prefix(msg, SMSIM_SOURCE_DIR "/isa/kernels/mix.yaml:"), "%s", msg);
-  ck_assert_msg(strstr(msg, "mix.yaml:32:13: unknown op 'FOO'") != NULL, "%s", msg);
+  ck_assert_msg(strstr(msg, "mix.yaml:44:17: unknown op 'FOO'") != NULL, "%s", msg);
 }
 END_TEST
 

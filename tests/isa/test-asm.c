@@ -129,6 +129,10 @@ static const struct {
   const char *error;
 } bad_streams[] = {
     {"FOO R1, R2", "1:1: unknown op 'FOO'"},
+    {"@R1 BRA", "1:2: expected a predicate (P0..P6 or PT) after '@', found 'R1'"},
+    {"@P1 FFMA R1, R2, R3, R4", "1:5: FFMA reads three registers already: it cannot also be "
+                                "guarded"},
+    {"ISETP P7, R1, R2", "1:7: expected a register, found 'P7'"},
     {"FADD R1, R1", "1:12: expected ',', found 'end of stream'"},
     {"repeat 3\n{ NOP }", "1:9: expected '{', found 'end of line'"},
     {"repeat 3 {\n FADD R1, R1, R2\n", "1:10: '{' is never closed"},
@@ -147,6 +151,32 @@ static const struct {
     {"repeat 1/0 { NOP }", "1:8: repeat count must be a whole number from 0 to 4294967295, got "
                            "inf"},
 };
+
+START_TEST(test_predicates_guards_and_loop_overhead)
+{
+  g_autoptr(IsaProgram) p =
+      assemble("repeat 4 {\n  IADD3 R6, R6, -1, RZ\n  ISETP P1, R6, RZ\n  @P1 BRA\n}\n"
+               "@!P1 FADD R1, R1, R2\n@PT BRA\n",
+               NULL);
+  ck_assert_uint_eq(p->dynamic_count, 4 * 3 + 2);
+  const IsaInsn *isetp = &p->insns[2], *bra = &p->insns[3], *fadd = &p->insns[5];
+  ck_assert_uint_eq(isetp->op, ISA_OP_ISETP);
+  ck_assert_uint_eq(bra->op, ISA_OP_BRA);
+  /* the guard is a source: the branch waits for the predicate ISETP writes */
+  ck_assert_uint_eq(bra->nsrc, 1);
+  ck_assert_uint_eq(bra->src[0], isetp->dst);
+  ck_assert_uint_eq(bra->guard, ISA_GUARD_IF);
+  ck_assert_uint_eq(fadd->nsrc, 3);
+  ck_assert_uint_eq(fadd->guard, ISA_GUARD_UNLESS);
+  ck_assert_uint_eq(p->insns[6].nsrc, 0); /* PT is always true: no dependency */
+  g_autofree char *b = isa_insn_format(p, bra);
+  ck_assert_str_eq(b, "@P1 BRA");
+  g_autofree char *f = isa_insn_format(p, fadd);
+  ck_assert_str_eq(f, "@!P1 FADD R1, R1, R2");
+  g_autofree char *i = isa_insn_format(p, isetp);
+  ck_assert_str_eq(i, "ISETP P1, R6");
+}
+END_TEST
 
 START_TEST(test_bad_streams_give_positioned_errors)
 {
@@ -172,6 +202,7 @@ asm_suite(void)
   tcase_add_test(tc, test_if_else_chooses_at_assembly_time);
   tcase_add_test(tc, test_patterns_and_levels_are_attributes);
   tcase_add_test(tc, test_expressions);
+  tcase_add_test(tc, test_predicates_guards_and_loop_overhead);
   suite_add_tcase(s, tc);
   TCase *te = tcase_create("errors");
   tcase_add_test(te, test_bad_streams_give_positioned_errors);

@@ -1,6 +1,7 @@
 /* Simulated hardware against hand-checked cycle counts and Little's law. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -132,6 +133,78 @@ START_TEST(test_issue_cost_and_pipe_width_limit_sfu_throughput)
   ck_assert_double_eq_tol((double)s->issued / s->cycles, 1.0, 0.01);
   ck_assert(s->state_cycles[SM_STATE_MATH_PIPE_THROTTLE] > s->state_cycles[SM_STATE_SELECTED]);
   test_run_free(a);
+}
+END_TEST
+
+START_TEST(test_taken_branches_cost_their_fetch)
+{
+  /* one warp, ALU latency 4: IADD3 at 0, ISETP waits for R6 (4), BRA for P1 (8): 9 cycles an
+   * iteration; the third BRA issues at 26 and completes at 30.  Each taken branch (the first
+   * two; the last falls through) adds taken_cycles. */
+  g_autofree char *gpu = test_write_temp("g.yaml", "schedulers: 1\nunits:\n  alu: "
+                                                   "{latency_cycles: 4}\nmemory:\n  dram: "
+                                                   "{latency_cycles: 100, bytes_per_cycle: 16}\n");
+  g_autofree char *kernel = test_write_temp(
+      "k.yaml", "name: loop\nwarps_per_sm: 1\nstream: |\n  repeat 3 {\n    IADD3 R6, R6, R0, "
+                "R0\n    ISETP P1, R6, R0\n    @P1 BRA\n  }\n");
+  const guint64 expect[] = {30, 30 + 2 * 5};
+  const char *sets[][2] = {{"branch.taken_cycles=0", NULL}, {"branch.taken_cycles=5", NULL}};
+  for (guint i = 0; i < 2; i++) {
+    TestRun *run = test_run_new(gpu, kernel, sets[i]);
+    sm_run(run->sm);
+    ck_assert_uint_eq(sm_stats(run->sm)->cycles, expect[i]);
+    ck_assert_uint_eq(sm_stats(run->sm)->issued_op[ISA_OP_BRA], 3);
+    test_run_free(run);
+  }
+}
+END_TEST
+
+START_TEST(test_a_shared_load_result_takes_the_write_port_an_fadd_wanted)
+{
+  /* one scheduler, one write port: LDS at 0 writes back at 6; the FADD ready at 2 would also
+   * write at 6, so it waits a cycle (dispatch_stall) and its consumer follows: 11 cycles, 10
+   * with unlimited ports */
+  g_autofree char *gpu = test_write_temp(
+      "g.yaml", "schedulers: 1\nunits:\n  alu: {latency_cycles: 4}\nshared_memory: "
+                "{latency_cycles: 6}\nmemory:\n  dram: {latency_cycles: 100, bytes_per_cycle: "
+                "16}\n");
+  g_autofree char *kernel = test_write_temp(
+      "k.yaml", "name: wb\nwarps_per_sm: 1\nstream: |\n  LDS R1, [R2]\n  FADD R3, R4, R5\n"
+                "  FADD R6, R4, R5\n  FADD R7, R6, R5\n");
+  const char *one[] = {"register_write_ports=1", NULL}, *none[] = {"register_write_ports=0", NULL};
+  TestRun *a = test_run_new(gpu, kernel, one), *b = test_run_new(gpu, kernel, none);
+  sm_run(a->sm);
+  sm_run(b->sm);
+  ck_assert_uint_eq(sm_stats(a->sm)->cycles, 11);
+  ck_assert_uint_eq(sm_stats(a->sm)->state_cycles[SM_STATE_DISPATCH_STALL], 1);
+  ck_assert_uint_eq(sm_stats(b->sm)->cycles, 10);
+  ck_assert_uint_eq(sm_stats(b->sm)->state_cycles[SM_STATE_DISPATCH_STALL], 0);
+  test_run_free(a);
+  test_run_free(b);
+}
+END_TEST
+
+START_TEST(test_latencies_drawn_from_a_histogram)
+{
+  /* 100 cycles with weight 1, 300 with weight 3: mean 250, and every load takes one or the
+   * other; one warp of 2000 dependent loads */
+  g_autofree char *gpu = test_write_temp(
+      "g.yaml", "schedulers: 1\nmemory:\n  dram: {bytes_per_cycle: 16, latency_histogram: "
+                "[[100, 1], [300, 3]]}\n");
+  g_autofree char *kernel = test_write_temp(
+      "k.yaml", "name: chase\nwarps_per_sm: 1\nstream: |\n  repeat 2000 { LDG R1, [R1] }\n");
+  TestRun *run = test_run_new(gpu, kernel, NULL);
+  ck_assert_uint_eq(run->gpu->memory.levels[0].latency_cycles, 250);
+  sm_run(run->sm);
+  const SmStats *s = sm_stats(run->sm);
+  double mean = (double)s->global_load_latency / (double)s->global_loads;
+  printf("histogram latencies: mean %.1f over %" G_GUINT64_FORMAT " loads\n", mean,
+         s->global_loads);
+  ck_assert_double_eq_tol(mean, 250, 10); /* sd of the mean: 86.6 / sqrt(2000) = 1.9 */
+  /* every latency is 100 or 300: the total is 100 a + 300 (2000 - a) for a whole a */
+  guint64 total = s->global_load_latency;
+  ck_assert_uint_eq((300 * 2000 - total) % 200, 0);
+  test_run_free(run);
 }
 END_TEST
 
@@ -267,6 +340,9 @@ sim_suite(void)
   tcase_add_test(units, test_outstanding_cap_throttles_loads);
   tcase_add_test(units, test_stride_and_random_patterns_cost_transactions);
   tcase_add_test(units, test_dual_issue_pairs_independent_instructions_of_one_warp);
+  tcase_add_test(units, test_taken_branches_cost_their_fetch);
+  tcase_add_test(units, test_a_shared_load_result_takes_the_write_port_an_fadd_wanted);
+  tcase_add_test(units, test_latencies_drawn_from_a_histogram);
   suite_add_tcase(s, units);
   TCase *eng = tcase_create("engine");
   tcase_add_test(eng, test_idle_cycles_are_skipped);

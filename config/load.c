@@ -572,3 +572,14 @@ cfg_load_fields(const CfgNode *map, const char *section, const CfgField *fields,
   }
   return TRUE;
 }
+
+gboolean
+cfg_fail_at(GError **error, const char *path, guint line, guint col, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u:%u: %s", path, line, col, msg);
+  return FALSE;
+}

@@ -58,6 +58,10 @@ char *cfg_node_where(const CfgNode *node);
 char *cfg_node_where_in_text(const CfgNode *node, guint line, guint col);
 
 gboolean cfg_fail(GError **error, const CfgNode *at, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Sets "PATH:LINE:COL: message" (a place in a text file that is not YAML, e.g. a CSV) and
+ * returns FALSE. */
+gboolean cfg_fail_at(GError **error, const char *path, guint line, guint col, const char *fmt, ...)
+    G_GNUC_PRINTF(5, 6);
 
 /* ---- typed access driven by field tables ---- */
 

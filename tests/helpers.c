@@ -82,3 +82,13 @@ test_write_temp(const char *name, const char *text)
   ck_assert(g_file_set_contents(path, text, -1, NULL));
   return path;
 }
+
+int
+test_run_suite(Suite *suite)
+{
+  SRunner *r = srunner_create(suite);
+  srunner_run_all(r, CK_NORMAL);
+  int failed = srunner_ntests_failed(r);
+  srunner_free(r);
+  return failed == 0 ? 0 : 1;
+}

@@ -27,3 +27,6 @@ int test_smsim(const char *const *args, char **out, char **err);
 
 /* Writes @text to a new file in a fresh temporary directory; returns its path. */
 char *test_write_temp(const char *name, const char *text);
+
+/* Runs @suite (taking it) and returns the exit status of a test program. */
+int test_run_suite(Suite *suite);

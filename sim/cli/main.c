@@ -1,8 +1,11 @@
 /* The smsim command line: picks the command.  Each command lives in its own file (commands.h). */
+#include <fcntl.h>
 #include <locale.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../study/dist.h"
 #include "../study/plot.h"
 #include "cli.h"
 #include "commands.h"
@@ -14,6 +17,8 @@ static const char usage_text[] =
     "LIST]]\n"
     "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
     "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
+    "                  [--shard K/N --csv PART.csv]\n"
+    "  smsim merge     PART.csv... [--csv FILE] [--json FILE] [--plot FILE.{png,svg}]\n"
     "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
     "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
     "  smsim describe  GPU.yaml [--set K=V]...\n"
@@ -37,6 +42,8 @@ dispatch(int argc, char **argv)
     return sm_cmd_validate(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0)
     return sm_cmd_sweep(argc - 1, argv + 1);
+  if (strcmp(cmd, "merge") == 0)
+    return sm_cmd_merge(argc - 1, argv + 1);
   if (strcmp(cmd, "describe") == 0)
     return sm_cmd_describe(argc - 1, argv + 1);
   g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
@@ -47,7 +54,21 @@ int
 main(int argc, char **argv)
 {
   setlocale(LC_ALL, "C");
+  GError *error = NULL;
+  if (!sm_dist_init(&argc, &argv, &error))
+    return sm_cli_fail(error);
+  if (sm_dist_rank() != 0) {
+    /* rank 0 prints and writes; the others only compute (each rank still checks the input,
+     * and its own failures reach its stderr through sm_dist's report stream) */
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+      close(null);
+    }
+  }
   int status = dispatch(argc, argv);
   sm_plot_shutdown();
+  sm_dist_finalize();
   return status;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../study/dist.h"
 #include "../study/runjson.h"
 #include "../study/sweep.h"
 #include "cli.h"
@@ -34,8 +35,7 @@ sweep_csv(const SmSweep *sw)
   for (guint p = 0; p < sw->points->len; p++) {
     for (guint i = 0; i < sw->varies->len; i++)
       g_string_append_printf(s, "%s,", sm_sweep_value(sw, p, i));
-    double nums[SM_SWEEP_N_COLUMNS];
-    sm_sweep_point_numbers(&sw->results[p], nums);
+    const double *nums = sw->rows[p].v;
     for (guint c = 0; sm_sweep_columns[c]; c++) {
       append_number(s, nums[c], (int)c);
       g_string_append(s, sm_sweep_columns[c + 1] ? "," : "\n");
@@ -104,8 +104,7 @@ print_points(const SmSweep *sw, GString *out)
   for (guint p = 0; p < sw->points->len; p++) {
     for (guint i = 0; i < sw->varies->len; i++)
       g_string_append_printf(out, "%14s ", sm_sweep_value(sw, p, i));
-    double n[SM_SWEEP_N_COLUMNS];
-    sm_sweep_point_numbers(&sw->results[p], n);
+    const double *n = sw->rows[p].v;
     g_string_append_printf(out, "%12.0f %9.4f %9.4f %9.3f %10.1f %8.3f", n[0], n[1], n[2], n[5],
                            n[6], n[7]);
     if (isnan(n[10]))
@@ -128,8 +127,7 @@ sweep_json(const SmSweep *sw, GPtrArray *curves)
       json_builder_set_member_name(b, ((SmVary *)g_ptr_array_index(sw->varies, i))->key);
       json_builder_add_string_value(b, sm_sweep_value(sw, p, i));
     }
-    double n[SM_SWEEP_N_COLUMNS];
-    sm_sweep_point_numbers(&sw->results[p], n);
+    const double *n = sw->rows[p].v;
     for (guint c = 0; sm_sweep_columns[c]; c++) {
       json_builder_set_member_name(b, sm_sweep_columns[c]);
       if (isnan(n[c]))
@@ -172,11 +170,148 @@ sweep_json(const SmSweep *sw, GPtrArray *curves)
   return sm_json_text(b);
 }
 
+/* Which plot the options ask for; on a bad combination prints one line and returns FALSE. */
+static gboolean
+choose_plot(const SmSweep *sw, const char *plot_path, const char *plot_kind, gboolean *cusp,
+            gboolean *occupancy)
+{
+  *cusp = *occupancy = FALSE;
+  if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0 &&
+      strcmp(plot_kind, "occupancy") != 0) {
+    fprintf(stderr, "--plot-kind %s: must be throughput, cusp or occupancy\n", plot_kind);
+    return FALSE;
+  }
+  if (plot_path == NULL)
+    return TRUE;
+  gboolean can_cusp = sw->alpha_vary >= 0 && sw->warps_vary >= 0 && sw->varies->len == 2;
+  if (plot_kind && strcmp(plot_kind, "cusp") == 0 && !can_cusp) {
+    sm_cli_usage_error("--plot-kind cusp: needs exactly --vary alpha and --vary warps_per_sm");
+    return FALSE;
+  }
+  if (plot_kind && strcmp(plot_kind, "throughput") == 0 && sw->warps_vary < 0) {
+    sm_cli_usage_error("--plot-kind throughput: needs --vary warps_per_sm");
+    return FALSE;
+  }
+  *occupancy = plot_kind && strcmp(plot_kind, "occupancy") == 0;
+  *cusp =
+      plot_kind
+          ? strcmp(plot_kind, "cusp") == 0
+          : can_cusp && ((SmVary *)g_ptr_array_index(sw->varies, sw->alpha_vary))->values->len >= 5;
+  if (!*cusp && !*occupancy && sw->warps_vary < 0) {
+    sm_cli_usage_error("--plot: a throughput plot needs --vary warps_per_sm");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+typedef struct {
+  char *csv, *json, *plot_path, *plot_kind;
+  gboolean cusp, occupancy;
+} Outputs;
+
+/* The tables on stdout and the files a sweep (or a merge of its parts) writes. */
+static int
+write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint max_warps)
+{
+  g_autoptr(GPtrArray) curves = sm_sweep_curves(sw);
+  g_autoptr(GString) out = g_string_new(NULL);
+  if (o->csv == NULL && o->json == NULL)
+    print_points(sw, out);
+  else
+    g_string_append_printf(out, "%u runs\n", sw->points->len);
+  if (sw->warps_vary >= 0)
+    print_curves(sw, curves, out);
+  if (o->csv) {
+    g_autofree char *text = sweep_csv(sw);
+    if (!sm_cli_write_file(o->csv, text))
+      return 2;
+    g_string_append_printf(out, "wrote %s\n", o->csv);
+  }
+  if (o->json) {
+    g_autofree char *text = sweep_json(sw, curves);
+    if (!sm_cli_write_file(o->json, text))
+      return 2;
+    g_string_append_printf(out, "wrote %s\n", o->json);
+  }
+  if (o->plot_path) {
+    GError *error = NULL;
+    g_autoptr(SmPlot) plot = o->occupancy ? sm_sweep_occupancy_plot(sw, gpu_name)
+                             : o->cusp    ? sm_sweep_cusp_plot(sw, curves, gpu_name, max_warps)
+                                          : sm_sweep_throughput_plot(sw, curves, gpu_name);
+    if (!sm_plot_write(plot, o->plot_path, &error))
+      return sm_cli_fail(error);
+    g_string_append_printf(out, "wrote %s\n", o->plot_path);
+  }
+  fputs(out->str, stdout);
+  return 0;
+}
+
+/* Runs shard K/N of the sweep and writes its part file. */
+static int
+run_shard(const SmSweep *sw, const CfgRunSource *src, char **sets, char **varies, guint jobs,
+          guint shard, guint n_shards, const char *path)
+{
+  GError *error = NULL;
+  g_autoptr(GArray) mine = sm_sweep_shard_points(sw->points->len, shard, n_shards);
+  g_autoptr(GPtrArray) points = g_ptr_array_new();
+  for (guint i = 0; i < mine->len; i++)
+    g_ptr_array_add(points, g_ptr_array_index(sw->points, g_array_index(mine, guint, i)));
+  g_autofree SmPointResult *results = g_new0(SmPointResult, MAX(mine->len, 1u));
+  SmBatch batch = {.src = src,
+                   .sets = (const char *const *)sets,
+                   .points = points,
+                   .jobs = jobs,
+                   .progress = sm_cli_progress,
+                   .progress_data = "sweep shard"};
+  if (mine->len > 0 && !sm_dist_batch_run(&batch, results, &error))
+    return sm_cli_fail(error);
+  if (sm_dist_rank() != 0)
+    return 0;
+  CfgGpu *g = NULL;
+  CfgKernel *k = NULL;
+  if (!cfg_load_run_text(src, (const char *const *)sets, NULL, &g, &k, &error))
+    return sm_cli_fail(error);
+  g_autoptr(CfgGpu) gpu = g;
+  g_autoptr(CfgKernel) kernel = k;
+  SmSweepPart part = {.shard = shard,
+                      .n_shards = n_shards,
+                      .n_points = sw->points->len,
+                      .fingerprint = sm_sweep_fingerprint(src, (const char *const *)varies,
+                                                          (const char *const *)sets),
+                      .gpu_path = src->gpu_path,
+                      .kernel_path = src->kernel_path,
+                      .gpu_name = gpu->name,
+                      .max_warps = gpu->limits.max_warps,
+                      .varies = g_ptr_array_new(),
+                      .sets = g_ptr_array_new(),
+                      .index = mine,
+                      .rows = g_array_sized_new(FALSE, FALSE, sizeof(SmSweepRow), mine->len)};
+  for (guint i = 0; varies[i]; i++)
+    g_ptr_array_add(part.varies, varies[i]);
+  for (guint i = 0; sets && sets[i]; i++)
+    g_ptr_array_add(part.sets, sets[i]);
+  for (guint i = 0; i < mine->len; i++) {
+    SmSweepRow row;
+    sm_sweep_row_from_result(&results[i], &row);
+    g_array_append_val(part.rows, row);
+  }
+  g_autofree char *text = sm_sweep_part_text(&part);
+  g_free(part.fingerprint);
+  g_ptr_array_free(part.varies, TRUE);
+  g_ptr_array_free(part.sets, TRUE);
+  g_array_free(part.rows, TRUE);
+  if (!sm_cli_write_file(path, text))
+    return 2;
+  printf("shard %u/%u: %u of %u runs\nwrote %s\n", shard, n_shards, mine->len, sw->points->len,
+         path);
+  return 0;
+}
+
 int
 sm_cmd_sweep(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL, varies = NULL;
-  g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL;
+  g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL, *shard = NULL;
   gint jobs = 0;
   const GOptionEntry entries[] = {
       {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
@@ -191,6 +326,10 @@ sm_cmd_sweep(int argc, char **argv)
        "cusp when exactly alpha and warps_per_sm vary over 5+ alphas",
        "KIND"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
+      {"shard", 0, 0, G_OPTION_ARG_STRING, &shard,
+       "Run only shard K of N (points i with i % N = K - 1) and write a part file with --csv; "
+       "smsim merge joins the parts",
+       "K/N"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("sweep", "GPU.yaml KERNEL.yaml - run a kernel over a grid of settings", entries,
                     &argc, &argv))
@@ -202,80 +341,88 @@ sm_cmd_sweep(int argc, char **argv)
   if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
     return 2;
   GError *error = NULL;
-  if (plot_kind && strcmp(plot_kind, "throughput") != 0 && strcmp(plot_kind, "cusp") != 0 &&
-      strcmp(plot_kind, "occupancy") != 0) {
-    fprintf(stderr, "--plot-kind %s: must be throughput, cusp or occupancy\n", plot_kind);
-    return 2;
-  }
+  guint k = 0, n = 0;
+  if (shard && !sm_sweep_parse_shard(shard, &k, &n, &error))
+    return sm_cli_fail(error);
+  if (shard && (csv == NULL || json || plot_path))
+    return sm_cli_usage_error("--shard K/N: writes one part file, given with --csv (no --json or "
+                              "--plot: smsim merge makes them from all the parts)");
   g_autoptr(SmSweep) sw = sm_sweep_new();
   for (guint i = 0; varies[i]; i++) {
     SmVary *v = sm_vary_parse(varies[i], &error);
     if (v == NULL || !sm_sweep_add_vary(sw, v, &error))
       return sm_cli_fail(error);
   }
-  gboolean cusp = FALSE, occupancy = FALSE;
-  if (plot_path) {
-    gboolean can_cusp = sw->alpha_vary >= 0 && sw->warps_vary >= 0 && sw->varies->len == 2;
-    if (plot_kind && strcmp(plot_kind, "cusp") == 0 && !can_cusp)
-      return sm_cli_usage_error(
-          "--plot-kind cusp: needs exactly --vary alpha and --vary warps_per_sm");
-    if (plot_kind && strcmp(plot_kind, "throughput") == 0 && sw->warps_vary < 0)
-      return sm_cli_usage_error("--plot-kind throughput: needs --vary warps_per_sm");
-    occupancy = plot_kind && strcmp(plot_kind, "occupancy") == 0;
-    cusp = plot_kind
-               ? strcmp(plot_kind, "cusp") == 0
-               : can_cusp &&
-                     ((SmVary *)g_ptr_array_index(sw->varies, sw->alpha_vary))->values->len >= 5;
-    if (!cusp && !occupancy && sw->warps_vary < 0)
-      return sm_cli_usage_error("--plot: a throughput plot needs --vary warps_per_sm");
-  }
+  Outputs o = {.csv = csv, .json = json, .plot_path = plot_path, .plot_kind = plot_kind};
+  if (!choose_plot(sw, plot_path, plot_kind, &o.cusp, &o.occupancy))
+    return 2;
   g_auto(CfgRunSource) src = {0};
   if (!cfg_run_source_init(&src, argv[1], argv[2], &error))
     return sm_cli_fail(error);
   sm_sweep_make_points(sw);
-  sw->results = g_new0(SmPointResult, sw->points->len);
+  if (shard)
+    return run_shard(sw, &src, sets, varies, (guint)jobs, k, n, csv);
+  g_autofree SmPointResult *results = g_new0(SmPointResult, sw->points->len);
   SmBatch batch = {.src = &src,
                    .sets = (const char *const *)sets,
                    .points = sw->points,
                    .jobs = (guint)jobs,
                    .progress = sm_cli_progress,
                    .progress_data = "sweep"};
-  if (!sm_batch_run(&batch, sw->results, &error))
+  if (!sm_dist_batch_run(&batch, results, &error))
     return sm_cli_fail(error);
-  g_autoptr(GPtrArray) curves = sm_sweep_curves(sw);
-  g_autoptr(GString) out = g_string_new(NULL);
-  if (csv == NULL && json == NULL)
-    print_points(sw, out);
-  else
-    g_string_append_printf(out, "%u runs\n", sw->points->len);
-  if (sw->warps_vary >= 0)
-    print_curves(sw, curves, out);
-  if (csv) {
-    g_autofree char *text = sweep_csv(sw);
-    if (!sm_cli_write_file(csv, text))
-      return 2;
-    g_string_append_printf(out, "wrote %s\n", csv);
-  }
-  if (json) {
-    g_autofree char *text = sweep_json(sw, curves);
-    if (!sm_cli_write_file(json, text))
-      return 2;
-    g_string_append_printf(out, "wrote %s\n", json);
-  }
+  if (sm_dist_rank() != 0)
+    return 0; /* rank 0 has every result and writes the outputs */
+  sw->rows = g_new0(SmSweepRow, sw->points->len);
+  for (guint p = 0; p < sw->points->len; p++)
+    sm_sweep_row_from_result(&results[p], &sw->rows[p]);
+  g_autofree char *gpu_name = NULL;
+  guint max_warps = 0;
   if (plot_path) {
     CfgGpu *g = NULL;
-    CfgKernel *k = NULL;
-    if (!cfg_load_run_text(&src, (const char *const *)sets, NULL, &g, &k, &error))
+    CfgKernel *kern = NULL;
+    if (!cfg_load_run_text(&src, (const char *const *)sets, NULL, &g, &kern, &error))
       return sm_cli_fail(error);
-    g_autoptr(SmPlot) plot = occupancy ? sm_sweep_occupancy_plot(sw, g->name)
-                             : cusp ? sm_sweep_cusp_plot(sw, curves, g->name, g->limits.max_warps)
-                                    : sm_sweep_throughput_plot(sw, curves, g->name);
+    gpu_name = g_strdup(g->name);
+    max_warps = g->limits.max_warps;
     cfg_gpu_free(g);
-    cfg_kernel_free(k);
-    if (!sm_plot_write(plot, plot_path, &error))
-      return sm_cli_fail(error);
-    g_string_append_printf(out, "wrote %s\n", plot_path);
+    cfg_kernel_free(kern);
   }
-  fputs(out->str, stdout);
-  return 0;
+  return write_outputs(sw, &o, gpu_name, max_warps);
+}
+
+int
+sm_cmd_merge(int argc, char **argv)
+{
+  g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL;
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write every point as CSV", "FILE"},
+      {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write points and curves as JSON", "FILE"},
+      {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "Draw a plot (.png or .svg)", "FILE"},
+      {"plot-kind", 0, 0, G_OPTION_ARG_STRING, &plot_kind,
+       "throughput, cusp or occupancy (as for smsim sweep)", "KIND"},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  if (!sm_cli_parse("merge", "PART.csv... - join the parts of a sharded sweep", entries, &argc,
+                    &argv))
+    return 2;
+  if (argc < 2)
+    return sm_cli_usage("merge needs the part files of a sweep run with --shard");
+  if (!sm_cli_check_jobs_and_plot(0, plot_path))
+    return 2;
+  GError *error = NULL;
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)sm_sweep_part_free);
+  for (int i = 1; i < argc; i++) {
+    SmSweepPart *part = sm_sweep_part_read(argv[i], &error);
+    if (part == NULL)
+      return sm_cli_fail(error);
+    g_ptr_array_add(parts, part);
+  }
+  g_autoptr(SmSweep) sw = sm_sweep_merge(parts, &error);
+  if (sw == NULL)
+    return sm_cli_fail(error);
+  Outputs o = {.csv = csv, .json = json, .plot_path = plot_path, .plot_kind = plot_kind};
+  if (!choose_plot(sw, plot_path, plot_kind, &o.cusp, &o.occupancy))
+    return 2;
+  const SmSweepPart *first = g_ptr_array_index(parts, 0);
+  return write_outputs(sw, &o, first->gpu_name, first->max_warps);
 }

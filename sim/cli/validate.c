@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../study/dist.h"
 #include "../study/validate.h"
 #include "cli.h"
 #include "commands.h"
@@ -138,6 +139,8 @@ sm_cmd_validate(int argc, char **argv)
   if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
                          (guint)jobs, sm_cli_progress, "validate", &error))
     return sm_cli_fail(error);
+  if (sm_dist_rank() != 0)
+    return 0; /* rank 0 has every result and writes the outputs */
   g_autoptr(GString) out = g_string_new(NULL);
   print_rows(v, out);
   if (csv) {

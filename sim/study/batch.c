@@ -31,7 +31,7 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
   r->warps = k->warps_per_sm;
   r->has_model = sm_model_mix(g, k, &r->model);
   if (batch->measure)
-    r->metric = batch->measure(g, k, &r->stats, i, batch->measure_data);
+    r->metric = batch->measure(g, k, &r->stats, batch->first_point + i, batch->measure_data);
   return TRUE;
 }
 
@@ -56,6 +56,8 @@ sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
   for (guint i = 0; i < points->len; i++)
     if (!run_point(batch, i, NULL, error))
       return FALSE;
+  if (batch->check_only)
+    return TRUE;
   guint jobs = batch->jobs ? batch->jobs : MAX(1u, g_get_num_processors());
   Batch b = {.batch = batch, .results = results};
   g_mutex_init(&b.lock);

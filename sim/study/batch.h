@@ -30,6 +30,8 @@ typedef struct {
   guint jobs;                /* threads; 0 = one per core */
   SmMeasureFunc measure;     /* optional: fills SmPointResult.metric */
   gpointer measure_data;
+  guint first_point;       /* added to the point numbers measure sees (slices of a batch) */
+  gboolean check_only;     /* only load every point (results may be NULL) */
   SmProgressFunc progress; /* optional */
   gpointer progress_data;
 } SmBatch;

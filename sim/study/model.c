@@ -150,3 +150,20 @@ sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
     out->cuda_guide = other_lat_alu * alu_thru / alpha / ilp;
   return TRUE;
 }
+
+static const char *const bound_names[] = {"memory", "shared memory", "sfu", "alu", "issue", "?"};
+
+guint
+sm_model_bound_index(const char *bound)
+{
+  for (guint i = 0; i + 1 < G_N_ELEMENTS(bound_names); i++)
+    if (bound && strcmp(bound, bound_names[i]) == 0)
+      return i;
+  return G_N_ELEMENTS(bound_names) - 1;
+}
+
+const char *
+sm_model_bound_name(guint index)
+{
+  return bound_names[MIN(index, G_N_ELEMENTS(bound_names) - 1)];
+}

@@ -32,3 +32,7 @@ typedef struct {
 
 /* FALSE when the kernel lacks the mix parameters (alpha, other) or they do not parse. */
 gboolean sm_model_mix(const CfgGpu *gpu, const CfgKernel *kernel, SmModelPoint *out);
+
+/* The names SmModelPoint.bound takes, numbered so a result can travel between processes. */
+guint sm_model_bound_index(const char *bound);
+const char *sm_model_bound_name(guint index);

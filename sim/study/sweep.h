@@ -20,11 +20,11 @@ SmVary *sm_vary_parse(const char *arg, GError **error);
 void sm_vary_free(SmVary *vary);
 
 typedef struct {
-  GPtrArray *varies; /* SmVary */
-  GPtrArray *points; /* GStrv: KEY=VALUE per vary */
-  GArray *index;     /* guint per point per vary: value indices */
-  SmPointResult *results;
-  int warps_vary; /* index of warps_per_sm among varies, or -1 */
+  GPtrArray *varies;       /* SmVary */
+  GPtrArray *points;       /* GStrv: KEY=VALUE per vary */
+  GArray *index;           /* guint per point per vary: value indices */
+  struct SmSweepRow *rows; /* per point, once run (or read back from parts) */
+  int warps_vary;          /* index of warps_per_sm among varies, or -1 */
   int alpha_vary;
 } SmSweep;
 
@@ -39,10 +39,17 @@ void sm_sweep_make_points(SmSweep *sweep);
 /* The value of vary @vary at point @point. */
 const char *sm_sweep_value(const SmSweep *sweep, guint point, guint vary);
 
-/* Numbers of a point, as the CSV and JSON columns name them (NAN: no value). */
+/* What a sweep keeps of a point: its CSV and JSON columns (sm_sweep_columns; NAN: no value)
+ * and what the curves and plots need besides. */
 extern const char *const sm_sweep_columns[];
 #define SM_SWEEP_N_COLUMNS 11
-void sm_sweep_point_numbers(const SmPointResult *r, double out[SM_SWEEP_N_COLUMNS]);
+typedef struct SmSweepRow {
+  double v[SM_SWEEP_N_COLUMNS];
+  double warps, theoretical_occupancy;
+  double model_warps, cuda_guide; /* NAN without the model */
+  gboolean has_model, compute_bound;
+} SmSweepRow;
+void sm_sweep_row_from_result(const SmPointResult *r, SmSweepRow *row);
 
 /* A curve: the points that share every varied value but warps_per_sm, in warps order. */
 typedef struct {
@@ -64,3 +71,33 @@ SmPlot *sm_sweep_cusp_plot(const SmSweep *sweep, GPtrArray *curves, const char *
                            guint max_warps);
 /* Occupancy and throughput against the first varied key (e.g. threads per block). */
 SmPlot *sm_sweep_occupancy_plot(const SmSweep *sweep, const char *gpu_name);
+
+/* Shards: a sweep cut into N jobs (Slurm job arrays, shell loops) that each run the points
+ * i with i % N == K - 1 and write a part file, merged into the single-run outputs later. */
+typedef struct {
+  char *path;
+  guint shard, n_shards, n_points; /* shard is 1-based */
+  char *fingerprint;               /* GPU and kernel texts, --vary and --set */
+  char *gpu_path, *kernel_path, *gpu_name;
+  guint max_warps;
+  GPtrArray *varies, *sets; /* the --vary and --set arguments as given */
+  GArray *index;            /* guint: point numbers of the rows */
+  GArray *rows;             /* SmSweepRow */
+} SmSweepPart;
+
+/* Parses "K/N" (1 <= K <= N <= 100000). */
+gboolean sm_sweep_parse_shard(const char *text, guint *shard, guint *n_shards, GError **error);
+/* The points of shard K of N among @n_points, in order. */
+GArray *sm_sweep_shard_points(guint n_points, guint shard, guint n_shards);
+/* Identifies a sweep: its GPU and kernel texts, --vary and --set (16 hex digits). */
+char *sm_sweep_fingerprint(const CfgRunSource *src, const char *const *varies,
+                           const char *const *sets);
+/* The part file of shard @part (its rows for the points in @part->index). */
+char *sm_sweep_part_text(const SmSweepPart *part);
+/* Reads a part file; errors are "FILE:LINE:COL: message". */
+SmSweepPart *sm_sweep_part_read(const char *path, GError **error);
+void sm_sweep_part_free(SmSweepPart *part);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmSweepPart, sm_sweep_part_free)
+/* Reassembles the sweep from all its parts (any order): every shard once, the same sweep,
+ * every point exactly once; the first part names the sweep. */
+SmSweep *sm_sweep_merge(GPtrArray *parts, GError **error);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dist.h"
 #include "runjson.h"
 
 /* kind -> the mix kernel's settings (the calibration README's workload table) */
@@ -26,17 +27,6 @@ kind_index(const char *kind)
     if (strcmp(kinds[i].kind, kind) == 0)
       return (int)i;
   return -1;
-}
-
-static gboolean G_GNUC_PRINTF(5, 6)
-    csv_fail(GError **error, const char *path, guint line, guint col, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u:%u: %s", path, line, col, msg);
-  return FALSE;
 }
 
 /* One field of a CSV line: its text (quotes removed, blanks trimmed) and 1-based column. */
@@ -96,10 +86,10 @@ field_number(const char *path, guint line, const Field *f, const char *name, dou
   char *end;
   double v = g_ascii_strtod(f->text, &end);
   if (f->text[0] == '\0' || *end != '\0' || !isfinite(v))
-    return csv_fail(error, path, line, f->col, "%s: expected a number, got '%s'", name, f->text);
+    return cfg_fail_at(error, path, line, f->col, "%s: expected a number, got '%s'", name, f->text);
   if (v < min || v > max || (whole && v != floor(v)))
-    return csv_fail(error, path, line, f->col, "%s: %s must be %s from %g to %g", name, f->text,
-                    whole ? "a whole number" : "a number", min, max);
+    return cfg_fail_at(error, path, line, f->col, "%s: %s must be %s from %g to %g", name, f->text,
+                       whole ? "a whole number" : "a number", min, max);
   *out = v;
   return TRUE;
 }
@@ -110,15 +100,16 @@ mix_row(const char *path, guint line, GArray *f, const int *col, SmValidateRow *
   double v;
   const Field *kind = FIELD(f, col[0]);
   if (kind_index(kind->text) < 0)
-    return csv_fail(error, path, line, kind->col,
-                    "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem",
-                    kind->text);
+    return cfg_fail_at(error, path, line, kind->col,
+                       "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem",
+                       kind->text);
   r->kind = g_strdup(kind->text);
   if (!field_number(path, line, FIELD(f, col[1]), "alpha", -1, 1e6, FALSE, &r->alpha, error))
     return FALSE;
   if (r->alpha < 0 && r->alpha != -1)
-    return csv_fail(error, path, line, FIELD(f, col[1])->col,
-                    "alpha: %s must be -1 (no other instruction) or >= 0", FIELD(f, col[1])->text);
+    return cfg_fail_at(error, path, line, FIELD(f, col[1])->col,
+                       "alpha: %s must be -1 (no other instruction) or >= 0",
+                       FIELD(f, col[1])->text);
   if (!field_number(path, line, FIELD(f, col[2]), "ilp", 1, 32, TRUE, &v, error))
     return FALSE;
   r->ilp = (guint)v;
@@ -138,9 +129,9 @@ kernel_row(const char *path, guint line, GArray *f, const int *col, SmValidateRo
 {
   const Field *kernel = FIELD(f, col[0]), *set = FIELD(f, col[1]), *metric = FIELD(f, col[2]);
   if (kernel->text[0] == '\0')
-    return csv_fail(error, path, line, kernel->col, "kernel: no kernel file given");
+    return cfg_fail_at(error, path, line, kernel->col, "kernel: no kernel file given");
   if (metric->text[0] == '\0')
-    return csv_fail(error, path, line, metric->col, "metric: no metric given");
+    return cfg_fail_at(error, path, line, metric->col, "metric: no metric given");
   r->kernel = g_strdup(kernel->text);
   r->set = g_strdup(set->text);
   r->set_col = set->col;
@@ -178,7 +169,7 @@ find_columns(const char *path, GArray *header, const char *const *names, guint n
       if (strcmp(FIELD(header, c)->text, names[i]) == 0)
         col[i] = (int)c;
     if (col[i] < 0)
-      return csv_fail(error, path, 1, 1, "no column '%s' in the header%s", names[i], hint);
+      return cfg_fail_at(error, path, 1, 1, "no column '%s' in the header%s", names[i], hint);
   }
   return TRUE;
 }
@@ -191,7 +182,7 @@ sm_validation_read(const char *path, GError **error)
     return NULL;
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   if (lines[0] == NULL || g_strstrip(lines[0])[0] == '\0') {
-    csv_fail(error, path, 1, 1, "empty file: expected a header line");
+    cfg_fail_at(error, path, 1, 1, "empty file: expected a header line");
     return NULL;
   }
   g_autoptr(GArray) header = split_fields(lines[0]);
@@ -226,7 +217,7 @@ sm_validation_read(const char *path, GError **error)
       continue;
     g_autoptr(GArray) f = split_fields(lines[l]);
     if (f->len != header->len) {
-      csv_fail(error, path, l + 1, 1, "%u fields, the header has %u", f->len, header->len);
+      cfg_fail_at(error, path, l + 1, 1, "%u fields, the header has %u", f->len, header->len);
       return NULL;
     }
     SmValidateRow r = {.line = l + 1};
@@ -239,7 +230,7 @@ sm_validation_read(const char *path, GError **error)
     g_array_append_val(v->rows, r);
   }
   if (v->rows->len == 0) {
-    csv_fail(error, path, 2, 1, "no measurement rows");
+    cfg_fail_at(error, path, 2, 1, "no measurement rows");
     return NULL;
   }
   return g_steal_pointer(&v);
@@ -406,10 +397,10 @@ check_kernel_row(const SmValidation *v, const SmValidateRow *r, const CfgRunSour
   g_autoptr(CfgKernel) k = kernel;
   SmStats empty = {.n_levels = g->memory.n_levels, .schedulers = g->schedulers, .n_sm = 1};
   if (isnan(run_metric(g, k, &empty, r->metric)))
-    return csv_fail(error, v->path, r->line, r->metric_col,
-                    "metric '%s' is not a number in the JSON of a run (smsim run --json: "
-                    "for example cycles, ipc.total, memory.bytes_per_cycle)",
-                    r->metric);
+    return cfg_fail_at(error, v->path, r->line, r->metric_col,
+                       "metric '%s' is not a number in the JSON of a run (smsim run --json: "
+                       "for example cycles, ipc.total, memory.bytes_per_cycle)",
+                       r->metric);
   return TRUE;
 }
 
@@ -469,8 +460,10 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
                    .measure_data = v,
                    .progress = progress,
                    .progress_data = progress_data};
-  if (!sm_batch_run(&batch, results, error))
+  if (!sm_dist_batch_run(&batch, results, error))
     return FALSE;
+  if (sm_dist_rank() != 0)
+    return TRUE; /* rank 0 has every result */
   GHashTable *by_label = g_hash_table_new(g_str_hash, g_str_equal);
   double total_ape = 0;
   for (guint i = 0; i < rows->len; i++) {

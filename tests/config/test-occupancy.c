@@ -241,9 +241,5 @@ occupancy_suite(void)
 int
 main(void)
 {
-  SRunner *sr = srunner_create(occupancy_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return test_run_suite(occupancy_suite());
 }

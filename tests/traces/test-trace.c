@@ -383,9 +383,5 @@ trace_suite(void)
 int
 main(void)
 {
-  SRunner *sr = srunner_create(trace_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return test_run_suite(trace_suite());
 }

@@ -159,9 +159,5 @@ validate_suite(void)
 int
 main(void)
 {
-  SRunner *r = srunner_create(validate_suite());
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed == 0 ? 0 : 1;
+  return test_run_suite(validate_suite());
 }

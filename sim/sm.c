@@ -3,6 +3,8 @@
  * block scheduler (blocks.c), pipe costs (pipe.c) or the memory system (memory.c). */
 #include "sm-internal.h"
 
+#include <signal.h>
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -301,6 +303,36 @@ finish(Sm *sm)
   sm->finished = TRUE;
 }
 
+/* Set from a signal handler: every running SM stops at its next step. */
+static volatile sig_atomic_t stop_requested;
+
+void
+sm_request_stop(void)
+{
+  stop_requested = 1;
+}
+
+gboolean
+sm_stop_requested(void)
+{
+  return stop_requested != 0;
+}
+
+void
+sm_close(Sm *sm)
+{
+  if (sm->finished)
+    return;
+  guint64 end = sm->now;
+  for (guint i = 0; i < sm->n_warps; i++) {
+    const SmWarp *w = &sm->warps[i];
+    if (w->exists && !w->done)
+      sm->stats.resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
+  }
+  sm->end_cycle = MAX(sm->end_cycle, end);
+  finish(sm);
+}
+
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
@@ -431,6 +463,8 @@ void
 sm_run_until(Sm *sm, guint64 cycle)
 {
   while (!sm->finished && sm->now < cycle) {
+    if (G_UNLIKELY(stop_requested))
+      return; /* the caller decides: sm_close() keeps what was simulated */
     if (G_UNLIKELY(sm->trace) && trace_sink_failed(sm->trace)) {
       finish(sm); /* the trace hit its size limit or could not be written: stop */
       break;

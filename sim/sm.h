@@ -24,6 +24,14 @@ void sm_run(Sm *sm);
 /* Runs every cycle before @cycle (then sm_now() >= @cycle, or the run finished). */
 void sm_run_until(Sm *sm, guint64 cycle);
 gboolean sm_finished(const Sm *sm);
+/* Ends an unfinished run where it stands (after a stop or a cycle limit): the counters cover
+ * the cycles simulated so far, and sm_finished() is TRUE. */
+void sm_close(Sm *sm);
+
+/* Asks every running SM to stop at its next step (async-signal-safe: for SIGINT handlers);
+ * sm_run*() then return with the run unfinished. */
+void sm_request_stop(void);
+gboolean sm_stop_requested(void);
 /* The next cycle the loop will look at. */
 guint64 sm_now(const Sm *sm);
 

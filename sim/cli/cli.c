@@ -1,10 +1,20 @@
 /* Option parsing, errors, progress and file writing shared by the commands. */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../sm.h"
 #include "../study/plot.h"
+
+/* The signal that asked us to stop (0: none). */
+static volatile sig_atomic_t caught;
 
 gboolean
 sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries, int *argc,
@@ -31,15 +41,57 @@ sm_cli_usage(const char *msg)
 }
 
 int
+sm_cli_write_error(GError *error)
+{
+  if (caught) {
+    g_error_free(error);
+    return 128 + caught;
+  }
+  fprintf(stderr, "%s\n", error->message);
+  g_error_free(error);
+  return 1;
+}
+
+int
 sm_cli_usage_error(const char *msg)
 {
   fprintf(stderr, "%s\n", msg);
   return 2;
 }
 
+static void
+on_signal(int sig)
+{
+  caught = sig;
+  sm_request_stop();
+}
+
+void
+sm_cli_catch_signals(void)
+{
+  struct sigaction sa = {.sa_handler = on_signal};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+int
+sm_cli_interrupted(const char *command)
+{
+  if (caught == 0)
+    return 0;
+  fprintf(stderr, "smsim %s: interrupted by %s; no output written\n", command,
+          caught == SIGINT ? "SIGINT" : "SIGTERM");
+  return 128 + caught;
+}
+
 int
 sm_cli_fail(GError *error)
 {
+  if (caught) { /* the interruption is reported once, by sm_cli_interrupted() */
+    g_error_free(error);
+    return 128 + caught;
+  }
   fprintf(stderr, "%s\n", error->message);
   g_error_free(error);
   return 2;
@@ -69,14 +121,79 @@ sm_cli_progress(guint done, guint total, gpointer data)
   fflush(stderr);
 }
 
+/* Writes all of @text to @fd; FALSE with errno set on failure. */
+static gboolean
+write_all(int fd, const char *text, gsize n)
+{
+  while (n > 0) {
+    gssize w = write(fd, text, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      if (w == 0)
+        errno = ENOSPC;
+      return FALSE;
+    }
+    text += w;
+    n -= (gsize)w;
+  }
+  return TRUE;
+}
+
 gboolean
 sm_cli_write_file(const char *path, const char *text)
 {
-  GError *error = NULL;
-  if (!g_file_set_contents(path, text, -1, &error)) {
-    fprintf(stderr, "%s: cannot write: %s\n", path, error->message);
-    g_error_free(error);
+  gsize n = strlen(text);
+  GStatBuf st;
+  if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* a device or a pipe (/dev/stdout, /dev/full): write to it, never rename over it */
+    int fd = g_open(path, O_WRONLY | O_TRUNC, 0);
+    gboolean ok = fd >= 0 && write_all(fd, text, n);
+    int err = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+      ok = FALSE;
+      err = errno;
+    }
+    if (!ok)
+      fprintf(stderr, "%s: cannot write: %s\n", path, g_strerror(err));
+    return ok;
+  }
+  /* a regular file: a temporary name in the same folder, then renamed */
+  g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", path);
+  int fd = g_mkstemp_full(tmp, O_WRONLY, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "%s: cannot write: %s\n", path, g_strerror(errno));
     return FALSE;
   }
-  return TRUE;
+  gboolean ok = write_all(fd, text, n) && fsync(fd) == 0;
+  int err = errno;
+  if (close(fd) != 0 && ok) {
+    ok = FALSE;
+    err = errno;
+  }
+  if (ok && caught) {
+    ok = FALSE; /* interrupted: no file under the final name */
+    err = EINTR;
+  }
+  if (ok && g_rename(tmp, path) != 0) {
+    ok = FALSE;
+    err = errno;
+  }
+  if (!ok) {
+    g_unlink(tmp);
+    if (!caught)
+      fprintf(stderr, "%s: cannot write: %s\n", path, g_strerror(err));
+  }
+  return ok;
+}
+
+int
+sm_cli_finish_stdout(int status)
+{
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    int err = errno;
+    fprintf(stderr, "stdout: cannot write: %s\n", g_strerror(err ? err : EIO));
+    return status == 0 ? 1 : status;
+  }
+  return status;
 }

@@ -4,6 +4,10 @@
 
 #include <glib.h>
 
+/* smsim run stops at this many cycles unless --max-cycles says otherwise: far beyond any
+ * study (the slowest benchmark simulates 1.4 x 10^11), near enough to end a runaway run. */
+#define SM_CLI_DEFAULT_MAX_CYCLES 1000000000000ull
+
 /* Parses options of @command; on failure prints one line and returns FALSE. */
 gboolean sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries,
                       int *argc, char ***argv);
@@ -13,6 +17,8 @@ int sm_cli_usage(const char *msg);
 int sm_cli_usage_error(const char *msg);
 /* Prints the error's message (one line), frees it, returns 2. */
 int sm_cli_fail(GError *error);
+/* The same for an output that could not be written: returns 1. */
+int sm_cli_write_error(GError *error);
 
 /* Checks --jobs (0 = default, else 1..1024) and a plot path's extension; on failure prints one
  * line and returns FALSE. */
@@ -22,6 +28,18 @@ gboolean sm_cli_check_jobs_and_plot(gint jobs, const char *plot_path);
  * stderr when it is a terminal, nothing otherwise. */
 void sm_cli_progress(guint done, guint total, gpointer data);
 
-/* Writes @text to @path (through a temporary file); on failure prints "PATH: cannot write:
- * REASON" and returns FALSE. */
+/* Writes @text to @path: a regular file through a temporary name in its folder, renamed once
+ * all is written and synced (nothing is left under either name on failure); a device or pipe
+ * directly.  On failure prints "PATH: cannot write: REASON" and returns FALSE (exit status 1).
+ */
 gboolean sm_cli_write_file(const char *path, const char *text);
+/* Flushes stdout; when that or any earlier write to it failed, prints "stdout: cannot write:
+ * REASON" and turns a 0 @status into 1. */
+int sm_cli_finish_stdout(int status);
+
+/* SIGINT and SIGTERM stop the simulations (sm_request_stop) instead of killing the process,
+ * so temporary files are removed and nothing half-done gets a final name. */
+void sm_cli_catch_signals(void);
+/* After a command: when a signal stopped it, prints "smsim COMMAND: interrupted by SIGINT; no
+ * output written" and returns 130 (SIGINT) or 143 (SIGTERM); else 0. */
+int sm_cli_interrupted(const char *command);

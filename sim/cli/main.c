@@ -67,7 +67,10 @@ main(int argc, char **argv)
       close(null);
     }
   }
+  sm_cli_catch_signals();
   int status = dispatch(argc, argv);
+  int stopped = sm_cli_interrupted(argc > 1 ? argv[1] : "");
+  status = sm_cli_finish_stdout(stopped ? stopped : status);
   sm_plot_shutdown();
   sm_dist_finalize();
   return status;

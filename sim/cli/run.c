@@ -1,6 +1,7 @@
 /* smsim run: one simulation, its report (text or JSON) and an optional per-cycle trace. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../sm.h"
 #include "../study/model.h"
@@ -9,13 +10,47 @@
 #include "commands.h"
 #include "report.h"
 
+/* Runs @sm to its end in slices of cycles (the results do not depend on the slicing); on a
+ * terminal, after a second, a progress line on stderr.  FALSE when @max_cycles stopped it. */
+static gboolean
+run_watched(Sm *sm, guint64 max_cycles)
+{
+  gboolean tty = isatty(STDERR_FILENO);
+  gint64 start = g_get_monotonic_time(), shown = 0;
+  guint64 slice = 1u << 16;
+  while (!sm_finished(sm) && !sm_stop_requested()) {
+    guint64 until = MIN(sm_now(sm) + slice, max_cycles);
+    sm_run_until(sm, until);
+    if (!sm_finished(sm) && sm_now(sm) >= max_cycles) {
+      if (shown)
+        fputc('\n', stderr);
+      return FALSE;
+    }
+    gint64 now = g_get_monotonic_time();
+    if (tty && now - start > G_USEC_PER_SEC && now - shown > G_USEC_PER_SEC / 5) {
+      double s = (double)(now - start) / G_USEC_PER_SEC;
+      guint64 issued = sm_stats(sm)->issued;
+      fprintf(stderr,
+              "\rrun: cycle %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+              " warp-instructions, %.1f M/s   ",
+              sm_now(sm), issued, (double)issued / s / 1e6);
+      fflush(stderr);
+      shown = now;
+    }
+  }
+  if (shown)
+    fputc('\n', stderr);
+  return TRUE;
+}
+
 int
 sm_cmd_run(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL;
   g_autofree char *trace_path = NULL, *window = NULL, *warps = NULL;
-  gboolean json = FALSE;
+  gboolean json = FALSE, partial = FALSE;
   gint limit_mb = 256;
+  g_autofree char *max_cycles_text = NULL;
   const GOptionEntry entries[] = {
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
        "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
@@ -27,6 +62,10 @@ sm_cmd_run(int argc, char **argv)
       {"trace-warps", 0, 0, G_OPTION_ARG_STRING, &warps, "Trace only these warps", "0,2,4-7"},
       {"trace-limit-mb", 0, 0, G_OPTION_ARG_INT, &limit_mb,
        "Stop if the trace would exceed this size (default 256)", "MB"},
+      {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &max_cycles_text,
+       "Stop a run that reaches this many cycles, exit status 1 (default 10^12)", "N"},
+      {"partial", 0, 0, G_OPTION_ARG_NONE, &partial,
+       "With --max-cycles: still report what was simulated before the stop", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
                     &argv))
@@ -34,6 +73,13 @@ sm_cmd_run(int argc, char **argv)
   if (argc != 3)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   GError *error = NULL;
+  guint64 max_cycles = SM_CLI_DEFAULT_MAX_CYCLES;
+  if (max_cycles_text &&
+      !g_ascii_string_to_unsigned(max_cycles_text, 10, 1, G_MAXUINT64 / 2, &max_cycles, NULL)) {
+    fprintf(stderr, "--max-cycles %s: expected a whole number of cycles, at least 1\n",
+            max_cycles_text);
+    return 2;
+  }
   TraceOptions topts = {.from = 0, .to = G_MAXUINT64};
   if (limit_mb < 1) {
     fprintf(stderr, "--trace-limit-mb %d: must be at least 1\n", limit_mb);
@@ -64,16 +110,35 @@ sm_cmd_run(int argc, char **argv)
     trace_options_clear(&topts);
     if (sink == NULL || !sm_attach_trace(sm, sink, &error)) {
       trace_sink_free(sink);
-      return sm_cli_fail(error);
+      return g_error_matches(error, TRACE_ERROR, TRACE_ERROR_IO) ? sm_cli_write_error(error)
+                                                                 : sm_cli_fail(error);
     }
   }
   trace_options_clear(&topts);
-  sm_run(sm);
+  gboolean limited = !run_watched(sm, max_cycles);
+  if (sm_stop_requested()) {
+    trace_sink_free(sink); /* removes its temporary file */
+    return 0;              /* main reports the interruption */
+  }
+  if (limited) {
+    trace_sink_free(sink);
+    fprintf(stderr,
+            "%s + %s: stopped at cycle %" G_GUINT64_FORMAT " (--max-cycles %" G_GUINT64_FORMAT
+            "), the run was not finished%s\n",
+            argv[1], argv[2], sm_now(sm), max_cycles,
+            partial ? "; what was simulated so far follows" : "");
+    if (!partial)
+      return 1;
+    sm_close(sm);
+    trace_path = NULL;
+    sink = NULL;
+  }
   if (sink) {
     gboolean ok = trace_sink_finish(sink, sm_stats(sm)->cycles, &error);
     trace_sink_free(sink);
     if (!ok)
-      return sm_cli_fail(error);
+      return g_error_matches(error, TRACE_ERROR, TRACE_ERROR_IO) ? sm_cli_write_error(error)
+                                                                 : sm_cli_fail(error);
   }
   if (json) {
     g_autoptr(JsonNode) node = sm_run_json(g, k, sm_stats(sm));
@@ -86,5 +151,5 @@ sm_cmd_run(int argc, char **argv)
       g_string_append_printf(out, "wrote %s\n", trace_path);
     fputs(out->str, stdout);
   }
-  return fflush(stdout) == 0 ? 0 : 1;
+  return limited ? 1 : 0;
 }

@@ -224,13 +224,13 @@ write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint m
   if (o->csv) {
     g_autofree char *text = sweep_csv(sw);
     if (!sm_cli_write_file(o->csv, text))
-      return 2;
+      return 1;
     g_string_append_printf(out, "wrote %s\n", o->csv);
   }
   if (o->json) {
     g_autofree char *text = sweep_json(sw, curves);
     if (!sm_cli_write_file(o->json, text))
-      return 2;
+      return 1;
     g_string_append_printf(out, "wrote %s\n", o->json);
   }
   if (o->plot_path) {
@@ -239,7 +239,7 @@ write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint m
                              : o->cusp    ? sm_sweep_cusp_plot(sw, curves, gpu_name, max_warps)
                                           : sm_sweep_throughput_plot(sw, curves, gpu_name);
     if (!sm_plot_write(plot, o->plot_path, &error))
-      return sm_cli_fail(error);
+      return sm_cli_write_error(error);
     g_string_append_printf(out, "wrote %s\n", o->plot_path);
   }
   fputs(out->str, stdout);
@@ -301,7 +301,7 @@ run_shard(const SmSweep *sw, const CfgRunSource *src, char **sets, char **varies
   g_ptr_array_free(part.sets, TRUE);
   g_array_free(part.rows, TRUE);
   if (!sm_cli_write_file(path, text))
-    return 2;
+    return 1;
   printf("shard %u/%u: %u of %u runs\nwrote %s\n", shard, n_shards, mine->len, sw->points->len,
          path);
   return 0;

@@ -146,13 +146,13 @@ sm_cmd_validate(int argc, char **argv)
   if (csv) {
     g_autofree char *text = rows_csv(v);
     if (!sm_cli_write_file(csv, text))
-      return 2;
+      return 1;
     g_string_append_printf(out, "wrote %s\n", csv);
   }
   if (plot_path) {
     g_autoptr(SmPlot) plot = sm_validation_plot(v);
     if (!sm_plot_write(plot, plot_path, &error))
-      return sm_cli_fail(error);
+      return sm_cli_write_error(error);
     g_string_append_printf(out, "wrote %s\n", plot_path);
   }
   g_string_append_printf(out, "overall MAPE: %.1f%% over %u rows\n",

@@ -27,6 +27,8 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
     return TRUE;
   g_autoptr(Sm) sm = sm_new(g, k);
   sm_run(sm);
+  if (!sm_finished(sm))
+    return TRUE; /* stopped: the batch reports the interruption */
   r->stats = *sm_stats(sm);
   r->warps = k->warps_per_sm;
   r->has_model = sm_model_mix(g, k, &r->model);
@@ -41,7 +43,7 @@ batch_worker(gpointer data, gpointer user)
   Batch *b = user;
   guint i = GPOINTER_TO_UINT(data) - 1;
   /* every point loaded once already: this cannot fail */
-  gboolean ok = run_point(b->batch, i, &b->results[i], NULL);
+  gboolean ok = sm_stop_requested() || run_point(b->batch, i, &b->results[i], NULL);
   g_assert(ok);
   g_mutex_lock(&b->lock);
   b->done++;
@@ -83,5 +85,9 @@ sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
   g_thread_pool_free(pool, FALSE, TRUE);
   g_mutex_clear(&b.lock);
   g_cond_clear(&b.cond);
+  if (sm_stop_requested()) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "interrupted");
+    return FALSE;
+  }
   return TRUE;
 }

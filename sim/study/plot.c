@@ -2,6 +2,8 @@
  * shows (sweep.c, validate.c). */
 #include "plot.h"
 
+#include "../sm.h"
+
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
@@ -344,6 +346,11 @@ sm_plot_write(const SmPlot *plot, const char *path, GError **error)
     st = cairo_surface_write_to_png(surface, tmpl);
   }
   cairo_surface_destroy(surface);
+  if (st == CAIRO_STATUS_SUCCESS && sm_stop_requested()) {
+    g_unlink(tmpl); /* interrupted: no file under the final name */
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INTR, "%s: interrupted", path);
+    return FALSE;
+  }
   if (st != CAIRO_STATUS_SUCCESS || g_rename(tmpl, path) != 0) {
     int e = errno;
     g_unlink(tmpl);

@@ -225,6 +225,13 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
   if (k->blocks_per_sm > gpu->limits.max_blocks)
     return cfg_fail(error, at, "%u blocks per SM is impossible: the GPU holds at most %u",
                     k->blocks_per_sm, gpu->limits.max_blocks);
+  /* every warp slot of every SM gets a scoreboard: bound the memory before allocating it */
+  guint64 slots = (guint64)k->warps_per_sm * gpu->sm_count;
+  if (slots > CFG_MAX_WARPS_SIMULATED)
+    return cfg_fail(error, at,
+                    "%u warps per SM x %u SMs = %" G_GUINT64_FORMAT
+                    " warps, more than the %u smsim simulates at once",
+                    k->warps_per_sm, gpu->sm_count, slots, CFG_MAX_WARPS_SIMULATED);
   if (k->threads_per_block > gpu->limits.max_threads_per_block)
     return cfg_fail(error, at, "blocks of %u threads are impossible: at most %u",
                     k->threads_per_block, gpu->limits.max_threads_per_block);

@@ -10,6 +10,10 @@
 #include "gpu.h"
 #include "../isa/stream.h"
 
+/* Warp slots of all simulated SMs together (warps_per_sm x sm_count): each has its own
+ * scoreboard, so this bounds the memory a run takes (the whole H100 is 132 x 64 = 8448). */
+#define CFG_MAX_WARPS_SIMULATED 65536u
+
 typedef struct {
   char *name;
   char *description;

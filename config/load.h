@@ -16,6 +16,7 @@ typedef enum {
   CFG_ERROR_IO,      /* file cannot be read */
   CFG_ERROR_SYNTAX,  /* not YAML, or YAML smsim does not accept (aliases, several documents) */
   CFG_ERROR_INVALID, /* unknown key, wrong type, value out of range */
+  CFG_ERROR_LIMIT,   /* a run reached its cycle limit (not bad input: exit status 1) */
 } CfgErrorCode;
 
 typedef enum { CFG_NODE_SCALAR, CFG_NODE_MAP, CFG_NODE_SEQ } CfgNodeKind;

@@ -15,6 +15,11 @@
 
 typedef struct Sm Sm;
 
+/* Runs stop at this many cycles unless told otherwise (smsim --max-cycles): far beyond any
+ * study (the slowest benchmark simulates 1.4 x 10^11), near enough to end a runaway run.
+ * Cycles, instructions and bytes stay far from 64-bit overflow below it. */
+#define SM_DEFAULT_MAX_CYCLES 1000000000000ull
+
 Sm *sm_new(const CfgGpu *gpu, const CfgKernel *kernel);
 void sm_free(Sm *sm);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../config/load.h"
 #include "../sm.h"
 #include "../study/plot.h"
 
@@ -92,6 +93,8 @@ sm_cli_fail(GError *error)
     g_error_free(error);
     return 128 + caught;
   }
+  if (g_error_matches(error, CFG_ERROR, CFG_ERROR_LIMIT))
+    return sm_cli_write_error(error); /* not bad input: status 1 */
   fprintf(stderr, "%s\n", error->message);
   g_error_free(error);
   return 2;
@@ -196,4 +199,15 @@ sm_cli_finish_stdout(int status)
     return status == 0 ? 1 : status;
   }
   return status;
+}
+
+gboolean
+sm_cli_max_cycles(const char *text, guint64 *out)
+{
+  *out = SM_DEFAULT_MAX_CYCLES;
+  if (text && !g_ascii_string_to_unsigned(text, 10, 1, G_MAXUINT64 / 4, out, NULL)) {
+    fprintf(stderr, "--max-cycles %s: expected a whole number of cycles, at least 1\n", text);
+    return FALSE;
+  }
+  return TRUE;
 }

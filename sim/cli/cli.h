@@ -4,10 +4,6 @@
 
 #include <glib.h>
 
-/* smsim run stops at this many cycles unless --max-cycles says otherwise: far beyond any
- * study (the slowest benchmark simulates 1.4 x 10^11), near enough to end a runaway run. */
-#define SM_CLI_DEFAULT_MAX_CYCLES 1000000000000ull
-
 /* Parses options of @command; on failure prints one line and returns FALSE. */
 gboolean sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries,
                       int *argc, char ***argv);
@@ -43,3 +39,7 @@ void sm_cli_catch_signals(void);
 /* After a command: when a signal stopped it, prints "smsim COMMAND: interrupted by SIGINT; no
  * output written" and returns 130 (SIGINT) or 143 (SIGTERM); else 0. */
 int sm_cli_interrupted(const char *command);
+
+/* Parses --max-cycles (NULL: the default, SM_DEFAULT_MAX_CYCLES); on failure prints one line
+ * and returns FALSE. */
+gboolean sm_cli_max_cycles(const char *text, guint64 *out);

@@ -73,13 +73,9 @@ sm_cmd_run(int argc, char **argv)
   if (argc != 3)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   GError *error = NULL;
-  guint64 max_cycles = SM_CLI_DEFAULT_MAX_CYCLES;
-  if (max_cycles_text &&
-      !g_ascii_string_to_unsigned(max_cycles_text, 10, 1, G_MAXUINT64 / 2, &max_cycles, NULL)) {
-    fprintf(stderr, "--max-cycles %s: expected a whole number of cycles, at least 1\n",
-            max_cycles_text);
+  guint64 max_cycles;
+  if (!sm_cli_max_cycles(max_cycles_text, &max_cycles))
     return 2;
-  }
   TraceOptions topts = {.from = 0, .to = G_MAXUINT64};
   if (limit_mb < 1) {
     fprintf(stderr, "--trace-limit-mb %d: must be at least 1\n", limit_mb);

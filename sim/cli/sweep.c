@@ -249,7 +249,7 @@ write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint m
 /* Runs shard K/N of the sweep and writes its part file. */
 static int
 run_shard(const SmSweep *sw, const CfgRunSource *src, char **sets, char **varies, guint jobs,
-          guint shard, guint n_shards, const char *path)
+          guint64 max_cycles, guint shard, guint n_shards, const char *path)
 {
   GError *error = NULL;
   g_autoptr(GArray) mine = sm_sweep_shard_points(sw->points->len, shard, n_shards);
@@ -261,6 +261,7 @@ run_shard(const SmSweep *sw, const CfgRunSource *src, char **sets, char **varies
                    .sets = (const char *const *)sets,
                    .points = points,
                    .jobs = jobs,
+                   .max_cycles = max_cycles,
                    .progress = sm_cli_progress,
                    .progress_data = "sweep shard"};
   if (mine->len > 0 && !sm_dist_batch_run(&batch, results, &error))
@@ -312,6 +313,7 @@ sm_cmd_sweep(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL, varies = NULL;
   g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL, *shard = NULL;
+  g_autofree char *max_cycles_text = NULL;
   gint jobs = 0;
   const GOptionEntry entries[] = {
       {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
@@ -330,6 +332,8 @@ sm_cmd_sweep(int argc, char **argv)
        "Run only shard K of N (points i with i % N = K - 1) and write a part file with --csv; "
        "smsim merge joins the parts",
        "K/N"},
+      {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &max_cycles_text,
+       "A run that reaches this many cycles fails the sweep (default 10^12)", "N"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("sweep", "GPU.yaml KERNEL.yaml - run a kernel over a grid of settings", entries,
                     &argc, &argv))
@@ -338,7 +342,9 @@ sm_cmd_sweep(int argc, char **argv)
     return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
   if (varies == NULL)
     return sm_cli_usage("sweep needs at least one --vary");
-  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
+  guint64 max_cycles;
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
+      !sm_cli_max_cycles(max_cycles_text, &max_cycles))
     return 2;
   GError *error = NULL;
   guint k = 0, n = 0;
@@ -361,12 +367,13 @@ sm_cmd_sweep(int argc, char **argv)
     return sm_cli_fail(error);
   sm_sweep_make_points(sw);
   if (shard)
-    return run_shard(sw, &src, sets, varies, (guint)jobs, k, n, csv);
+    return run_shard(sw, &src, sets, varies, (guint)jobs, max_cycles, k, n, csv);
   g_autofree SmPointResult *results = g_new0(SmPointResult, sw->points->len);
   SmBatch batch = {.src = &src,
                    .sets = (const char *const *)sets,
                    .points = sw->points,
                    .jobs = (guint)jobs,
+                   .max_cycles = max_cycles,
                    .progress = sm_cli_progress,
                    .progress_data = "sweep"};
   if (!sm_dist_batch_run(&batch, results, &error))

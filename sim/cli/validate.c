@@ -107,7 +107,7 @@ rows_csv(const SmValidation *v)
 int
 sm_cmd_validate(int argc, char **argv)
 {
-  g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL;
+  g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL, *max_cycles_text = NULL;
   g_auto(GStrv) sets = NULL;
   gint jobs = 0;
   const GOptionEntry entries[] = {
@@ -128,7 +128,9 @@ sm_cmd_validate(int argc, char **argv)
     return 2;
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
-  if (!sm_cli_check_jobs_and_plot(jobs, plot_path))
+  guint64 max_cycles;
+  if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
+      !sm_cli_max_cycles(max_cycles_text, &max_cycles))
     return 2;
   GError *error = NULL;
   g_autofree char *default_kernel =
@@ -137,7 +139,7 @@ sm_cmd_validate(int argc, char **argv)
   if (v == NULL)
     return sm_cli_fail(error);
   if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
-                         (guint)jobs, sm_cli_progress, "validate", &error))
+                         (guint)jobs, max_cycles, sm_cli_progress, "validate", &error))
     return sm_cli_fail(error);
   if (sm_dist_rank() != 0)
     return 0; /* rank 0 has every result and writes the outputs */

@@ -10,6 +10,7 @@ typedef struct {
   GMutex lock;
   GCond cond;
   guint done;
+  GError *error; /* the first run that failed */
 } Batch;
 
 static gboolean
@@ -26,9 +27,18 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
   if (r == NULL)
     return TRUE;
   g_autoptr(Sm) sm = sm_new(g, k);
-  sm_run(sm);
-  if (!sm_finished(sm))
-    return TRUE; /* stopped: the batch reports the interruption */
+  guint64 max_cycles = batch->max_cycles ? batch->max_cycles : SM_DEFAULT_MAX_CYCLES;
+  sm_run_until(sm, max_cycles);
+  if (sm_stop_requested())
+    return TRUE; /* the batch reports the interruption */
+  if (!sm_finished(sm)) {
+    g_autofree char *what = g_strjoinv(" ", (char **)g_ptr_array_index(batch->points, i));
+    g_set_error(error, CFG_ERROR, CFG_ERROR_LIMIT,
+                "the run of %s stopped at cycle %" G_GUINT64_FORMAT
+                " (--max-cycles %" G_GUINT64_FORMAT "): it was not finished",
+                what[0] ? what : "the kernel", sm_now(sm), max_cycles);
+    return FALSE;
+  }
   r->stats = *sm_stats(sm);
   r->warps = k->warps_per_sm;
   r->has_model = sm_model_mix(g, k, &r->model);
@@ -43,9 +53,14 @@ batch_worker(gpointer data, gpointer user)
   Batch *b = user;
   guint i = GPOINTER_TO_UINT(data) - 1;
   /* every point loaded once already: this cannot fail */
-  gboolean ok = sm_stop_requested() || run_point(b->batch, i, &b->results[i], NULL);
-  g_assert(ok);
+  GError *error = NULL;
+  if (!sm_stop_requested() && !run_point(b->batch, i, &b->results[i], &error))
+    sm_request_stop(); /* a failed run ends the batch: the others stop too */
   g_mutex_lock(&b->lock);
+  if (error && b->error == NULL)
+    b->error = error;
+  else if (error)
+    g_error_free(error);
   b->done++;
   g_cond_signal(&b->cond);
   g_mutex_unlock(&b->lock);
@@ -85,6 +100,10 @@ sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
   g_thread_pool_free(pool, FALSE, TRUE);
   g_mutex_clear(&b.lock);
   g_cond_clear(&b.cond);
+  if (b.error) {
+    g_propagate_error(error, b.error);
+    return FALSE;
+  }
   if (sm_stop_requested()) {
     g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "interrupted");
     return FALSE;

@@ -32,6 +32,7 @@ typedef struct {
   gpointer measure_data;
   guint first_point;       /* added to the point numbers measure sees (slices of a batch) */
   gboolean check_only;     /* only load every point (results may be NULL) */
+  guint64 max_cycles;      /* a run that reaches it fails the batch (0: SM_DEFAULT_MAX_CYCLES) */
   SmProgressFunc progress; /* optional */
   gpointer progress_data;
 } SmBatch;

@@ -554,6 +554,12 @@ sm_sweep_part_read(const char *path, GError **error)
   g_autofree char *text = NULL;
   if (!cfg_read_text(path, &text, error))
     return NULL;
+  return sm_sweep_part_parse(path, text, error);
+}
+
+SmSweepPart *
+sm_sweep_part_parse(const char *path, const char *text, GError **error)
+{
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   g_autoptr(SmSweepPart) part = g_new0(SmSweepPart, 1);
   part->path = g_strdup(path);
@@ -563,7 +569,7 @@ sm_sweep_part_read(const char *path, GError **error)
   part->rows = g_array_new(FALSE, FALSE, sizeof(SmSweepRow));
   if (lines[0] == NULL ||
       sscanf(lines[0], "# smsim sweep part %u/%u", &part->shard, &part->n_shards) != 2 ||
-      part->shard == 0 || part->shard > part->n_shards) {
+      part->shard == 0 || part->shard > part->n_shards || part->n_shards > 100000) {
     cfg_fail_at(error, path, 1, 1,
                 "not a part of a sweep (the first line of one reads "
                 "'# smsim sweep part K/N')");
@@ -573,17 +579,17 @@ sm_sweep_part_read(const char *path, GError **error)
   for (; lines[l] && lines[l][0] == '#'; l++) {
     const char *v;
     if ((v = header_value(lines[l], "fingerprint")))
-      part->fingerprint = g_strdup(v);
+      g_free(part->fingerprint), part->fingerprint = g_strdup(v); /* the last one counts */
     else if ((v = header_value(lines[l], "points")))
-      part->n_points = (guint)g_ascii_strtoull(v, NULL, 10);
+      part->n_points = (guint)MIN(g_ascii_strtoull(v, NULL, 10), SM_SWEEP_MAX_POINTS);
     else if ((v = header_value(lines[l], "gpu")))
-      part->gpu_path = g_strdup(v);
+      g_free(part->gpu_path), part->gpu_path = g_strdup(v);
     else if ((v = header_value(lines[l], "gpu-name")))
-      part->gpu_name = g_strdup(v);
+      g_free(part->gpu_name), part->gpu_name = g_strdup(v);
     else if ((v = header_value(lines[l], "max-warps")))
       part->max_warps = (guint)g_ascii_strtoull(v, NULL, 10);
     else if ((v = header_value(lines[l], "kernel")))
-      part->kernel_path = g_strdup(v);
+      g_free(part->kernel_path), part->kernel_path = g_strdup(v);
     else if ((v = header_value(lines[l], "vary")))
       g_ptr_array_add(part->varies, g_strdup(v));
     else if ((v = header_value(lines[l], "set")))

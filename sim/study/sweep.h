@@ -96,6 +96,7 @@ char *sm_sweep_fingerprint(const CfgRunSource *src, const char *const *varies,
 char *sm_sweep_part_text(const SmSweepPart *part);
 /* Reads a part file; errors are "FILE:LINE:COL: message". */
 SmSweepPart *sm_sweep_part_read(const char *path, GError **error);
+SmSweepPart *sm_sweep_part_parse(const char *path, const char *text, GError **error);
 void sm_sweep_part_free(SmSweepPart *part);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmSweepPart, sm_sweep_part_free)
 /* Reassembles the sweep from all its parts (any order): every shard once, the same sweep,

@@ -180,6 +180,12 @@ sm_validation_read(const char *path, GError **error)
   g_autofree char *text = NULL;
   if (!cfg_read_text(path, &text, error))
     return NULL;
+  return sm_validation_parse(path, text, error);
+}
+
+SmValidation *
+sm_validation_parse(const char *path, const char *text, GError **error)
+{
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   if (lines[0] == NULL || g_strstrip(lines[0])[0] == '\0') {
     cfg_fail_at(error, path, 1, 1, "empty file: expected a header line");
@@ -218,6 +224,10 @@ sm_validation_read(const char *path, GError **error)
     g_autoptr(GArray) f = split_fields(lines[l]);
     if (f->len != header->len) {
       cfg_fail_at(error, path, l + 1, 1, "%u fields, the header has %u", f->len, header->len);
+      return NULL;
+    }
+    if (v->rows->len == SM_VALIDATE_MAX_ROWS) {
+      cfg_fail_at(error, path, l + 1, 1, "more than %u measurement rows", SM_VALIDATE_MAX_ROWS);
       return NULL;
     }
     SmValidateRow r = {.line = l + 1};
@@ -420,7 +430,7 @@ source_free(gpointer p)
 
 gboolean
 sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
-                  const char *const *sets, guint jobs, SmProgressFunc progress,
+                  const char *const *sets, guint jobs, guint64 max_cycles, SmProgressFunc progress,
                   gpointer progress_data, GError **error)
 {
   GArray *rows = v->rows;
@@ -456,6 +466,7 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
                    .sets = sets,
                    .points = points,
                    .jobs = jobs,
+                   .max_cycles = max_cycles,
                    .measure = v->format == SM_VALIDATE_KERNEL ? measure_row : NULL,
                    .measure_data = v,
                    .progress = progress,

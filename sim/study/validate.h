@@ -11,6 +11,9 @@
 #include "batch.h"
 #include "plot.h"
 
+/* Rows a measurement file may have. */
+#define SM_VALIDATE_MAX_ROWS 1000000u
+
 typedef enum { SM_VALIDATE_MIX, SM_VALIDATE_KERNEL } SmValidateFormat;
 
 typedef struct {
@@ -45,6 +48,8 @@ typedef struct {
 
 /* Reads and checks every row's fields; errors are "FILE:LINE:COL: message". */
 SmValidation *sm_validation_read(const char *path, GError **error);
+/* The same for a file's text already read (@path names it in errors). */
+SmValidation *sm_validation_parse(const char *path, const char *text, GError **error);
 void sm_validation_free(SmValidation *v);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmValidation, sm_validation_free)
 
@@ -53,8 +58,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmValidation, sm_validation_free)
  * the kernel format name their kernel (relative to the current directory).  Every row is
  * loaded and its metric checked before anything runs; errors name the row. */
 gboolean sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
-                           const char *const *sets, guint jobs, SmProgressFunc progress,
-                           gpointer progress_data, GError **error);
+                           const char *const *sets, guint jobs, guint64 max_cycles,
+                           SmProgressFunc progress, gpointer progress_data, GError **error);
 
 /* Simulated curves as lines and measured rows as dots, against warps per SM. */
 SmPlot *sm_validation_plot(const SmValidation *v);

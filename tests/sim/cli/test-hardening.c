@@ -203,6 +203,46 @@ START_TEST(test_max_cycles_stops_a_run)
 }
 END_TEST
 
+START_TEST(test_counts_are_bounded_before_anything_is_allocated)
+{
+  /* 64 x 1024 warp slots is the most smsim simulates at once; one more SM is refused */
+  const char *ok[] = {
+      "run",      MAXWELL, MIX,       "--set", "sm_count=1024", "--set", "warps_per_sm=64", "--set",
+      "groups=1", "--set", "alpha=0", NULL};
+  const char *over[] = {"run",
+                        MAXWELL,
+                        MIX,
+                        "--set",
+                        "sm_count=1024",
+                        "--set",
+                        "warps_per_sm=65",
+                        "--set",
+                        "limits.max_warps=65",
+                        NULL};
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  ck_assert_msg(test_smsim(ok, &o1, &e1) == 0, "%s", e1);
+  ck_assert_int_eq(test_smsim(over, &o2, &e2), 2);
+  ck_assert_msg(strstr(e2, "65 warps per SM x 1024 SMs = 66560 warps, more than the 65536 smsim "
+                           "simulates at once") != NULL,
+                "%s", e2);
+  /* a sweep whose run would not end fails with the point named, status 1 */
+  const char *sweep[] = {"sweep",        MAXWELL, MIX,      "--vary", "warps_per_sm=1,2",
+                         "--max-cycles", "5000",  "--jobs", "1",      NULL};
+  g_autofree char *o3 = NULL, *e3 = NULL;
+  ck_assert_int_eq(test_smsim(sweep, &o3, &e3), 1);
+  /* the clock stops at the first visited cycle at or after the limit */
+  ck_assert_msg(g_str_has_prefix(e3, "the run of warps_per_sm=1 stopped at cycle ") &&
+                    g_str_has_suffix(e3, " (--max-cycles 5000): it was not finished\n"),
+                "%s", e3);
+  /* a part file may not claim more shards than a sweep can have */
+  g_autofree char *part = test_write_temp("p.csv", "# smsim sweep part 1/4000000000\n");
+  const char *merge[] = {"merge", part, NULL};
+  g_autofree char *o4 = NULL, *e4 = NULL;
+  ck_assert_int_eq(test_smsim(merge, &o4, &e4), 2);
+  ck_assert(strstr(e4, "not a part of a sweep") != NULL);
+}
+END_TEST
+
 static Suite *
 hardening_suite(void)
 {
@@ -212,6 +252,7 @@ hardening_suite(void)
   tcase_add_test(t, test_stdout_on_a_full_disk_is_an_error);
   tcase_add_test(t, test_interrupted_sweep_and_traced_run_leave_nothing);
   tcase_add_test(t, test_max_cycles_stops_a_run);
+  tcase_add_test(t, test_counts_are_bounded_before_anything_is_allocated);
   suite_add_tcase(s, t);
   return s;
 }

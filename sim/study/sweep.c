@@ -575,21 +575,30 @@ sm_sweep_part_parse(const char *path, const char *text, GError **error)
                 "'# smsim sweep part K/N')");
     return NULL;
   }
+  static const struct {
+    const char *key;
+    glong offset;
+  } texts[] = {{"fingerprint", G_STRUCT_OFFSET(SmSweepPart, fingerprint)},
+               {"gpu", G_STRUCT_OFFSET(SmSweepPart, gpu_path)},
+               {"gpu-name", G_STRUCT_OFFSET(SmSweepPart, gpu_name)},
+               {"kernel", G_STRUCT_OFFSET(SmSweepPart, kernel_path)}};
   guint l = 1;
   for (; lines[l] && lines[l][0] == '#'; l++) {
     const char *v;
-    if ((v = header_value(lines[l], "fingerprint")))
-      g_free(part->fingerprint), part->fingerprint = g_strdup(v); /* the last one counts */
-    else if ((v = header_value(lines[l], "points")))
+    for (guint t = 0; t < G_N_ELEMENTS(texts); t++) {
+      if ((v = header_value(lines[l], texts[t].key)) == NULL)
+        continue;
+      char **slot = G_STRUCT_MEMBER_P(part, texts[t].offset);
+      if (*slot != NULL) {
+        cfg_fail_at(error, path, l + 1, 1, "a second '%s' line", texts[t].key);
+        return NULL;
+      }
+      *slot = g_strdup(v);
+    }
+    if ((v = header_value(lines[l], "points")))
       part->n_points = (guint)MIN(g_ascii_strtoull(v, NULL, 10), SM_SWEEP_MAX_POINTS);
-    else if ((v = header_value(lines[l], "gpu")))
-      g_free(part->gpu_path), part->gpu_path = g_strdup(v);
-    else if ((v = header_value(lines[l], "gpu-name")))
-      g_free(part->gpu_name), part->gpu_name = g_strdup(v);
     else if ((v = header_value(lines[l], "max-warps")))
       part->max_warps = (guint)g_ascii_strtoull(v, NULL, 10);
-    else if ((v = header_value(lines[l], "kernel")))
-      g_free(part->kernel_path), part->kernel_path = g_strdup(v);
     else if ((v = header_value(lines[l], "vary")))
       g_ptr_array_add(part->varies, g_strdup(v));
     else if ((v = header_value(lines[l], "set")))

@@ -130,6 +130,7 @@ dispatcher(const SmBatch *batch, SmPointResult *results)
 {
   guint total = batch->points->len, next = 0, finished = 0, active = (guint)size - 1;
   gint64 shown = 0;
+  gboolean ended = FALSE; /* the final progress call (done == total) was made */
   while (active > 0) {
     MPI_Status st;
     MPI_Probe(MPI_ANY_SOURCE, TAG_READY, MPI_COMM_WORLD, &st);
@@ -151,10 +152,13 @@ dispatcher(const SmBatch *batch, SmPointResult *results)
     if (take == 0)
       active--;
     MPI_Send(range, 2, MPI_UINT32_T, st.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
-    if (batch->progress && (g_get_monotonic_time() - shown > 200000 || finished == total)) {
+    gboolean last = finished == total && !ended;
+    if (batch->progress &&
+        (last || (finished < total && g_get_monotonic_time() - shown > 200000))) {
       shown = g_get_monotonic_time();
       batch->progress(finished, total, batch->progress_data);
     }
+    ended |= last;
   }
 }
 

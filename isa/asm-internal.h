@@ -46,7 +46,20 @@ typedef struct {
   GArray *open_loops; /* guint indices of ISA_INSN_LOOP */
   GError *error;
   guint err_line, err_col;
+  guint nesting; /* open parentheses, operators and blocks: bounded, they recurse */
 } Asm;
+
+/* Deepest nesting of expressions and blocks (each level is a recursion). */
+#define ASM_MAX_NESTING 256u
+
+/* Enters one more level of nesting at @t; FALSE (with an error) beyond ASM_MAX_NESTING.
+ * Every successful call is paired with asm_leave(). */
+gboolean asm_enter(Asm *a, const Tok *t);
+static inline void
+asm_leave(Asm *a)
+{
+  a->nesting--;
+}
 
 /* Records the first error at @t's position; returns FALSE. */
 gboolean asm_fail_at(Asm *a, const Tok *t, const char *fmt, ...) G_GNUC_PRINTF(3, 4);

@@ -411,10 +411,22 @@ parse_statement(Asm *a)
 }
 
 /* Statements up to the matching '}' (which is consumed), starting at '{'. */
+static gboolean parse_block_nested(Asm *a, Tok *open);
+
 static gboolean
 parse_block(Asm *a)
 {
   Tok *open = asm_peek(a);
+  if (!asm_enter(a, open))
+    return FALSE;
+  gboolean ok = parse_block_nested(a, open);
+  asm_leave(a);
+  return ok;
+}
+
+static gboolean
+parse_block_nested(Asm *a, Tok *open)
+{
   if (!asm_expect(a, "{"))
     return FALSE;
   for (;;) {

@@ -46,8 +46,10 @@ asm_need_num(Asm *a, const Tok *at, const Value *v)
   return TRUE;
 }
 
+static gboolean parse_primary(Asm *a, Value *out);
+
 static gboolean
-parse_primary(Asm *a, Value *out)
+parse_primary_nested(Asm *a, Value *out)
 {
   Tok *t = asm_next(a);
   if (t->kind == TOK_NUMBER) {
@@ -114,6 +116,17 @@ parse_primary(Asm *a, Value *out)
     return TRUE;
   }
   return asm_fail_at(a, t, "expected a value, found '%s'", t->text);
+}
+
+/* A number, parameter, parenthesised expression, unary operation or function call. */
+static gboolean
+parse_primary(Asm *a, Value *out)
+{
+  if (!asm_enter(a, asm_peek(a)))
+    return FALSE;
+  gboolean ok = parse_primary_nested(a, out);
+  asm_leave(a);
+  return ok;
 }
 
 static int
@@ -211,7 +224,11 @@ asm_parse_expr(Asm *a, Value *out)
     return FALSE;
   gboolean cond = out->num != 0;
   Value x, y;
-  if (!asm_parse_expr(a, &x) || !asm_expect(a, ":") || !asm_parse_expr(a, &y))
+  if (!asm_enter(a, at)) /* a ? b : c ? d : ... recurses here */
+    return FALSE;
+  gboolean ok = asm_parse_expr(a, &x) && asm_expect(a, ":") && asm_parse_expr(a, &y);
+  asm_leave(a);
+  if (!ok)
     return FALSE;
   *out = cond ? x : y;
   return TRUE;

@@ -149,3 +149,12 @@ asm_init(Asm *a, GHashTable *params)
   a->levels = g_ptr_array_new_with_free_func(g_free);
   a->open_loops = g_array_new(FALSE, TRUE, sizeof(guint));
 }
+
+gboolean
+asm_enter(Asm *a, const Tok *t)
+{
+  if (a->nesting >= ASM_MAX_NESTING)
+    return asm_fail_at(a, t, "expressions and blocks nest deeper than %u levels", ASM_MAX_NESTING);
+  a->nesting++;
+  return TRUE;
+}

@@ -133,6 +133,11 @@ static const struct {
     {"@P1 FFMA R1, R2, R3, R4", "1:5: FFMA reads three registers already: it cannot also be "
                                 "guarded"},
     {"ISETP P7, R1, R2", "1:7: expected a register, found 'P7'"},
+    {"repeat ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+     "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+     "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+     "1 { NOP }",
+     "1:264: expressions and blocks nest deeper than 256 levels"},
     {"FADD R1, R1", "1:12: expected ',', found 'end of stream'"},
     {"repeat 3\n{ NOP }", "1:9: expected '{', found 'end of line'"},
     {"repeat 3 {\n FADD R1, R1, R2\n", "1:10: '{' is never closed"},

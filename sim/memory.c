@@ -57,9 +57,13 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
     if (cfg->n_latencies) {
       lv->latency_bin = g_new(guint32, cfg->n_latencies);
       lv->latency_cum = g_new(guint64, cfg->n_latencies);
-      double total = 0, cum = 0;
-      for (guint b = 0; b < cfg->n_latencies; b++)
+      double total = 0, cum = 0, sum = 0;
+      for (guint b = 0; b < cfg->n_latencies; b++) {
         total += cfg->latency_weight[b];
+        sum += cfg->latency_weight[b] * cfg->latency_bin[b];
+      }
+      /* the histogram gives the spread, latency_cycles the mean */
+      lv->latency_shift = (gint64)cfg->latency_cycles - (gint64)floor(sum / total + 0.5);
       for (guint b = 0; b < cfg->n_latencies; b++) {
         cum += cfg->latency_weight[b];
         lv->latency_bin[b] = cfg->latency_bin[b];
@@ -107,7 +111,8 @@ draw_latency(SmMemLevel *lv)
     else
       lo = mid + 1;
   }
-  return lv->latency_bin[lo];
+  gint64 drawn = (gint64)lv->latency_bin[lo] + lv->latency_shift;
+  return (guint64)MAX(drawn, 1);
 }
 
 guint64

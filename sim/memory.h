@@ -28,7 +28,8 @@ typedef struct {
   guint min_access_bytes;
   gboolean exponential;
   guint64 rng;
-  guint n_latencies; /* 0: always latency; else drawn from latency_bin by latency_cum */
+  guint n_latencies;    /* 0: always latency; else drawn from latency_bin by latency_cum */
+  gint64 latency_shift; /* added to a drawn bin: moves the histogram's mean to latency */
   guint32 *latency_bin;
   guint64 *latency_cum; /* cumulative weights scaled to 2^32 */
   guint64 transactions, bytes;

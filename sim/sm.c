@@ -366,7 +366,7 @@ schedule(Sm *sm, guint si, guint64 t)
     guint p = sm->due[d];
     SmWarp *w = &sm->warps[p * sm->n_sched + si];
     if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
-        sm->single_cycle_pipe[w->unit] && !sm->wb_ports) {
+        sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
       /* still eligible: its operands were ready, and a pipe that takes one instruction per
        * cycle is free again at the start of every cycle */
       sm->eligible[n_el++] = p;

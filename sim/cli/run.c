@@ -17,10 +17,13 @@ run_watched(Sm *sm, guint64 max_cycles)
 {
   gboolean tty = isatty(STDERR_FILENO);
   gint64 start = g_get_monotonic_time(), shown = 0;
-  guint64 slice = 1u << 16;
+  guint64 slice = 1u << 16; /* grows while slices are quick: idle stretches cost nothing */
   while (!sm_finished(sm) && !sm_stop_requested()) {
-    guint64 until = MIN(sm_now(sm) + slice, max_cycles);
+    gint64 t0 = g_get_monotonic_time();
+    guint64 until = max_cycles - sm_now(sm) > slice ? sm_now(sm) + slice : max_cycles;
     sm_run_until(sm, until);
+    if (g_get_monotonic_time() - t0 < 20000 && slice < (G_MAXUINT64 >> 2))
+      slice *= 2;
     if (!sm_finished(sm) && sm_now(sm) >= max_cycles) {
       if (shown)
         fputc('\n', stderr);

@@ -205,6 +205,14 @@ START_TEST(test_latencies_drawn_from_a_histogram)
   guint64 total = s->global_load_latency;
   ck_assert_uint_eq((300 * 2000 - total) % 200, 0);
   test_run_free(run);
+  /* latency_cycles moves the whole distribution: 1100 or 1300, mean 1250 */
+  const char *sets[] = {"memory.dram.latency_cycles=1250", NULL};
+  run = test_run_new(gpu, kernel, sets);
+  sm_run(run->sm);
+  s = sm_stats(run->sm);
+  ck_assert_double_eq_tol((double)s->global_load_latency / (double)s->global_loads, 1250, 10);
+  ck_assert_uint_eq((1300 * 2000 - s->global_load_latency) % 200, 0);
+  test_run_free(run);
 }
 END_TEST
 

@@ -3,7 +3,6 @@
 #include "sweep.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../stats.h"

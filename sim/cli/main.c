@@ -12,14 +12,15 @@
 
 static const char usage_text[] =
     "usage: smsim COMMAND ...\n"
-    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json]\n"
+    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json] [--max-cycles N [--partial]]\n"
     "                  [--trace FILE.{txt,vcd,json,csv} [--trace-window A:B] [--trace-warps "
     "LIST]]\n"
     "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
     "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
-    "                  [--shard K/N --csv PART.csv]\n"
+    "                  [--max-cycles N] [--shard K/N --csv PART.csv]\n"
     "  smsim merge     PART.csv... [--csv FILE] [--json FILE] [--plot FILE.{png,svg}]\n"
     "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
+    "                  [--max-cycles N]\n"
     "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
     "  smsim describe  GPU.yaml [--set K=V]...\n"
     "Run 'smsim COMMAND --help' for a command's options.\n";

@@ -125,7 +125,7 @@ START_TEST(test_merge_refuses_missing_duplicate_and_foreign_parts)
   g_autofree char *cut = g_build_filename(dir, "cut.csv", NULL);
   ck_assert(g_file_set_contents(cut, text, (gssize)(strlen(text) * 2 / 3), NULL));
   const char *cut_parts[] = {parts[0], cut, parts[2], NULL};
-  assert_merge_refused(cut_parts, all, "");
+  assert_merge_refused(cut_parts, all, cut); /* the cut part is named */
   const char *not_a_part[] = {MAXWELL, NULL};
   assert_merge_refused(not_a_part, all, "not a part of a sweep");
   for (guint k = 0; k < 3; k++)

@@ -112,6 +112,12 @@ static const CfgField smem_fields[] = {
     F("issue_cycles", CFG_FIELD_UINT, smem.issue_cycles, 1, 64, "cycles", "issue cost of LDS/STS"),
     F("queue_depth", CFG_FIELD_UINT, smem.queue_depth, 1, 1u << 16, "accesses",
       "accesses waiting for the banks before LDS/STS stall with mio_throttle"),
+    F("banks", CFG_FIELD_UINT, smem.banks, 1, 1024, "banks",
+      "banks; lanes whose different words fall in one bank are served in separate passes"),
+    F("bank_width_bytes", CFG_FIELD_UINT, smem.bank_width_bytes, 1, 256, "bytes",
+      "bytes one bank delivers per pass"),
+    F("async_copy", CFG_FIELD_BOOL, smem.async_copy, 0, 0, NULL,
+      "LDGSTS, LDGDEPBAR and DEPBAR exist (compute capability 8.0 and later)"),
 };
 
 static const CfgField branch_fields[] = {
@@ -232,6 +238,8 @@ set_defaults(CfgGpu *g)
   g->smem.cycles_per_access = 1;
   g->smem.issue_cycles = 1;
   g->smem.queue_depth = 32;
+  g->smem.banks = 32;
+  g->smem.bank_width_bytes = 4;
   g->memory.line_bytes = 128;
   g->memory.sector_bytes = 32;
   g->memory.max_outstanding = 4096;
@@ -552,6 +560,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   print_latency_to(out, "  ", g->smem.latency_to);
   g_string_append_printf(out, "  cycles_per_access: %g\n  issue_cycles: %u\n  queue_depth: %u\n",
                          g->smem.cycles_per_access, g->smem.issue_cycles, g->smem.queue_depth);
+  g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
+                         g->smem.banks, g->smem.bank_width_bytes,
+                         g->smem.async_copy ? "true" : "false");
   g_string_append_printf(out, "branch:\n  taken_cycles: %u\n", g->branch.taken_cycles);
   g_string_append_printf(out,
                          "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"

@@ -64,6 +64,9 @@ typedef struct {
     double cycles_per_access; /* one warp-access per this many cycles, per SM */
     guint issue_cycles;       /* issue cost of LDS/STS */
     guint queue_depth;        /* accesses waiting for the banks before mio_throttle */
+    guint banks;              /* a pass serves one bank_width_bytes word from each bank */
+    guint bank_width_bytes;
+    gboolean async_copy; /* LDGSTS, LDGDEPBAR, DEPBAR exist */
   } smem;
   struct {
     guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */

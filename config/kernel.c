@@ -211,6 +211,35 @@ bind_levels(CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError **err
   return TRUE;
 }
 
+/* Ops the GPU or the launch cannot run: asynchronous copies before compute capability 8.0, or
+ * into a block that declares no shared memory. */
+static gboolean
+check_ops(const CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError **error)
+{
+  for (guint i = 0; i < k->program->n_insns; i++) {
+    const IsaInsn *insn = &k->program->insns[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    gboolean async =
+        insn->op == ISA_OP_LDGSTS || insn->op == ISA_OP_LDGDEPBAR || insn->op == ISA_OP_DEPBAR;
+    const char *why = NULL;
+    if (async && !gpu->smem.async_copy)
+      why = "has no asynchronous copies (shared_memory.async_copy is false)";
+    else if (insn->op == ISA_OP_LDGSTS && k->shared_memory_per_block == 0)
+      why = "needs shared memory: the kernel declares no shared_memory_per_block";
+    if (why == NULL)
+      continue;
+    g_autofree char *where = cfg_node_where_in_text(stream, insn->line, 1);
+    if (insn->op == ISA_OP_LDGSTS && gpu->smem.async_copy)
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s: LDGSTS %s", where, why);
+    else
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s: %s: %s %s", where,
+                  isa_op_info(insn->op)->mnemonic, gpu->name ? gpu->name : "this GPU", why);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean
 check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **error)
 {
@@ -395,7 +424,7 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
     g_error_free(local);
     return NULL;
   }
-  if (!bind_levels(k, stream, gpu, error))
+  if (!bind_levels(k, stream, gpu, error) || !check_ops(k, stream, gpu, error))
     return NULL;
   return g_steal_pointer(&k);
 }

@@ -136,7 +136,8 @@ static gboolean
 set_pattern(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
 {
   if (!v->is_str)
-    return asm_fail_at(a, at, "pattern must be coalesced, strideN or random, got %g", v->num);
+    return asm_fail_at(a, at, "pattern must be coalesced, strideN, broadcast or random, got %g",
+                       v->num);
   if (strcmp(v->str, "coalesced") == 0) {
     insn->pattern = ISA_PATTERN_COALESCED;
     return TRUE;
@@ -145,17 +146,22 @@ set_pattern(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
     insn->pattern = ISA_PATTERN_RANDOM;
     return TRUE;
   }
+  if (strcmp(v->str, "broadcast") == 0) {
+    insn->pattern = ISA_PATTERN_BROADCAST;
+    return TRUE;
+  }
   if (g_str_has_prefix(v->str, "stride")) {
     char *end;
     guint64 s = g_ascii_strtoull(v->str + 6, &end, 10);
-    if (*end == '\0' && v->str[6] != '\0' && s >= 1 && s <= 32) {
+    if (*end == '\0' && v->str[6] != '\0' && s >= 1 && s <= ISA_MAX_STRIDE) {
       insn->pattern = s == 1 ? ISA_PATTERN_COALESCED : ISA_PATTERN_STRIDE;
       insn->stride = (guint8)s;
       return TRUE;
     }
-    return asm_fail_at(a, at, "stride in '%s' must be 1..32", v->str);
+    return asm_fail_at(a, at, "stride in '%s' must be 1..%u", v->str, ISA_MAX_STRIDE);
   }
-  return asm_fail_at(a, at, "unknown access pattern '%s' (coalesced, strideN, random)", v->str);
+  return asm_fail_at(a, at, "unknown access pattern '%s' (coalesced, strideN, broadcast, random)",
+                     v->str);
 }
 
 static gboolean
@@ -173,6 +179,51 @@ set_level(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
     return asm_fail_at(a, at, "too many memory levels (at most %u)", ISA_MAX_LEVELS);
   g_ptr_array_add(a->levels, g_strdup(v->str));
   insn->level = (guint8)(a->levels->len - 1);
+  return TRUE;
+}
+
+/* @mnemonic as an op, with an optional access width suffix on memory ops (LDG.128). */
+static gboolean
+lookup_op(Asm *a, const Tok *t, const char *mnemonic, IsaOp *op, guint *width)
+{
+  if (isa_op_lookup(mnemonic, op)) {
+    *width = isa_op_info(*op)->space != ISA_SPACE_NONE ? 4 : 0;
+    return TRUE;
+  }
+  const char *dot = strrchr(mnemonic, '.');
+  if (dot && g_ascii_isdigit(dot[1])) {
+    g_autofree char *base = g_strndup(mnemonic, (gsize)(dot - mnemonic));
+    if (isa_op_lookup(base, op)) {
+      if (isa_op_info(*op)->space == ISA_SPACE_NONE)
+        return asm_fail_at(a, t, "%s takes no access width ('%s'): only memory ops do", base, dot);
+      if (strcmp(dot, ".32") == 0)
+        *width = 4;
+      else if (strcmp(dot, ".64") == 0)
+        *width = 8;
+      else if (strcmp(dot, ".128") == 0)
+        *width = 16;
+      else
+        return asm_fail_at(a, t, "%s cannot access '%s' per lane: widths are .32, .64, .128", base,
+                           dot);
+      return TRUE;
+    }
+  }
+  return asm_fail_at(a, t, "unknown op '%s'", mnemonic);
+}
+
+/* "SB0, N" after DEPBAR.LE: wait until at most N groups of copies are outstanding. */
+static gboolean
+parse_depbar(Asm *a, IsaInsn *insn)
+{
+  Tok *sb = asm_next(a);
+  if (!asm_is_word(sb, "SB0"))
+    return asm_fail_at(a, sb, "DEPBAR.LE waits on SB0 (the asynchronous-copy groups), found '%s'",
+                       sb->text);
+  guint64 n;
+  if (!asm_expect(a, ",") ||
+      !asm_parse_whole(a, "DEPBAR.LE's count of outstanding groups", ISA_MAX_DEPBAR, &n))
+    return FALSE;
+  insn->count = (guint32)n;
   return TRUE;
 }
 
@@ -214,10 +265,15 @@ parse_instruction(Asm *a)
     return asm_fail_at(a, t, "expected an instruction, found '%s'", t->text);
   }
   IsaOp op;
-  if (!isa_op_lookup(mnemonic, &op))
-    return asm_fail_at(a, t, "unknown op '%s'", mnemonic);
+  guint width = 0;
+  if (!lookup_op(a, t, mnemonic, &op, &width))
+    return FALSE;
   const IsaOpInfo *info = isa_op_info(op);
-  IsaInsn insn = {.kind = ISA_INSN_OP, .op = (guint8)op, .dst = ISA_NO_REG, .line = t->line};
+  IsaInsn insn = {.kind = ISA_INSN_OP,
+                  .op = (guint8)op,
+                  .dst = ISA_NO_REG,
+                  .line = t->line,
+                  .width = (guint8)width};
   gboolean ok = TRUE;
   switch (info->shape) {
   case ISA_SHAPE_NONE:
@@ -226,7 +282,21 @@ parse_instruction(Asm *a)
     ok = parse_register(a, &insn.dst) && asm_expect(a, ",") && parse_mem_operand(a, &insn);
     break;
   case ISA_SHAPE_MS:
+    if (!asm_is_punct(asm_peek(a), "["))
+      return asm_fail_at(a, asm_peek(a),
+                         "%s writes no register: its form is %s [Ra], Rb (address, data)",
+                         info->mnemonic, info->mnemonic);
     ok = parse_mem_operand(a, &insn) && asm_expect(a, ",") && parse_source(a, &insn);
+    break;
+  case ISA_SHAPE_MM:
+    if (!asm_is_punct(asm_peek(a), "["))
+      return asm_fail_at(a, asm_peek(a),
+                         "%s writes no register: its form is %s [Rshared], [Rglobal]",
+                         info->mnemonic, info->mnemonic);
+    ok = parse_mem_operand(a, &insn) && asm_expect(a, ",") && parse_mem_operand(a, &insn);
+    break;
+  case ISA_SHAPE_SBN:
+    ok = parse_depbar(a, &insn);
     break;
   case ISA_SHAPE_DS:
   case ISA_SHAPE_DSS:
@@ -258,15 +328,18 @@ parse_instruction(Asm *a)
     Value v;
     if (!attr_value(a, &v, &vt))
       return FALSE;
-    if (info->space != ISA_SPACE_GLOBAL)
-      return asm_fail_at(a, key, "%s takes no attribute '%s' (only global memory ops do)",
-                         info->mnemonic, key->text);
+    if (info->space == ISA_SPACE_NONE)
+      return asm_fail_at(a, key, "%s takes no attribute '%s' (only memory ops do)", info->mnemonic,
+                         key->text);
     if (strcmp(key->text, "pattern") == 0)
       ok = set_pattern(a, vt, &v, &insn);
-    else if (strcmp(key->text, "level") == 0)
+    else if (strcmp(key->text, "level") == 0 && info->space == ISA_SPACE_GLOBAL)
       ok = have_level = set_level(a, vt, &v, &insn);
-    else
+    else if (info->space == ISA_SPACE_GLOBAL)
       return asm_fail_at(a, key, "unknown attribute '%s' (pattern, level)", key->text);
+    else
+      return asm_fail_at(a, key, "unknown attribute '%s' (shared memory ops take pattern)",
+                         key->text);
     if (!ok)
       return FALSE;
   }

@@ -8,7 +8,7 @@
 typedef enum {
   ISA_UNIT_ALU,  /* CUDA cores: FADD, FFMA, MOV, ... */
   ISA_UNIT_SFU,  /* special function units: MUFU.* */
-  ISA_UNIT_LDST, /* load/store units: LDG, STG, LDS, STS */
+  ISA_UNIT_LDST, /* load/store units: LDG, STG, LDS, STS, LDGSTS */
   ISA_UNIT_COUNT
 } IsaUnit;
 
@@ -19,6 +19,8 @@ typedef enum {
   ISA_SHAPE_DSSS, /* FFMA Rd, Ra, Rb, Rc */
   ISA_SHAPE_DM,   /* LDG Rd, [Ra] */
   ISA_SHAPE_MS,   /* STG [Ra], Rb */
+  ISA_SHAPE_MM,   /* LDGSTS [Rs], [Rg]: global to shared, no register written */
+  ISA_SHAPE_SBN,  /* DEPBAR.LE SB0, N: a scoreboard and a count */
 } IsaShape;
 
 typedef enum { ISA_SPACE_NONE, ISA_SPACE_GLOBAL, ISA_SPACE_SHARED } IsaSpace;
@@ -48,4 +50,10 @@ static inline gboolean
 isa_op_is_load(IsaOp op)
 {
   return op == ISA_OP_LDG || op == ISA_OP_LDS;
+}
+
+static inline gboolean
+isa_op_is_store(IsaOp op)
+{
+  return op == ISA_OP_STG || op == ISA_OP_STS;
 }

@@ -50,7 +50,7 @@ asm_lex(Asm *a, const char *text)
         line++, col = 0;
       p++;
     } else if (g_ascii_isalpha(*p) || *p == '_') {
-      while (g_ascii_isalnum(*p) || *p == '_' || (*p == '.' && g_ascii_isalpha(p[1])))
+      while (g_ascii_isalnum(*p) || *p == '_' || (*p == '.' && g_ascii_isalnum(p[1])))
         p++;
       t.kind = TOK_IDENT;
     } else if (*p == '$') {

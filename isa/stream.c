@@ -34,6 +34,8 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
                            program->reg_names[insn->src[nsrc]]);
   }
   g_string_append(s, info->mnemonic);
+  if (insn->width != 0 && insn->width != 4)
+    g_string_append(s, insn->width == 8 ? ".64" : ".128");
   switch (info->shape) {
   case ISA_SHAPE_NONE:
     break;
@@ -45,19 +47,29 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
     g_string_append_printf(s, " [%s], %s", reg_name(program, insn->src[0]),
                            nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
     break;
+  case ISA_SHAPE_MM:
+    g_string_append_printf(s, " [%s], [%s]", reg_name(program, insn->src[0]),
+                           nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
+    break;
+  case ISA_SHAPE_SBN:
+    g_string_append_printf(s, " SB0, %u", insn->count);
+    break;
   default:
     g_string_append_printf(s, " %s", reg_name(program, insn->dst));
     for (guint i = 0; i < nsrc; i++)
       g_string_append_printf(s, ", %s", reg_name(program, insn->src[i]));
     break;
   }
-  if (info->space == ISA_SPACE_GLOBAL) {
-    if (insn->pattern == ISA_PATTERN_STRIDE)
-      g_string_append_printf(s, " pattern=stride%u", insn->stride);
-    else
-      g_string_append_printf(s, " pattern=%s",
-                             insn->pattern == ISA_PATTERN_RANDOM ? "random" : "coalesced");
+  static const char *const patterns[] = {
+      [ISA_PATTERN_COALESCED] = "coalesced",
+      [ISA_PATTERN_RANDOM] = "random",
+      [ISA_PATTERN_BROADCAST] = "broadcast",
+  };
+  if (insn->pattern == ISA_PATTERN_STRIDE)
+    g_string_append_printf(s, " pattern=stride%u", insn->stride);
+  else if (info->space == ISA_SPACE_GLOBAL || insn->pattern != ISA_PATTERN_COALESCED)
+    g_string_append_printf(s, " pattern=%s", patterns[insn->pattern]);
+  if (info->space == ISA_SPACE_GLOBAL)
     g_string_append_printf(s, " level=%s", program->levels[insn->level]);
-  }
   return g_string_free(s, FALSE);
 }

@@ -14,11 +14,17 @@
 #define ISA_MAX_LOOP_DEPTH 16u
 #define ISA_MAX_LEVELS 8u
 
+/* Lanes' addresses of a memory op with access width W bytes per lane (.32: 4, .64: 8, .128: 16). */
 typedef enum {
-  ISA_PATTERN_COALESCED, /* lane i reads 4 bytes at base + 4 i */
-  ISA_PATTERN_STRIDE,    /* lane i reads 4 bytes at base + 4 i stride */
-  ISA_PATTERN_RANDOM,    /* every lane reads its own random sector */
+  ISA_PATTERN_COALESCED, /* lane i accesses W bytes at base + W i */
+  ISA_PATTERN_STRIDE,    /* lane i accesses W bytes at base + W i stride */
+  ISA_PATTERN_RANDOM,    /* every lane accesses its own random address (sector, or word) */
+  ISA_PATTERN_BROADCAST, /* every lane accesses the same W bytes */
 } IsaPatternKind;
+
+#define ISA_MAX_STRIDE 64u
+/* DEPBAR.LE SB0, N: N from 0 to this (groups of asynchronous copies a warp tracks) */
+#define ISA_MAX_DEPBAR 63u
 
 enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS };
 
@@ -36,9 +42,10 @@ typedef struct {
   guint8 src[3];  /* register slots */
   guint8 level;   /* global ops: index into IsaProgram.levels */
   guint8 pattern; /* global ops: IsaPatternKind */
-  guint8 stride;  /* ISA_PATTERN_STRIDE: stride in 4-byte words (2..32) */
+  guint8 stride;  /* ISA_PATTERN_STRIDE: stride in elements of the width (2..ISA_MAX_STRIDE) */
+  guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
   guint8 guard; /* 0, or the last of src[] is a guard predicate: ISA_GUARD_IF (@P), _UNLESS (@!P) */
-  guint32 count; /* ISA_INSN_LOOP: iterations */
+  guint32 count; /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding */
   guint32 jump;  /* loop partner index */
   guint32 line;  /* 1-based line in the stream text, for messages */
 } IsaInsn;

@@ -47,6 +47,7 @@ launch_block(Sm *sm, guint b, guint64 t)
     w->depth = 0;
     w->issued = 0;
     w->launched = w->finish = w->last_issue = t;
+    w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
     w->done = passes == 0;
     w->passes_left = passes ? passes - 1 : 0;
     if (!w->done)

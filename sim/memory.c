@@ -7,25 +7,35 @@
 #include "fixed.h"
 
 void
-sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint *n,
-                       guint *bytes)
+sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint width,
+                       guint *n, guint *bytes)
 {
   guint line = gpu->memory.line_bytes, sector = gpu->memory.sector_bytes;
+  guint lane_sectors = (MAX(width, 1u) + sector - 1) / sector; /* a lane's own sectors */
   if (pattern == ISA_PATTERN_RANDOM) {
     *n = 32;
-    *bytes = sector;
+    *bytes = lane_sectors * sector;
+    return;
+  }
+  if (pattern == ISA_PATTERN_BROADCAST) {
+    *n = 1;
+    *bytes = lane_sectors * sector;
     return;
   }
   if (pattern != ISA_PATTERN_STRIDE)
     stride = 1;
+  /* lanes' byte ranges [W i stride, W i stride + W) in increasing order: count the distinct
+   * lines and sectors they touch */
   guint lines = 0, sectors = 0;
   guint64 last_line = G_MAXUINT64, last_sector = G_MAXUINT64;
   for (guint lane = 0; lane < 32; lane++) {
-    guint64 addr = (guint64)lane * 4 * stride;
-    if (addr / line != last_line)
-      lines++, last_line = addr / line;
-    if (addr / sector != last_sector)
-      sectors++, last_sector = addr / sector;
+    guint64 first = (guint64)lane * width * stride, end = first + width - 1;
+    for (guint64 l = first / line; l <= end / line; l++)
+      if (l != last_line)
+        lines++, last_line = l;
+    for (guint64 c = first / sector; c <= end / sector; c++)
+      if (c != last_sector)
+        sectors++, last_sector = c;
   }
   *n = lines;
   *bytes = sectors * sector / lines;
@@ -117,7 +127,7 @@ draw_latency(SmMemLevel *lv)
 
 guint64
 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
-                 guint64 line_base, gboolean random_lines, guint64 *rng)
+                 guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint64 now_ticks = now << SM_TICK_SHIFT;
@@ -140,6 +150,8 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   }
   lv->transactions += n;
   lv->bytes += (guint64)n * bytes;
+  if (write)
+    lv->write_bytes += (guint64)n * bytes;
   mem->outstanding += n;
   mem->sm_outstanding[sm] += n;
   mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);

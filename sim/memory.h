@@ -31,8 +31,9 @@ typedef struct {
   guint n_latencies;    /* 0: always latency; else drawn from latency_bin by latency_cum */
   gint64 latency_shift; /* added to a drawn bin: moves the histogram's mean to latency */
   guint32 *latency_bin;
-  guint64 *latency_cum; /* cumulative weights scaled to 2^32 */
-  guint64 transactions, bytes;
+  guint64 *latency_cum;        /* cumulative weights scaled to 2^32 */
+  guint64 transactions, bytes; /* all of them; bytes read + written */
+  guint64 write_bytes;         /* bytes of stores */
 } SmMemLevel;
 
 typedef struct {
@@ -48,9 +49,11 @@ typedef struct {
   SmEngine *engine;
 } SmMemory;
 
-/* Transactions one warp-instruction of 32 lanes x 4 bytes becomes, and bytes in each. */
-void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint *n,
-                            guint *bytes);
+/* Transactions one warp-instruction of 32 lanes x @width bytes becomes, and bytes in each: one
+ * per line the lanes touch (carrying the sectors touched in it), or one per lane for random
+ * addresses.  A coalesced LDG.128 touches 512 bytes: four 128-byte lines. */
+void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint width,
+                            guint *n, guint *bytes);
 
 /* @n_sm SMs share the levels: bandwidth and channels are the GPU file's per-SM values x n_sm. */
 void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine);
@@ -58,9 +61,10 @@ void sm_memory_clear(SmMemory *mem);
 
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
  * address (consecutive lines follow); when @random_lines, every transaction draws its own line
- * from @rng.  Returns the cycle the last one completes. */
+ * from @rng.  A store (@write) occupies channels and the in-flight count like a load.  Returns
+ * the cycle the last one completes. */
 guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
-                         guint64 line_base, gboolean random_lines, guint64 *rng);
+                         guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng);
 
 /* A completion event fired; @arg is the event's argument. */
 static inline void

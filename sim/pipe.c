@@ -2,6 +2,7 @@
 #include "pipe.h"
 
 #include "memory.h"
+#include "smem.h"
 
 SmInsnInfo *
 sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
@@ -17,6 +18,12 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     ii->unit = op->unit;
     ii->space = op->space;
     ii->is_load = isa_op_is_load(insn->op);
+    ii->is_store = isa_op_is_store(insn->op);
+    ii->special = insn->op == ISA_OP_BAR_SYNC    ? SM_SPECIAL_BAR
+                  : insn->op == ISA_OP_LDGSTS    ? SM_SPECIAL_LDGSTS
+                  : insn->op == ISA_OP_LDGDEPBAR ? SM_SPECIAL_LDGDEPBAR
+                  : insn->op == ISA_OP_DEPBAR    ? SM_SPECIAL_DEPBAR
+                                                 : SM_SPECIAL_NONE;
     ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';
     ii->fixed_latency = op->unit == ISA_UNIT_ALU && op->space == ISA_SPACE_NONE;
     ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);
@@ -34,6 +41,11 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     case ISA_SPACE_SHARED:
       ii->result_state = SM_STATE_SHORT_SCOREBOARD;
       ii->throttle_state = SM_STATE_MIO_THROTTLE;
+      ii->smem_pattern = insn->pattern;
+      ii->passes = insn->pattern == ISA_PATTERN_RANDOM
+                       ? 0
+                       : (guint16)sm_smem_passes(gpu->smem.banks, gpu->smem.bank_width_bytes,
+                                                 insn->pattern, insn->stride, insn->width, NULL);
       break;
     case ISA_SPACE_GLOBAL: {
       ii->result_state = SM_STATE_LONG_SCOREBOARD;
@@ -41,7 +53,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->level = kernel->level_map[insn->level];
       ii->random_lines = insn->pattern == ISA_PATTERN_RANDOM;
       guint n, bytes;
-      sm_memory_transactions(gpu, insn->pattern, insn->stride, &n, &bytes);
+      sm_memory_transactions(gpu, insn->pattern, insn->stride, insn->width, &n, &bytes);
       ii->n_trans = (guint16)n;
       ii->trans_bytes = bytes;
       break;

@@ -8,6 +8,15 @@
 #include "fixed.h"
 #include "stats.h"
 
+/* Instructions with effects beyond their unit and result. */
+typedef enum {
+  SM_SPECIAL_NONE,
+  SM_SPECIAL_BAR,       /* BAR.SYNC: the warp's shared-memory stores complete first */
+  SM_SPECIAL_LDGSTS,    /* asynchronous copy: its completion joins the warp's open group */
+  SM_SPECIAL_LDGDEPBAR, /* closes the open group of copies */
+  SM_SPECIAL_DEPBAR,    /* waits until at most N groups are outstanding */
+} SmSpecial;
+
 /* Everything the loop needs about one instruction of the stream, computed once. */
 typedef struct {
   guint8 unit;           /* IsaUnit */
@@ -17,6 +26,10 @@ typedef struct {
   guint8 level;          /* GPU memory level */
   guint8 random_lines;
   guint8 is_load;
+  guint8 is_store;
+  guint8 special;         /* SmSpecial */
+  guint8 smem_pattern;    /* shared: IsaPatternKind, for per-access random passes */
+  guint16 passes;         /* shared: bank passes (0: random addresses, drawn per access) */
   guint8 writes_register; /* has a destination in the register file (not a predicate) */
   guint8 fixed_latency;   /* its result arrives a fixed latency after issue (ALU ops) */
   guint16 n_trans;        /* global: transactions per warp-instruction */

@@ -24,6 +24,7 @@ struct Sm {
   guint n_warps, n_done;
   guint64 *ready_pool;
   guint8 *producer_pool;
+  guint64 *copy_pool; /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
   SmScheduler *sched; /* n_sched: all SMs' schedulers */
   guint n_sched;
   guint *sched_pool;
@@ -69,6 +70,16 @@ sm_warp_prepare(const Sm *sm, SmWarp *w)
   w->unit = ii->unit;
   w->space = ii->space;
   w->n_trans = ii->n_trans;
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_BAR) && w->smem_stores_done > w->deps_at) {
+    w->deps_at = w->smem_stores_done; /* a barrier is a fence for shared-memory stores */
+    w->dep_state = SM_STATE_BARRIER;
+  } else if (G_UNLIKELY(ii->special == SM_SPECIAL_DEPBAR)) {
+    guint64 ready = sm_warp_copies_ready(w, sm->prog->insns[w->pc].count);
+    if (ready > w->deps_at) {
+      w->deps_at = ready;
+      w->dep_state = SM_STATE_ASYNC_COPY_WAIT;
+    }
+  }
 }
 
 /* Warp slots are numbered so that warp g belongs to scheduler g % n_sched (all SMs' schedulers

@@ -47,8 +47,15 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     if (sm->wb_ports)
       sm->sched[s].wb_ring = g_new0(guint64, SM_WB_RING);
   }
+  gboolean copies = FALSE;
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    copies |= sm->info[i].special == SM_SPECIAL_LDGDEPBAR;
+  if (copies)
+    sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
+    if (copies)
+      w->copy_done = sm->copy_pool + (gsize)i * SM_COPY_RING;
     w->sched = (guint16)(i % sm->n_sched);
     w->sm = (guint16)(w->sched / sm->sched_per_sm);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
@@ -74,6 +81,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->stats.n_sm = sm->n_sm;
   sm->stats.schedulers = sm->sched_per_sm;
   sm->stats.n_levels = gpu->memory.n_levels;
+  sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
   sm->finished = sm->blocks_retired == sm->grid_blocks;
   return sm;
 }
@@ -89,6 +97,7 @@ sm_free(Sm *sm)
   g_free(sm->warps);
   g_free(sm->ready_pool);
   g_free(sm->producer_pool);
+  g_free(sm->copy_pool);
   g_free(sm->sched_pool);
   g_free(sm->wake_pool);
   g_free(sm->eligible);
@@ -173,21 +182,37 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   case ISA_SPACE_GLOBAL: {
     guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
     base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
-                            ii->random_lines, &w->rng);
+                            ii->random_lines, ii->is_store, &w->rng);
     latency = no_latency;
-    if (ii->is_load) {
+    if (ii->is_store) {
+      sm->stats.global_stores++;
+    } else {
       sm->stats.global_loads++;
       sm->stats.global_load_latency += base - t;
-    } else {
-      sm->stats.global_stores++;
+    }
+    if (ii->special == SM_SPECIAL_LDGSTS) {
+      sm->stats.async_copies++;
+      w->copy_open = MAX(w->copy_open, base); /* the data is in shared memory then */
     }
     break;
   }
-  case ISA_SPACE_SHARED:
-    base = sm_smem_access(&sm->smem, w->sm, now_ticks);
+  case ISA_SPACE_SHARED: {
+    guint passes = ii->passes;
+    if (G_UNLIKELY(passes == 0))
+      passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
+                              &w->rng);
+    base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
     sm->stats.shared_accesses++;
+    sm->stats.shared_passes += passes;
+    if (ii->is_store) {
+      sm->stats.shared_stores++;
+      w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
+    }
     break;
+  }
   default:
+    if (G_UNLIKELY(ii->special == SM_SPECIAL_LDGDEPBAR))
+      sm_warp_close_copy_group(w);
     break;
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
@@ -298,6 +323,7 @@ finish(Sm *sm)
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     sm->stats.transactions[l] = sm->mem.levels[l].transactions;
     sm->stats.bytes[l] = sm->mem.levels[l].bytes;
+    sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
   }
   sm->stats.peak_outstanding = sm->mem.peak_outstanding;
   sm->finished = TRUE;

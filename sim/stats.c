@@ -5,7 +5,7 @@
 static const char *const state_names[SM_STATE_COUNT] = {
     "selected",         "not_selected",       "wait",           "long_scoreboard",
     "short_scoreboard", "math_pipe_throttle", "lg_throttle",    "mio_throttle",
-    "barrier",          "no_instruction",     "dispatch_stall",
+    "barrier",          "no_instruction",     "dispatch_stall", "async_copy_wait",
 };
 
 const char *
@@ -30,15 +30,20 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->ipc_total = per(s->issued, sm_cycles);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     o->ipc_unit[u] = per(s->issued_unit[u], sm_cycles);
-  guint64 trans = 0, bytes = 0;
+  guint64 trans = 0, bytes = 0, written = 0;
   for (guint l = 0; l < s->n_levels; l++) {
     trans += s->transactions[l];
     bytes += s->bytes[l];
+    written += s->write_bytes[l];
     o->level_requests_per_cycle[l] = per(s->transactions[l], sm_cycles);
     o->level_bytes_per_cycle[l] = per(s->bytes[l], sm_cycles);
   }
   o->requests_per_cycle = per(trans, sm_cycles);
   o->bytes_per_cycle = per(bytes, sm_cycles);
+  o->read_bytes_per_cycle = per(bytes - written, sm_cycles);
+  o->write_bytes_per_cycle = per(written, sm_cycles);
+  o->shared_passes_per_access =
+      per(s->shared_passes, s->shared_accesses * MAX(s->shared_base_passes, 1u));
   o->mean_load_latency = per(s->global_load_latency, s->global_loads);
   o->theoretical_occupancy = per(s->warps, s->max_warps);
   o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);

@@ -17,6 +17,7 @@ typedef enum {
   SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
   SM_STATE_NO_INSTRUCTION,     /* finished, or not yet launched */
   SM_STATE_DISPATCH_STALL,     /* ready, but its result would find no register-file write port */
+  SM_STATE_ASYNC_COPY_WAIT,    /* at DEPBAR: waiting for groups of asynchronous copies to land */
   SM_STATE_COUNT
 } SmState;
 
@@ -40,8 +41,13 @@ typedef struct {
   guint64 global_stores;
   guint64 global_load_latency; /* sum over LDG of completion - issue */
   guint64 shared_accesses;
+  guint64 shared_passes;    /* bank passes of those accesses */
+  guint shared_base_passes; /* passes of a conflict-free 32-bit warp-access (1 with 32 banks) */
+  guint64 shared_stores;
+  guint64 async_copies; /* LDGSTS instructions */
   guint64 transactions[CFG_MAX_LEVELS];
-  guint64 bytes[CFG_MAX_LEVELS];
+  guint64 bytes[CFG_MAX_LEVELS];       /* read + written */
+  guint64 write_bytes[CFG_MAX_LEVELS]; /* written by stores */
   guint n_levels;
   guint64 peak_outstanding;
 } SmStats;
@@ -51,6 +57,8 @@ typedef struct {
   double ipc_total;
   double ipc_unit[ISA_UNIT_COUNT];
   double requests_per_cycle, bytes_per_cycle;
+  double read_bytes_per_cycle, write_bytes_per_cycle;
+  double shared_passes_per_access; /* in conflict-free 32-bit accesses: the conflict degree */
   double level_requests_per_cycle[CFG_MAX_LEVELS], level_bytes_per_cycle[CFG_MAX_LEVELS];
   double mean_load_latency; /* cycles; 0 without loads */
   double theoretical_occupancy, achieved_occupancy;

@@ -30,7 +30,42 @@ typedef struct SmWarp {
   guint16 sm;          /* SM it belongs to */
   guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
   SmScoreboard sb;
+  guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
+  /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */
+  guint64 copy_open;   /* completion of the copies in the group still open */
+  guint64 copy_groups; /* groups closed so far */
+  guint64 copy_older;  /* latest completion among groups that left copy_done */
+  guint64 *copy_done;  /* SM_COPY_RING groups' completions, by group % SM_COPY_RING; NULL when
+                          the stream has no LDGDEPBAR */
 } SmWarp;
+
+#define SM_COPY_RING (ISA_MAX_DEPBAR + 1u)
+
+/* LDGDEPBAR: the open group is closed with the copies issued since the last one. */
+static inline void
+sm_warp_close_copy_group(SmWarp *w)
+{
+  guint64 *slot = &w->copy_done[w->copy_groups % SM_COPY_RING];
+  if (w->copy_groups >= SM_COPY_RING)
+    w->copy_older = MAX(w->copy_older, *slot);
+  *slot = w->copy_open;
+  w->copy_open = 0;
+  w->copy_groups++;
+}
+
+/* DEPBAR.LE SB0, @n: the cycle from which at most @n groups are outstanding (every group but
+ * the newest @n has completed). */
+static inline guint64
+sm_warp_copies_ready(const SmWarp *w, guint n)
+{
+  if (w->copy_groups <= n)
+    return 0;
+  guint64 ready = w->copy_older,
+          first = w->copy_groups > SM_COPY_RING ? w->copy_groups - SM_COPY_RING : 0;
+  for (guint64 g = first; g < w->copy_groups - n; g++)
+    ready = MAX(ready, w->copy_done[g % SM_COPY_RING]);
+  return ready;
+}
 
 /* Moves @w to the next real instruction from pc (which is at a loop marker or past the end).
  * @limit: instructions a warp issues before it stops (0 = one pass over the stream). */

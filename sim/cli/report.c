@@ -50,11 +50,24 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                          " loads, mean load latency %.1f cycles\n",
                          m.requests_per_cycle, m.bytes_per_cycle, s->global_loads,
                          m.mean_load_latency);
+  if (s->global_stores)
+    g_string_append_printf(
+        out,
+        "            of which read %.3f, written %.3f bytes/cycle (%" G_GUINT64_FORMAT " stores)\n",
+        m.read_bytes_per_cycle, m.write_bytes_per_cycle, s->global_stores);
+  if (s->async_copies)
+    g_string_append_printf(out, "            %" G_GUINT64_FORMAT " asynchronous copies (LDGSTS)\n",
+                           s->async_copies);
   for (guint l = 0; l < s->n_levels; l++)
     if (s->transactions[l])
       g_string_append_printf(out, "  %-9s %.4f requests/cycle, %.3f bytes/cycle\n",
                              gpu->memory.levels[l].name, m.level_requests_per_cycle[l],
                              m.level_bytes_per_cycle[l]);
+  if (s->shared_accesses)
+    g_string_append_printf(out,
+                           "shared      %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT
+                           " stores), %.2f bank passes per access\n",
+                           s->shared_accesses, s->shared_stores, m.shared_passes_per_access);
   g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps per SM)\n",
                          m.theoretical_occupancy, m.achieved_occupancy,
                          s->max_warps / MAX(s->n_sm, 1u));

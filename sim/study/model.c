@@ -109,7 +109,7 @@ sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
     else if (g_str_has_prefix(pattern, "stride"))
       kind = ISA_PATTERN_STRIDE, stride = (guint)g_ascii_strtoull(pattern + 6, NULL, 10);
     guint trans, bytes;
-    sm_memory_transactions(gpu, kind, MAX(stride, 1u), &trans, &bytes);
+    sm_memory_transactions(gpu, kind, MAX(stride, 1u), 4, &trans, &bytes);
     double cost = (double)trans * MAX(bytes, lv->min_access_bytes);
     other_thru = MIN(lv->bytes_per_cycle / cost, sm_model_unit_peak(gpu, ISA_UNIT_LDST));
     other_lat_alu = other_lat_self = lv->latency_cycles;

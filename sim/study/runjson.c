@@ -80,8 +80,16 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   json_builder_add_double_value(b, m.requests_per_cycle);
   json_builder_set_member_name(b, "bytes_per_cycle");
   json_builder_add_double_value(b, m.bytes_per_cycle);
+  json_builder_set_member_name(b, "read_bytes_per_cycle");
+  json_builder_add_double_value(b, m.read_bytes_per_cycle);
+  json_builder_set_member_name(b, "write_bytes_per_cycle");
+  json_builder_add_double_value(b, m.write_bytes_per_cycle);
   json_builder_set_member_name(b, "loads");
   json_builder_add_int_value(b, (gint64)s->global_loads);
+  json_builder_set_member_name(b, "stores");
+  json_builder_add_int_value(b, (gint64)s->global_stores);
+  json_builder_set_member_name(b, "async_copies");
+  json_builder_add_int_value(b, (gint64)s->async_copies);
   json_builder_set_member_name(b, "mean_load_latency_cycles");
   json_builder_add_double_value(b, m.mean_load_latency);
   json_builder_set_member_name(b, "levels");
@@ -96,6 +104,15 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
     json_builder_end_object(b);
   }
   json_builder_end_object(b);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "shared_memory");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "accesses");
+  json_builder_add_int_value(b, (gint64)s->shared_accesses);
+  json_builder_set_member_name(b, "stores");
+  json_builder_add_int_value(b, (gint64)s->shared_stores);
+  json_builder_set_member_name(b, "passes_per_access");
+  json_builder_add_double_value(b, m.shared_passes_per_access);
   json_builder_end_object(b);
   json_builder_set_member_name(b, "occupancy");
   json_builder_begin_object(b);

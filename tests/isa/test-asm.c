@@ -147,9 +147,20 @@ static const struct {
     {"repeat $nope { NOP }", "1:8: unknown parameter $nope"},
     {"FADD R1, R999, R2", "1:10: register R999 out of range (R0..R253)"},
     {"LDG R1, [R1] pattern=zigzag", "1:22: unknown access pattern 'zigzag' (coalesced, strideN, "
-                                    "random)"},
-    {"FADD R1, R1, R2 level=l2", "1:17: FADD takes no attribute 'level' (only global memory ops "
-                                 "do)"},
+                                    "broadcast, random)"},
+    {"LDS R1, [R1] pattern=stride65", "1:22: stride in 'stride65' must be 1..64"},
+    {"LDS R1, [R1] level=l2", "1:14: unknown attribute 'level' (shared memory ops take pattern)"},
+    {"STG R1, [R2]", "1:5: STG writes no register: its form is STG [Ra], Rb (address, data)"},
+    {"STS R1, [R2]", "1:5: STS writes no register: its form is STS [Ra], Rb (address, data)"},
+    {"LDGSTS R1, [R2]", "1:8: LDGSTS writes no register: its form is LDGSTS [Rshared], "
+                        "[Rglobal]"},
+    {"LDG.256 R1, [R1]", "1:1: LDG cannot access '.256' per lane: widths are .32, .64, .128"},
+    {"FADD.64 R1, R1, R2", "1:1: FADD takes no access width ('.64'): only memory ops do"},
+    {"DEPBAR.LE SB0, 64", "1:16: DEPBAR.LE's count of outstanding groups must be a whole number "
+                          "from 0 to 63, got 64"},
+    {"DEPBAR.LE SB1, 2", "1:11: DEPBAR.LE waits on SB0 (the asynchronous-copy groups), found "
+                         "'SB1'"},
+    {"FADD R1, R1, R2 level=l2", "1:17: FADD takes no attribute 'level' (only memory ops do)"},
     {"repeat 0 { FADD R1, R1, R2 }", NULL}, /* fine: but assembles */
     {"# only a comment\n", "1:1: the stream has no instructions"},
     {"else { NOP }", "1:1: 'else' without 'if'"},
@@ -183,6 +194,39 @@ START_TEST(test_predicates_guards_and_loop_overhead)
 }
 END_TEST
 
+START_TEST(test_widths_stores_and_async_copies)
+{
+  g_autoptr(IsaProgram) p =
+      assemble("LDG.128 R1, [R2] pattern=stride2 level=l2\nSTG.64 [R2], R1\nSTS [R3], R1 "
+               "pattern=broadcast\nLDS.32 R4, [R3] pattern=stride33\nLDGSTS.128 [R3], [R2]\n"
+               "LDGDEPBAR\nDEPBAR.LE SB0, 3\n",
+               NULL);
+  ck_assert_uint_eq(p->n_insns, 7);
+  ck_assert_uint_eq(p->insns[0].width, 16);
+  ck_assert_uint_eq(p->insns[0].stride, 2);
+  ck_assert_uint_eq(p->insns[1].width, 8);
+  ck_assert_uint_eq(p->insns[1].dst, ISA_NO_REG);
+  ck_assert_uint_eq(p->insns[1].nsrc, 2); /* a store waits for its address and its data */
+  ck_assert_uint_eq(p->insns[2].pattern, ISA_PATTERN_BROADCAST);
+  ck_assert_uint_eq(p->insns[3].width, 4);
+  ck_assert_uint_eq(p->insns[3].stride, 33);
+  ck_assert_uint_eq(p->insns[4].nsrc, 2);
+  ck_assert_uint_eq(p->insns[4].dst, ISA_NO_REG);
+  ck_assert_uint_eq(p->insns[6].count, 3);
+  static const char *const text[] = {"LDG.128 R1, [R2] pattern=stride2 level=l2",
+                                     "STG.64 [R2], R1 pattern=coalesced level=dram",
+                                     "STS [R3], R1 pattern=broadcast",
+                                     "LDS R4, [R3] pattern=stride33",
+                                     "LDGSTS.128 [R3], [R2] pattern=coalesced level=dram",
+                                     "LDGDEPBAR",
+                                     "DEPBAR.LE SB0, 3"};
+  for (guint i = 0; i < G_N_ELEMENTS(text); i++) {
+    g_autofree char *f = isa_insn_format(p, &p->insns[i]);
+    ck_assert_str_eq(f, text[i]);
+  }
+}
+END_TEST
+
 START_TEST(test_bad_streams_give_positioned_errors)
 {
   for (guint i = 0; i < G_N_ELEMENTS(bad_streams); i++) {
@@ -208,6 +252,7 @@ asm_suite(void)
   tcase_add_test(tc, test_patterns_and_levels_are_attributes);
   tcase_add_test(tc, test_expressions);
   tcase_add_test(tc, test_predicates_guards_and_loop_overhead);
+  tcase_add_test(tc, test_widths_stores_and_async_copies);
   suite_add_tcase(s, tc);
   TCase *te = tcase_create("errors");
   tcase_add_test(te, test_bad_streams_give_positioned_errors);

@@ -164,6 +164,20 @@ set_pattern(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
                      v->str);
 }
 
+/* "stride=K": lanes K elements apart (1: coalesced, 0: all lanes on one address). */
+static gboolean
+set_stride(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
+{
+  if (v->is_str || v->num != floor(v->num) || v->num < 0 || v->num > ISA_MAX_STRIDE)
+    return asm_fail_at(a, at, "stride must be a whole number from 0 to %u", ISA_MAX_STRIDE);
+  guint s = (guint)v->num;
+  insn->pattern = s == 0   ? ISA_PATTERN_BROADCAST
+                  : s == 1 ? ISA_PATTERN_COALESCED
+                           : ISA_PATTERN_STRIDE;
+  insn->stride = (guint8)s;
+  return TRUE;
+}
+
 static gboolean
 set_level(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
 {
@@ -333,12 +347,14 @@ parse_instruction(Asm *a)
                          key->text);
     if (strcmp(key->text, "pattern") == 0)
       ok = set_pattern(a, vt, &v, &insn);
+    else if (strcmp(key->text, "stride") == 0)
+      ok = set_stride(a, vt, &v, &insn);
     else if (strcmp(key->text, "level") == 0 && info->space == ISA_SPACE_GLOBAL)
       ok = have_level = set_level(a, vt, &v, &insn);
     else if (info->space == ISA_SPACE_GLOBAL)
-      return asm_fail_at(a, key, "unknown attribute '%s' (pattern, level)", key->text);
+      return asm_fail_at(a, key, "unknown attribute '%s' (pattern, stride, level)", key->text);
     else
-      return asm_fail_at(a, key, "unknown attribute '%s' (shared memory ops take pattern)",
+      return asm_fail_at(a, key, "unknown attribute '%s' (shared memory ops take pattern, stride)",
                          key->text);
     if (!ok)
       return FALSE;
@@ -457,10 +473,42 @@ parse_if(Asm *a)
   }
 }
 
+/* "error TEXT": the kernel refuses its parameters; TEXT with $params filled in. */
+static gboolean
+parse_error(Asm *a, const Tok *kw)
+{
+  GString *msg = g_string_new(NULL);
+  while (!at_statement_end(asm_peek(a))) {
+    Tok *t = asm_next(a);
+    if (msg->len > 0 && !t->glued)
+      g_string_append_c(msg, ' ');
+    Value v;
+    if (t->kind == TOK_PARAM) {
+      if (!asm_lookup_param(a, t, &v)) {
+        g_string_free(msg, TRUE);
+        return FALSE;
+      }
+      if (v.is_str)
+        g_string_append(msg, v.str);
+      else
+        g_string_append_printf(msg, "%g", v.num);
+    } else {
+      g_string_append(msg, t->text);
+    }
+  }
+  asm_fail_at(a, kw, "%s", msg->len ? msg->str : "the kernel refuses these parameters");
+  g_string_free(msg, TRUE);
+  return FALSE;
+}
+
 static gboolean
 parse_statement(Asm *a)
 {
   Tok *t = asm_peek(a);
+  if (asm_is_word(t, "error")) {
+    asm_next(a);
+    return parse_error(a, t);
+  }
   if (asm_is_word(t, "repeat")) {
     asm_next(a);
     return parse_repeat(a, t);

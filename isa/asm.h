@@ -10,12 +10,16 @@
  *   repeat EXPR { ... }            loop, executed by the warp (not unrolled)
  *   for NAME in EXPR .. EXPR { }   unrolled at assembly time, $NAME usable inside
  *   if EXPR { ... } else { ... }   chosen at assembly time
+ *   error TEXT                     refuse the parameters (TEXT, with $params filled in)
  *   $name, R{EXPR}, EXPR           parameters, computed registers, arithmetic
  *                                  (+ - * / % < <= > >= == != && || ! ?: min max round
  *                                  floor ceil); bare words are strings (none, LDG, ...)
  *
  * Comments start with '#'.  Operands: registers R0..R253, RZ (always ready), immediates.
- * Global memory ops take pattern=coalesced|strideN|random and level=NAME (default dram).
+ * Memory ops take an access width suffix (.32 default, .64, .128) and the lanes' addresses as
+ * pattern=coalesced|strideN|broadcast|random or stride=EXPR (0 broadcast, 1 coalesced); global
+ * ones also level=NAME (default dram).  Stores: STG/STS [Ra], Rb.  Asynchronous copies:
+ * LDGSTS [Rshared], [Rglobal]; LDGDEPBAR; DEPBAR.LE SB0, N.
  */
 #pragma once
 

@@ -149,7 +149,8 @@ static const struct {
     {"LDG R1, [R1] pattern=zigzag", "1:22: unknown access pattern 'zigzag' (coalesced, strideN, "
                                     "broadcast, random)"},
     {"LDS R1, [R1] pattern=stride65", "1:22: stride in 'stride65' must be 1..64"},
-    {"LDS R1, [R1] level=l2", "1:14: unknown attribute 'level' (shared memory ops take pattern)"},
+    {"LDS R1, [R1] stride=2.5", "1:21: stride must be a whole number from 0 to 64"},
+    {"LDS R1, [R1] level=l2", "1:14: unknown attribute 'level' (shared memory ops take pattern, stride)"},
     {"STG R1, [R2]", "1:5: STG writes no register: its form is STG [Ra], Rb (address, data)"},
     {"STS R1, [R2]", "1:5: STS writes no register: its form is STS [Ra], Rb (address, data)"},
     {"LDGSTS R1, [R2]", "1:8: LDGSTS writes no register: its form is LDGSTS [Rshared], "

@@ -7,6 +7,7 @@
 
 #define MAXWELL "config/gpus/maxwell.yaml"
 #define MIX "isa/kernels/mix.yaml"
+#define H100 "config/gpus/h100.yaml"
 
 START_TEST(test_run_prints_every_result)
 {
@@ -118,6 +119,12 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       "k.yaml", "warps_per_sm: 4\nstream: |\n  repeat 4 {\n    FMAX R1, R1, R2\n  }\n");
   g_autofree char *braces =
       test_write_temp("k.yaml", "warps_per_sm: 4\nstream: |\n  repeat 4 {\n    FADD R1, R1, R2\n");
+  g_autofree char *nosmem =
+      test_write_temp("k.yaml", "warps_per_sm: 4\nstream: |\n  LDGSTS [R1], [R2]\n  LDGDEPBAR\n");
+  g_autofree char *depbar =
+      test_write_temp("k.yaml", "warps_per_sm: 4\nstream: |\n  LDGDEPBAR\n  DEPBAR.LE SB0, 99\n");
+  g_autofree char *store =
+      test_write_temp("k.yaml", "warps_per_sm: 4\nstream: |\n  FADD R1, R1, R2\n  STS R1, [R2]\n");
   g_autofree char *binary = test_write_temp("gpu.yaml", "\xff\xfe\xfd");
   g_autofree char *dir = g_path_get_dirname(binary);
   struct {
@@ -129,6 +136,16 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", lanes, MIX, NULL}, "gpu.yaml:2:30: lanes_per_scheduler must divide 32"},
       {{"run", MAXWELL, badop, NULL}, "k.yaml:4:5: unknown op 'FMAX'"},
       {{"run", MAXWELL, braces, NULL}, "k.yaml:3:12: '{' is never closed"},
+      {{"run", H100, nosmem, NULL},
+       "k.yaml:3:3: LDGSTS needs shared memory: the kernel declares no shared_memory_per_block"},
+      {{"run", MAXWELL, nosmem, "--set", "shared_memory_per_block=1024", NULL},
+       "k.yaml:3:3: LDGSTS: NVIDIA GeForce GTX 980 (Maxwell) has no asynchronous copies"},
+      {{"run", H100, depbar, NULL},
+       "k.yaml:4:18: DEPBAR.LE's count of outstanding groups must "
+       "be a whole number from 0 to 63, got 99"},
+      {{"run", H100, store, NULL}, "k.yaml:4:7: STS writes no register"},
+      {{"run", H100, "isa/kernels/memcpy.yaml", "--set", "width=12", NULL},
+       "memcpy.yaml:34:5: width must be 4, 8 or 16 bytes per lane, not 12"},
       {{"run", "no/such/gpu.yaml", MIX, NULL}, "no/such/gpu.yaml: cannot read: No such file"},
       {{"run", dir, MIX, NULL}, ": cannot read: "},
       {{"run", binary, MIX, NULL}, "gpu.yaml:1:1: not a UTF-8 text file"},

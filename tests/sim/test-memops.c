@@ -1,0 +1,243 @@
+/* Stores, access widths, asynchronous copies, shared-memory banks: hand-checked counts and cycles
+ * on a toy GPU with fixed latencies (ALU 4, shared memory 10, DRAM 200 with no bandwidth limit). */
+#include <check.h>
+
+#include "helpers.h"
+#include "memory.h"
+#include "smem.h"
+
+static const char toy_gpu[] = "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+                              "  ldst: {lanes_per_scheduler: 32}\n"
+                              "shared_memory: {latency_cycles: 10, async_copy: true}\n"
+                              "memory:\n  dram: {latency_cycles: 200, bytes_per_cycle: inf}\n";
+
+static TestRun *
+run_toy(const char *kernel_text, const char *const *sets)
+{
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel = test_write_temp("k.yaml", kernel_text);
+  TestRun *run = test_run_new(gpu, kernel, sets);
+  sm_run(run->sm);
+  return run;
+}
+
+START_TEST(test_a_store_waits_for_its_data_and_counts_written_bytes)
+{
+  /* LDG at 201 i, the STG waits for its data until 201 i + 200; the next LDG issues a cycle
+   * later.  The last STG issues at 9 x 201 + 200 = 2009 and completes at 2209. */
+  TestRun *run = run_toy("name: k\nwarps_per_sm: 1\nstream: |\n  repeat 10 {\n    LDG R1, "
+                         "[R2]\n    STG [R3], R1\n  }\n",
+                         NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 2209);
+  ck_assert_uint_eq(s->global_loads, 10);
+  ck_assert_uint_eq(s->global_stores, 10);
+  ck_assert_uint_eq(s->bytes[0], 20 * 128);       /* read + written */
+  ck_assert_uint_eq(s->write_bytes[0], 10 * 128); /* written */
+  SmSummary m;
+  sm_summary_compute(s, &m);
+  ck_assert_double_eq_tol(m.write_bytes_per_cycle, 1280.0 / 2209, 1e-12);
+  ck_assert_double_eq_tol(m.read_bytes_per_cycle + m.write_bytes_per_cycle, m.bytes_per_cycle,
+                          1e-12);
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_access_widths_set_transactions)
+{
+  g_autofree char *path = test_write_temp("toy.yaml", toy_gpu);
+  g_autoptr(CfgGpu) gpu = cfg_gpu_load_file(path, NULL);
+  ck_assert_ptr_nonnull(gpu);
+  static const struct {
+    IsaPatternKind pattern;
+    guint stride, width, n, bytes;
+  } cases[] = {
+      {ISA_PATTERN_COALESCED, 1, 4, 1, 128},  /* 32 x 4 B: one line */
+      {ISA_PATTERN_COALESCED, 1, 8, 2, 128},  /* 256 B: two lines */
+      {ISA_PATTERN_COALESCED, 1, 16, 4, 128}, /* LDG.128: 512 B, four lines */
+      {ISA_PATTERN_STRIDE, 2, 16, 8, 128},    /* 1 KiB span: 8 lines, every sector half used */
+      {ISA_PATTERN_STRIDE, 2, 4, 2, 128},     /* 8-byte stride: two lines, every sector */
+      {ISA_PATTERN_BROADCAST, 0, 16, 1, 32},  /* one sector */
+      {ISA_PATTERN_RANDOM, 0, 16, 32, 32},    /* a sector per lane */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    guint n, bytes;
+    sm_memory_transactions(gpu, cases[i].pattern, cases[i].stride, cases[i].width, &n, &bytes);
+    ck_assert_msg(n == cases[i].n && bytes == cases[i].bytes, "case %u: %u x %u B", i, n, bytes);
+  }
+  /* a run counts them: 3 warps x 5 LDG.128 and 5 STG.64 */
+  TestRun *run = run_toy("name: k\nwarps_per_sm: 3\nstream: |\n  repeat 5 {\n    LDG.128 R1, "
+                         "[R2]\n    STG.64 [R3], R1\n  }\n",
+                         NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->transactions[0], 3 * 5 * (4 + 2));
+  ck_assert_uint_eq(s->bytes[0], 3 * 5 * (512 + 256));
+  ck_assert_uint_eq(s->write_bytes[0], 3 * 5 * 256);
+  test_run_free(run);
+}
+END_TEST
+
+static const char two_groups[] =
+    "name: k\nwarps_per_sm: 1\nshared_memory_per_block: 1024\nparams: {n: 1}\nstream: |\n"
+    "  LDGSTS [R5], [R2]\n  LDGDEPBAR\n  LDGSTS [R5], [R3]\n  LDGDEPBAR\n"
+    "  DEPBAR.LE SB0, $n\n  FADD R1, R1, R2\n";
+
+START_TEST(test_depbar_waits_until_the_nth_newest_group_landed)
+{
+  /* copies issue at 0 and 2 and land at 200 and 202.  DEPBAR.LE SB0, 1 waits for the first
+   * group only: it issues at 200, the FADD at 201, done at 205; it waited 196 cycles (4..200)
+   * in async_copy_wait.  DEPBAR.LE SB0, 0 waits for both: 202, FADD at 203, done at 207.
+   * DEPBAR.LE SB0, 2 waits for nothing: the FADD issues at 5 and the copies end the run. */
+  const char *sets[][2] = {{"n=1", NULL}, {"n=0", NULL}, {"n=2", NULL}};
+  const guint64 cycles[] = {205, 207, 202}, waited[] = {196, 198, 0};
+  for (guint i = 0; i < G_N_ELEMENTS(cycles); i++) {
+    TestRun *run = run_toy(two_groups, sets[i]);
+    const SmStats *s = sm_stats(run->sm);
+    ck_assert_uint_eq(s->cycles, cycles[i]);
+    ck_assert_uint_eq(s->state_cycles[SM_STATE_ASYNC_COPY_WAIT], waited[i]);
+    ck_assert_uint_eq(s->async_copies, 2);
+    test_run_free(run);
+  }
+}
+END_TEST
+
+START_TEST(test_a_barrier_waits_for_the_warps_shared_stores)
+{
+  /* STS at 0 completes at 10: BAR.SYNC cannot issue before (barrier state 1..10), the FADD
+   * follows at 11 and is done at 15 */
+  TestRun *run = run_toy("name: k\nwarps_per_sm: 1\nstream: |\n  STS [R1], R2\n  BAR.SYNC\n"
+                         "  FADD R3, R3, R4\n",
+                         NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 15);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_BARRIER], 9);
+  ck_assert_uint_eq(s->shared_stores, 1);
+  test_run_free(run);
+}
+END_TEST
+
+static guint
+gcd(guint a, guint b)
+{
+  return b ? gcd(b, a % b) : a;
+}
+
+START_TEST(test_bank_conflict_degree_follows_the_stride)
+{
+  /* 32 banks of 4 bytes: lanes j x stride words apart meet gcd(stride, 32) to a bank */
+  static const guint strides[] = {1, 2, 3, 4, 8, 16, 32, 33};
+  for (guint i = 0; i < G_N_ELEMENTS(strides); i++) {
+    guint s = strides[i];
+    guint d =
+        sm_smem_passes(32, 4, s == 1 ? ISA_PATTERN_COALESCED : ISA_PATTERN_STRIDE, s, 4, NULL);
+    ck_assert_msg(d == gcd(s, 32), "stride %u: %u passes, expected %u", s, d, gcd(s, 32));
+  }
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 4, NULL), 1);
+  /* wider accesses are split into phases that fill the banks once */
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 8, NULL), 2);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 16, NULL), 4);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_STRIDE, 2, 16, NULL), 8);
+  /* 16 banks (compute capability 1.x): a half-warp per pass */
+  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_COALESCED, 1, 4, NULL), 2);
+  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_STRIDE, 2, 4, NULL), 4);
+  /* random words: between 1 and 32, and deterministic for a seed */
+  guint64 r1 = 7, r2 = 7;
+  guint a = sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, &r1);
+  ck_assert(a >= 1 && a <= 32);
+  ck_assert_uint_eq(a, sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, &r2));
+}
+END_TEST
+
+START_TEST(test_conflicts_add_latency_and_divide_throughput)
+{
+  /* banks.yaml on the H100 preset (LDS latency 23, one pass a cycle): one warp's chain takes
+   * 23 + (d - 1) cycles per LDS, plus 2 at the end (the last result reaches the ALU at 25) */
+  g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kernel = test_source_path("isa/kernels/banks.yaml");
+  static const guint strides[] = {1, 2, 4, 32, 33};
+  for (guint i = 0; i < G_N_ELEMENTS(strides); i++) {
+    g_autofree char *st = g_strdup_printf("stride=%u", strides[i]);
+    const char *sets[] = {st, "iters=16", "warps_per_sm=1", NULL};
+    TestRun *run = test_run_new(gpu, kernel, sets);
+    sm_run(run->sm);
+    guint d = gcd(strides[i], 32);
+    ck_assert_uint_eq(sm_stats(run->sm)->cycles, 16 * 32 * (23 + d - 1) + 2);
+    test_run_free(run);
+  }
+  /* 32 warps keep the banks busy: one access per d cycles */
+  const char *sets[] = {"stride=8", "iters=16", "warps_per_sm=32", NULL};
+  TestRun *run = test_run_new(gpu, kernel, sets);
+  sm_run(run->sm);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->shared_accesses, 32 * 16 * 32);
+  ck_assert_double_eq_tol((double)s->shared_accesses / s->cycles, 1.0 / 8, 0.002);
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_rolling_prefetch_needs_async_copies)
+{
+  /* prefetch.yaml, one warp, 16 FFMAs per element, prefetch distance 4, on the toy GPU.
+   * Per element: base waits the whole load then runs the chain: 200 + 16 x 4 - 2 = 262.
+   * smem_roll loads 4 elements ahead, but its STS needs the loaded value in the same
+   * iteration: every element still waits a whole load (200 + 12 cycles of the rest of the
+   * iteration); only the chain overlaps.  async_roll's copy does not block: an element costs
+   * its instructions (95), the load's latency is hidden behind 4 elements. */
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel = test_source_path("isa/kernels/prefetch.yaml");
+  static const struct {
+    const char *variant;
+    guint64 c32, c64;
+  } cases[] = {
+      {"variant=base", 8387, 16771},
+      {"variant=smem_roll", 6530, 13314},
+      {"variant=async_roll", 3240, 6280},
+  };
+  guint64 period[G_N_ELEMENTS(cases)];
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    guint64 c[2];
+    for (guint e = 0; e < 2; e++) {
+      const char *sets[] = {cases[i].variant,
+                            "work=16",
+                            "pdist=4",
+                            "warps_per_sm=1",
+                            e ? "elements=64" : "elements=32",
+                            NULL};
+      TestRun *run = test_run_new(gpu, kernel, sets);
+      sm_run(run->sm);
+      c[e] = sm_stats(run->sm)->cycles;
+      test_run_free(run);
+    }
+    ck_assert_uint_eq(c[0], cases[i].c32);
+    ck_assert_uint_eq(c[1], cases[i].c64);
+    period[i] = (c[1] - c[0]) / 32;
+  }
+  ck_assert_uint_eq(period[0], 262);
+  ck_assert_uint_eq(period[1], 212);
+  ck_assert_uint_eq(period[2], 95);
+  ck_assert_uint_ge(period[1], 200); /* a whole memory latency per element */
+  ck_assert_uint_lt(period[2], 200 / 2);
+}
+END_TEST
+
+static Suite *
+memops_suite(void)
+{
+  Suite *s = suite_create("memops");
+  TCase *tc = tcase_create("memops");
+  tcase_add_test(tc, test_a_store_waits_for_its_data_and_counts_written_bytes);
+  tcase_add_test(tc, test_access_widths_set_transactions);
+  tcase_add_test(tc, test_depbar_waits_until_the_nth_newest_group_landed);
+  tcase_add_test(tc, test_a_barrier_waits_for_the_warps_shared_stores);
+  tcase_add_test(tc, test_bank_conflict_degree_follows_the_stride);
+  tcase_add_test(tc, test_conflicts_add_latency_and_divide_throughput);
+  tcase_add_test(tc, test_rolling_prefetch_needs_async_copies);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(memops_suite());
+}

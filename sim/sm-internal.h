@@ -113,5 +113,6 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(Sm *sm, SmWarp *w, SmState state,
                                                            guint64 at);
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w,
-                                                           guint64 t, guint slot, guint64 complete);
+                                                           guint64 t, guint slot, guint64 complete,
+                                                           guint passes);
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(Sm *sm, guint64 t);

@@ -10,7 +10,8 @@ sm_trace_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 }
 
 void
-sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64 complete)
+sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64 complete,
+               guint passes)
 {
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
@@ -23,7 +24,8 @@ sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64
                     .pc = w->pc,
                     .op = insn->op,
                     .unit = ii->unit,
-                    .memory = ii->space != ISA_SPACE_NONE};
+                    .memory = ii->space != ISA_SPACE_NONE,
+                    .passes = passes};
   sm->trace->klass->issue(sm->trace, &rec);
 }
 

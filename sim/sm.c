@@ -177,6 +177,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   /* the result is ready for a consumer on unit u at base + latency[u] */
   guint64 base = t;
+  guint passes = 0; /* shared-memory bank passes, for a trace */
   const guint32 *latency = ii->latency;
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
@@ -197,7 +198,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     break;
   }
   case ISA_SPACE_SHARED: {
-    guint passes = ii->passes;
+    passes = ii->passes;
     if (G_UNLIKELY(passes == 0))
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
                               &w->rng);
@@ -229,7 +230,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
   w->finish = MAX(w->finish, complete);
   if (G_UNLIKELY(sm->trace))
-    sm_trace_issue(sm, s, w, t, slot, complete);
+    sm_trace_issue(sm, s, w, t, slot, complete, passes);
   w->issued++;
   w->last_issue = t;
   sm->stats.issued++;

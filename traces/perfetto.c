@@ -167,9 +167,12 @@ json_issue(TraceSink *sink, const TraceIssue *i)
   trace_printf(sink,
                "{\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, "
                "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"pc\": %u, \"scheduler\": %u, "
-               "\"complete_cycle\": %" G_GUINT64_FORMAT "}}",
+               "\"complete_cycle\": %" G_GUINT64_FORMAT,
                sink->info.op_names[i->op], sink->info.unit_names[i->unit], tid, ts(i->cycle),
                ts(i->complete - i->cycle), i->pc, i->sched, i->complete);
+  if (i->passes)
+    trace_printf(sink, ", \"bank_passes\": %u", i->passes);
+  trace_printf(sink, "}}");
 }
 
 static void

@@ -35,6 +35,7 @@ typedef struct {
   guint sched, slot; /* slot: 0 .. issue_width-1 within the cycle */
   guint warp, pc, op, unit;
   gboolean memory; /* a load or store (global or shared) */
+  guint passes;    /* shared-memory accesses: bank passes (1 without conflicts); else 0 */
 } TraceIssue;
 
 typedef enum {

@@ -207,7 +207,27 @@ choose_plot(const SmSweep *sw, const char *plot_path, const char *plot_kind, gbo
 typedef struct {
   char *csv, *json, *plot_path, *plot_kind;
   gboolean cusp, occupancy;
+  SmPlotY *plot_y; /* NULL: IPC */
 } Outputs;
+
+/* --plot-y: only for a throughput plot; NULL when not given. */
+static gboolean
+choose_plot_y(const SmSweep *sw, const Outputs *o, const char *spec, const char *const *sets,
+              SmPlotY *y)
+{
+  if (spec == NULL)
+    return TRUE;
+  if (o->plot_path == NULL || o->cusp || o->occupancy) {
+    sm_cli_usage_error("--plot-y: only for a throughput plot (--plot with --vary warps_per_sm)");
+    return FALSE;
+  }
+  GError *error = NULL;
+  if (!sm_sweep_plot_y(sw, spec, sets, y, &error)) {
+    sm_cli_fail(error);
+    return FALSE;
+  }
+  return TRUE;
+}
 
 /* The tables on stdout and the files a sweep (or a merge of its parts) writes. */
 static int
@@ -237,7 +257,7 @@ write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint m
     GError *error = NULL;
     g_autoptr(SmPlot) plot = o->occupancy ? sm_sweep_occupancy_plot(sw, gpu_name)
                              : o->cusp    ? sm_sweep_cusp_plot(sw, curves, gpu_name, max_warps)
-                                          : sm_sweep_throughput_plot(sw, curves, gpu_name);
+                                       : sm_sweep_throughput_plot(sw, curves, gpu_name, o->plot_y);
     if (!sm_plot_write(plot, o->plot_path, &error))
       return sm_cli_write_error(error);
     g_string_append_printf(out, "wrote %s\n", o->plot_path);
@@ -313,7 +333,7 @@ sm_cmd_sweep(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL, varies = NULL;
   g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL, *shard = NULL;
-  g_autofree char *max_cycles_text = NULL;
+  g_autofree char *max_cycles_text = NULL, *plot_y_spec = NULL;
   gint jobs = 0;
   const GOptionEntry entries[] = {
       {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
@@ -327,6 +347,10 @@ sm_cmd_sweep(int argc, char **argv)
        "(occupancy and IPC against the first varied key); default: "
        "cusp when exactly alpha and warps_per_sm vary over 5+ alphas",
        "KIND"},
+      {"plot-y", 0, 0, G_OPTION_ARG_STRING, &plot_y_spec,
+       "What a throughput plot shows upwards: a CSV column (default ipc_total), optionally "
+       "divided by a varied or set key (cycles/elements)",
+       "COLUMN[/KEY]"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       {"shard", 0, 0, G_OPTION_ARG_STRING, &shard,
        "Run only shard K of N (points i with i % N = K - 1) and write a part file with --csv; "
@@ -366,6 +390,10 @@ sm_cmd_sweep(int argc, char **argv)
   if (!cfg_run_source_init(&src, argv[1], argv[2], &error))
     return sm_cli_fail(error);
   sm_sweep_make_points(sw);
+  SmPlotY plot_y = {0};
+  if (!choose_plot_y(sw, &o, plot_y_spec, (const char *const *)sets, &plot_y))
+    return 2;
+  o.plot_y = plot_y_spec ? &plot_y : NULL;
   if (shard)
     return run_shard(sw, &src, sets, varies, (guint)jobs, max_cycles, k, n, csv);
   g_autofree SmPointResult *results = g_new0(SmPointResult, sw->points->len);
@@ -395,19 +423,24 @@ sm_cmd_sweep(int argc, char **argv)
     cfg_gpu_free(g);
     cfg_kernel_free(kern);
   }
-  return write_outputs(sw, &o, gpu_name, max_warps);
+  int status = write_outputs(sw, &o, gpu_name, max_warps);
+  sm_plot_y_clear(&plot_y);
+  return status;
 }
 
 int
 sm_cmd_merge(int argc, char **argv)
 {
   g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL;
+  g_autofree char *plot_y_spec = NULL;
   const GOptionEntry entries[] = {
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write every point as CSV", "FILE"},
       {"json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write points and curves as JSON", "FILE"},
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "Draw a plot (.png or .svg)", "FILE"},
       {"plot-kind", 0, 0, G_OPTION_ARG_STRING, &plot_kind,
        "throughput, cusp or occupancy (as for smsim sweep)", "KIND"},
+      {"plot-y", 0, 0, G_OPTION_ARG_STRING, &plot_y_spec,
+       "What a throughput plot shows upwards (as for smsim sweep)", "COLUMN[/KEY]"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("merge", "PART.csv... - join the parts of a sharded sweep", entries, &argc,
                     &argv))
@@ -431,5 +464,15 @@ sm_cmd_merge(int argc, char **argv)
   if (!choose_plot(sw, plot_path, plot_kind, &o.cusp, &o.occupancy))
     return 2;
   const SmSweepPart *first = g_ptr_array_index(parts, 0);
-  return write_outputs(sw, &o, first->gpu_name, first->max_warps);
+  g_ptr_array_add(first->sets, NULL);
+  SmPlotY plot_y = {0};
+  gboolean ok =
+      choose_plot_y(sw, &o, plot_y_spec, (const char *const *)first->sets->pdata, &plot_y);
+  g_ptr_array_set_size(first->sets, first->sets->len - 1);
+  if (!ok)
+    return 2;
+  o.plot_y = plot_y_spec ? &plot_y : NULL;
+  int status = write_outputs(sw, &o, first->gpu_name, first->max_warps);
+  sm_plot_y_clear(&plot_y);
+  return status;
 }

@@ -312,9 +312,85 @@ sm_sweep_curves(const SmSweep *sw)
   return curves;
 }
 
-SmPlot *
-sm_sweep_throughput_plot(const SmSweep *sw, GPtrArray *curves, const char *gpu_name)
+gboolean
+sm_sweep_plot_y(const SmSweep *sw, const char *spec, const char *const *sets, SmPlotY *out,
+                GError **error)
 {
+  *out = (SmPlotY){0};
+  g_auto(GStrv) parts = g_strsplit(spec, "/", 2);
+  guint c = 0;
+  while (sm_sweep_columns[c] && strcmp(sm_sweep_columns[c], parts[0]) != 0)
+    c++;
+  if (sm_sweep_columns[c] == NULL) {
+    g_autofree char *known = g_strjoinv(", ", (char **)sm_sweep_columns);
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--plot-y %s: '%s' is not a column (%s), optionally /KEY", spec, parts[0], known);
+    return FALSE;
+  }
+  out->column = c;
+  if (parts[1] == NULL) {
+    out->label = g_strdup(parts[0]);
+    return TRUE;
+  }
+  const char *key = parts[1];
+  int vary = -1;
+  for (guint v = 0; v < sw->varies->len; v++)
+    if (strcmp(((SmVary *)g_ptr_array_index(sw->varies, v))->key, key) == 0)
+      vary = (int)v;
+  const char *fixed = NULL;
+  gsize klen = strlen(key);
+  for (guint i = 0; vary < 0 && sets && sets[i]; i++)
+    if (strncmp(sets[i], key, klen) == 0 && sets[i][klen] == '=')
+      fixed = sets[i] + klen + 1; /* the last one wins, as for --set */
+  if (vary < 0 && fixed == NULL) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--plot-y %s: %s is neither varied nor set (give it with --vary or --set)", spec,
+                key);
+    return FALSE;
+  }
+  out->divisor = g_new(double, MAX(sw->points->len, 1u));
+  for (guint p = 0; p < sw->points->len; p++) {
+    const char *text = vary >= 0 ? sm_sweep_value(sw, p, (guint)vary) : fixed;
+    char *end;
+    double d = g_ascii_strtod(text, &end);
+    if (*end != '\0' || end == text || !(d > 0) || !isfinite(d)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--plot-y %s: %s=%s is not a positive number", spec, key, text);
+      sm_plot_y_clear(out);
+      return FALSE;
+    }
+    out->divisor[p] = d;
+  }
+  out->label = g_strdup_printf("%s / %s", parts[0], key);
+  return TRUE;
+}
+
+void
+sm_plot_y_clear(SmPlotY *y)
+{
+  g_clear_pointer(&y->divisor, g_free);
+  g_clear_pointer(&y->label, g_free);
+}
+
+SmPlot *
+sm_sweep_throughput_plot(const SmSweep *sw, GPtrArray *curves, const char *gpu_name,
+                         const SmPlotY *y)
+{
+  if (y && (y->column != 1 || y->divisor)) {
+    g_autofree char *title = g_strdup_printf("%s against occupancy, %s", y->label, gpu_name);
+    SmPlot *plot = sm_plot_new(title, "warps per SM", y->label);
+    for (guint i = 0; i < curves->len; i++) {
+      const SmCurve *c = g_ptr_array_index(curves, i);
+      SmPlotSeries *s = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);
+      for (guint j = 0; j < c->points->len; j++) {
+        guint p = g_array_index(c->points, guint, j);
+        double v = sw->rows[p].v[y->column];
+        if (isfinite(v))
+          sm_plot_point(s, sw->rows[p].warps, y->divisor ? v / y->divisor[p] : v);
+      }
+    }
+    return plot;
+  }
   g_autofree char *title = g_strdup_printf("Throughput against occupancy, %s", gpu_name);
   SmPlot *plot = sm_plot_new(title, "warps per SM", "IPC per SM (warp-instructions/cycle)");
   for (guint i = 0; i < curves->len; i++) {

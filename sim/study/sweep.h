@@ -64,8 +64,22 @@ typedef struct {
 /* The curves of a sweep that has results (SmCurve, freed with the array). */
 GPtrArray *sm_sweep_curves(const SmSweep *sweep);
 
-/* Throughput against warps (model curves thin). */
-SmPlot *sm_sweep_throughput_plot(const SmSweep *sweep, GPtrArray *curves, const char *gpu_name);
+/* What a throughput plot shows upwards: a column, per point divided by a key's value. */
+typedef struct {
+  guint column;    /* index into sm_sweep_columns */
+  double *divisor; /* per point; NULL: none */
+  char *label;     /* "cycles / elements" */
+} SmPlotY;
+
+/* Parses "COLUMN" or "COLUMN/KEY" (KEY varied by @sweep or set in @sets "K=V"); errors read
+ * "--plot-y SPEC: ...".  Call after sm_sweep_make_points(). */
+gboolean sm_sweep_plot_y(const SmSweep *sweep, const char *spec, const char *const *sets,
+                         SmPlotY *out, GError **error);
+void sm_plot_y_clear(SmPlotY *y);
+
+/* @y (NULL: IPC, with the model's curves thin) against warps. */
+SmPlot *sm_sweep_throughput_plot(const SmSweep *sweep, GPtrArray *curves, const char *gpu_name,
+                                 const SmPlotY *y);
 /* Warps for 90 % of peak against alpha, with the model and the CUDA guide. */
 SmPlot *sm_sweep_cusp_plot(const SmSweep *sweep, GPtrArray *curves, const char *gpu_name,
                            guint max_warps);

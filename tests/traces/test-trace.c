@@ -294,9 +294,34 @@ START_TEST(test_csv_has_one_row_per_instruction)
   g_autofree char *text = NULL;
   ck_assert(g_file_get_contents(path, &text, NULL, NULL));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  ck_assert_str_eq(lines[0], "cycle,scheduler,warp,pc,op,unit,completion_cycle");
+  ck_assert_str_eq(lines[0], "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes");
   ck_assert_uint_eq(g_strv_length(lines), 1 + 3 * 4 * 9 + 1);
   ck_assert(g_str_has_prefix(lines[1], "0,0,0,2,LDG,ldst,368"));
+}
+END_TEST
+
+START_TEST(test_csv_shows_bank_passes)
+{
+  /* lanes 4 words apart: 4 passes, the last starting 3 cycles after the first; the chain's
+   * next LDS issues when the result is back 23 cycles later (26), a CUDA core could read it
+   * at 3 + 25 = 28 (the completion shown) */
+  g_autofree char *path = test_write_temp("banks.csv", "");
+  const char *args[] = {"run",
+                        "config/gpus/h100.yaml",
+                        "isa/kernels/banks.yaml",
+                        "--set",
+                        "stride=4",
+                        "--set",
+                        "iters=1",
+                        "--trace",
+                        path,
+                        NULL};
+  g_autofree char *out = run_ok(args);
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,28,4");
+  ck_assert_str_eq(lines[2], "26,0,0,2,LDS,ldst,54,4");
 }
 END_TEST
 
@@ -375,6 +400,7 @@ trace_suite(void)
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);
+  tcase_add_test(tc, test_csv_shows_bank_passes);
   suite_add_tcase(s, tc);
   TCase *tb = tcase_create("behaviour");
   tcase_add_test(tb, test_tracing_changes_no_result);

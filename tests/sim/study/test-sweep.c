@@ -8,6 +8,7 @@
 
 #include "helpers.h"
 #include "model.h"
+#include "sweep.h"
 
 #define MAXWELL "config/gpus/maxwell.yaml"
 #define MIX "isa/kernels/mix.yaml"
@@ -261,6 +262,63 @@ START_TEST(test_sweep_writes_plots)
 }
 END_TEST
 
+START_TEST(test_plot_y_divides_a_column_by_a_key)
+{
+  g_autoptr(SmSweep) sw = sm_sweep_new();
+  const char *varies[] = {"elements=10,20", "warps_per_sm=4,8"};
+  for (guint i = 0; i < 2; i++)
+    ck_assert(sm_sweep_add_vary(sw, sm_vary_parse(varies[i], NULL), NULL));
+  sm_sweep_make_points(sw);
+  SmPlotY y;
+  ck_assert(sm_sweep_plot_y(sw, "cycles/elements", NULL, &y, NULL));
+  ck_assert_uint_eq(y.column, 0);
+  ck_assert_str_eq(y.label, "cycles / elements");
+  const double want[] = {10, 10, 20, 20};
+  for (guint p = 0; p < 4; p++)
+    ck_assert_double_eq(y.divisor[p], want[p]);
+  sm_plot_y_clear(&y);
+  const char *sets[] = {"iters=8", "iters=16", NULL};
+  ck_assert(sm_sweep_plot_y(sw, "mem_bytes_per_cycle/iters", sets, &y, NULL));
+  ck_assert_double_eq(y.divisor[3], 16); /* the last --set wins */
+  sm_plot_y_clear(&y);
+  GError *error = NULL;
+  ck_assert(!sm_sweep_plot_y(sw, "speed", NULL, &y, &error));
+  ck_assert(g_str_has_prefix(error->message, "--plot-y speed: 'speed' is not a column (cycles,"));
+  g_clear_error(&error);
+  ck_assert(!sm_sweep_plot_y(sw, "cycles/work", NULL, &y, &error));
+  ck_assert_str_eq(error->message,
+                   "--plot-y cycles/work: work is neither varied nor set (give it with --vary or "
+                   "--set)");
+  g_clear_error(&error);
+  const char *zero[] = {"iters=0", NULL};
+  ck_assert(!sm_sweep_plot_y(sw, "cycles/iters", zero, &y, &error));
+  ck_assert_str_eq(error->message, "--plot-y cycles/iters: iters=0 is not a positive number");
+  g_clear_error(&error);
+  /* from the command line: a plot, and a refusal without a throughput plot */
+  g_autofree char *png = test_write_temp("y.png", "");
+  const char *ok[] = {"sweep",
+                      "config/gpus/h100.yaml",
+                      "isa/kernels/banks.yaml",
+                      "--vary",
+                      "stride=1,2",
+                      "--vary",
+                      "warps_per_sm=1,2",
+                      "--set",
+                      "iters=2",
+                      "--plot",
+                      png,
+                      "--plot-y",
+                      "cycles/iters",
+                      NULL};
+  g_autofree char *o = NULL, *e = NULL;
+  ck_assert_int_eq(test_smsim(ok, &o, &e), 0);
+  const char *noplot[] = {"sweep", MAXWELL, MIX, "--vary", "alpha=1", "--plot-y", "cycles", NULL};
+  g_autofree char *o2 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(noplot, &o2, &e2), 2);
+  ck_assert_msg(strstr(e2, "--plot-y: only for a throughput plot") != NULL, "%s", e2);
+}
+END_TEST
+
 static void
 assert_rejected(const char *const *args, const char *expect)
 {
@@ -318,6 +376,7 @@ sweep_suite(void)
   suite_add_tcase(s, h100);
   TCase *tools = tcase_create("tools");
   tcase_add_test(tools, test_sweep_output_does_not_depend_on_jobs);
+  tcase_add_test(tools, test_plot_y_divides_a_column_by_a_key);
   tcase_add_test(tools, test_sweep_writes_plots);
   tcase_add_test(tools, test_bad_sweeps_and_measurements);
   suite_add_tcase(s, tools);

@@ -96,6 +96,11 @@ asm_is_word(const Tok *t, const char *w)
   return t->kind == TOK_IDENT && strcmp(t->text, w) == 0;
 }
 
+/* One instruction statement at the current token (insn.c). */
+gboolean asm_parse_instruction(Asm *a);
+/* @t ends a statement: end of line or stream, or '}'. */
+gboolean asm_at_statement_end(const Tok *t);
+
 /* Consumes the punctuation @p or fails. */
 gboolean asm_expect(Asm *a, const char *p);
 

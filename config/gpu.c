@@ -122,7 +122,12 @@ static const CfgField smem_fields[] = {
 
 static const CfgField branch_fields[] = {
     F("taken_cycles", CFG_FIELD_UINT, branch.taken_cycles, 0, 1u << 16, "cycles",
-      "cycles a warp waits after a taken BRA before its next instruction can issue"),
+      "cycles a warp waits after a taken BRA (or a switch to a deferred path) before its next "
+      "instruction can issue"),
+    F("bssy_cycles", CFG_FIELD_UINT, branch.bssy_cycles, 0, 1u << 16, "cycles",
+      "cycles a warp waits after a BSSY"),
+    F("bsync_cycles", CFG_FIELD_UINT, branch.bsync_cycles, 0, 1u << 16, "cycles",
+      "cycles a warp waits after a BSYNC"),
 };
 
 static const CfgField memory_fields[] = {
@@ -563,7 +568,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");
-  g_string_append_printf(out, "branch:\n  taken_cycles: %u\n", g->branch.taken_cycles);
+  g_string_append_printf(out,
+                         "branch:\n  taken_cycles: %u\n  bssy_cycles: %u\n  bsync_cycles: %u\n",
+                         g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles);
   g_string_append_printf(out,
                          "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"
                          "  seed: %" G_GUINT64_FORMAT "\n",

@@ -70,6 +70,7 @@ typedef struct {
   } smem;
   struct {
     guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
+    guint bssy_cycles, bsync_cycles; /* ... and after a convergence-barrier instruction */
   } branch;
   struct {
     guint line_bytes, sector_bytes;

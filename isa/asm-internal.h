@@ -47,7 +47,20 @@ typedef struct {
   GError *error;
   guint err_line, err_col;
   guint nesting; /* open parentheses, operators and blocks: bounded, they recurse */
+  /* control flow (flow.c) */
+  GArray *scopes;        /* AsmScope: where labels live, innermost last */
+  guint next_scope;      /* ids of scope instances */
+  GArray *labels;        /* AsmLabel */
+  GArray *branches;      /* AsmBranch: BRA label and BSSY Bn, label, resolved at the end */
+  GArray *regions;       /* AsmRegion: every BSSY ... BSYNC, in BSSY order */
+  GArray *open_regions;  /* guint indices into regions, innermost last */
+  GHashTable *preds_set; /* predicate names an ISETP has written so far */
 } Asm;
+
+typedef struct {
+  guint id;
+  gboolean repeat; /* a repeat body (a runtime loop): branches do not leave it */
+} AsmScope;
 
 /* Deepest nesting of expressions and blocks (each level is a recursion). */
 #define ASM_MAX_NESTING 256u
@@ -65,6 +78,27 @@ asm_leave(Asm *a)
 gboolean asm_fail_at(Asm *a, const Tok *t, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 void asm_init(Asm *a, GHashTable *params);
 void asm_clear(Asm *a);
+
+/* Control flow (flow.c).  Scopes: the top level, every repeat body and every unrolled for
+ * iteration; a label lives in the scope it is defined in and is found from inner scopes up to
+ * the innermost repeat body.  Branches go forward; BSSY/BSYNC regions nest within one scope. */
+void asm_flow_init(Asm *a);
+void asm_flow_clear(Asm *a);
+void asm_scope_enter(Asm *a, gboolean repeat);
+/* Leaves the innermost scope; fails at @close when a BSSY region opened in it is still open. */
+gboolean asm_scope_leave(Asm *a, const Tok *close);
+/* "NAME:" at @t labels the next instruction. */
+gboolean asm_flow_label(Asm *a, const Tok *t);
+/* The instruction about to be appended (index a->insns->len) is a BRA to the label @t. */
+gboolean asm_flow_branch(Asm *a, const Tok *t, gboolean conditional);
+/* ... a BSSY Bn, label @t; ... a BSYNC Bn at @at. */
+gboolean asm_flow_bssy(Asm *a, const Tok *at, guint barrier, const Tok *label);
+gboolean asm_flow_bsync(Asm *a, const Tok *at, guint barrier);
+/* Predicate @name (P0..P6) is written by an ISETP / read at @t (fails before any write). */
+void asm_flow_set_pred(Asm *a, const char *name);
+gboolean asm_flow_use_pred(Asm *a, const Tok *t, const char *name);
+/* Resolves labels into a->insns (jump fields); FALSE with the error at the culprit. */
+gboolean asm_flow_finish(Asm *a);
 
 /* Splits @text into a->toks (ending with TOK_END). */
 gboolean asm_lex(Asm *a, const char *text);

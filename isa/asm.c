@@ -7,6 +7,7 @@
 #include "asm-internal.h"
 
 static gboolean parse_block(Asm *a);
+static gboolean parse_block_at(Asm *a, Tok **close);
 
 static void
 skip_newlines(Asm *a)
@@ -47,7 +48,9 @@ parse_repeat(Asm *a, const Tok *kw)
   guint index = a->insns->len;
   g_array_append_val(a->insns, loop);
   g_array_append_val(a->open_loops, index);
-  if (!parse_block(a))
+  asm_scope_enter(a, TRUE);
+  Tok *close = NULL;
+  if (!parse_block_at(a, &close) || !asm_scope_leave(a, close))
     return FALSE;
   g_array_set_size(a->open_loops, a->open_loops->len - 1);
   IsaInsn end = {.kind = ISA_INSN_END, .jump = index, .line = kw->line};
@@ -84,7 +87,9 @@ parse_for(Asm *a, const Tok *kw)
   for (double v = lo.num; v <= hi.num; v += 1) {
     g_array_index(a->vars, LoopVar, a->vars->len - 1).value = v;
     a->pos = body;
-    if (!parse_block(a))
+    asm_scope_enter(a, FALSE); /* each unrolled iteration has its own labels */
+    Tok *close = NULL;
+    if (!parse_block_at(a, &close) || !asm_scope_leave(a, close))
       return FALSE;
   }
   g_array_set_size(a->vars, a->vars->len - 1);
@@ -190,6 +195,13 @@ parse_statement(Asm *a)
   }
   if (asm_is_word(t, "else"))
     return asm_fail_at(a, t, "'else' without 'if'");
+  if (t->kind == TOK_IDENT && asm_is_punct(&g_array_index(a->toks, Tok, a->pos + 1), ":") &&
+      g_array_index(a->toks, Tok, a->pos + 1).glued) {
+    /* "NAME:" labels the next instruction; more statements may follow on the line */
+    asm_next(a);
+    asm_next(a);
+    return asm_flow_label(a, t);
+  }
   if (!asm_parse_instruction(a))
     return FALSE;
   Tok *end = asm_peek(a);
@@ -204,11 +216,19 @@ static gboolean parse_block_nested(Asm *a, Tok *open);
 static gboolean
 parse_block(Asm *a)
 {
+  Tok *close;
+  return parse_block_at(a, &close);
+}
+
+static gboolean
+parse_block_at(Asm *a, Tok **close)
+{
   Tok *open = asm_peek(a);
   if (!asm_enter(a, open))
     return FALSE;
   gboolean ok = parse_block_nested(a, open);
   asm_leave(a);
+  *close = &g_array_index(a->toks, Tok, a->pos > 0 ? a->pos - 1 : 0);
   return ok;
 }
 
@@ -282,6 +302,8 @@ isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_
     if (real == 0) {
       Tok *t = &g_array_index(a.toks, Tok, 0);
       asm_fail_at(&a, t, "the stream has no instructions");
+    } else {
+      asm_flow_finish(&a);
     }
   }
   if (a.error == NULL) {
@@ -299,6 +321,13 @@ isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_
     a.levels = NULL;
     guint i = 0;
     program->dynamic_count = count_dynamic(program->insns, &i, program->n_insns);
+    for (i = 0; i < program->n_insns; i++) {
+      const IsaInsn *insn = &program->insns[i];
+      if (insn->kind == ISA_INSN_OP &&
+          (insn->op == ISA_OP_BSSY || (insn->op == ISA_OP_BRA && insn->count) ||
+           (insn->op == ISA_OP_ISETP && insn->pattern != ISA_PRED_COMPARE)))
+        program->simt = TRUE;
+    }
   } else {
     if (err_line)
       *err_line = a.err_line;

@@ -65,8 +65,87 @@ parse_source(Asm *a, IsaInsn *insn)
   guint8 slot;
   if (!parse_register(a, &slot))
     return FALSE;
+  if (t->kind == TOK_IDENT && t->text[0] == 'P' && slot != ISA_NO_REG &&
+      !asm_flow_use_pred(a, t, t->text))
+    return FALSE;
   if (slot != ISA_NO_REG)
     insn->src[insn->nsrc++] = slot;
+  return TRUE;
+}
+
+/* "Bn": a convergence barrier register. */
+static gboolean
+parse_barrier(Asm *a, guint *barrier)
+{
+  Tok *t = asm_next(a);
+  char *end = NULL;
+  guint64 n = t->kind == TOK_IDENT && t->text[0] == 'B' && g_ascii_isdigit(t->text[1])
+                  ? g_ascii_strtoull(t->text + 1, &end, 10)
+                  : 0;
+  if (end == NULL || *end != '\0' || n >= ISA_MAX_BARRIERS)
+    return asm_fail_at(a, t, "expected a convergence barrier B0..B%u, found '%s'",
+                       ISA_MAX_BARRIERS - 1, t->text);
+  *barrier = (guint)n;
+  return TRUE;
+}
+
+static gboolean
+parse_label_operand(Asm *a, Tok **label)
+{
+  *label = asm_next(a);
+  if ((*label)->kind != TOK_IDENT)
+    return asm_fail_at(a, *label, "expected a label, found '%s'", (*label)->text);
+  return TRUE;
+}
+
+/* ISETP's sources: two registers (a comparison of data smsim does not track), a lane
+ * expression over $lane (evaluated for lanes 0..31 here), or chance(EXPR). */
+static gboolean
+parse_setp_sources(Asm *a, IsaInsn *insn)
+{
+  Tok *t = asm_peek(a);
+  Tok *next = &g_array_index(a->toks, Tok, a->pos + 1);
+  if (asm_is_word(t, "chance") && asm_is_punct(next, "(")) {
+    asm_next(a);
+    Tok *at = asm_peek(a);
+    Value p;
+    if (!asm_parse_expr(a, &p) || !asm_need_num(a, at, &p))
+      return FALSE;
+    if (!(p.num >= 0 && p.num <= 1))
+      return asm_fail_at(a, at, "chance(p) needs a probability from 0 to 1, got %g", p.num);
+    if (p.num >= 1 || p.num <= 0) {
+      insn->pattern = ISA_PRED_LANES;
+      insn->count = p.num >= 1 ? 0xffffffffu : 0;
+    } else {
+      insn->pattern = ISA_PRED_CHANCE;
+      insn->count = (guint32)MIN(p.num * 4294967296.0 + 0.5, 4294967295.0);
+    }
+    return TRUE;
+  }
+  gboolean reg = t->kind == TOK_IDENT && (t->text[0] == 'R' || t->text[0] == 'P');
+  if (reg)
+    return parse_source(a, insn) && asm_expect(a, ",") && parse_source(a, insn);
+  /* a lane expression: parsed once per lane with $lane bound */
+  guint start = a->pos, end = start;
+  guint32 mask = 0;
+  LoopVar lv = {.name = "lane"};
+  g_array_append_val(a->vars, lv);
+  for (guint lane = 0; lane < 32; lane++) {
+    g_array_index(a->vars, LoopVar, a->vars->len - 1).value = lane;
+    a->pos = start;
+    Value v;
+    if (!asm_parse_expr(a, &v) || !asm_need_num(a, t, &v)) {
+      g_array_set_size(a->vars, a->vars->len - 1);
+      return FALSE;
+    }
+    if (v.num != 0)
+      mask |= 1u << lane;
+    end = a->pos;
+  }
+  g_array_set_size(a->vars, a->vars->len - 1);
+  a->pos = end;
+  insn->pattern = ISA_PRED_LANES;
+  insn->count = mask;
   return TRUE;
 }
 
@@ -236,6 +315,8 @@ asm_parse_instruction(Asm *a)
                          p->text);
     if (!parse_register(a, &guard))
       return FALSE;
+    if (guard != ISA_NO_REG && !asm_flow_use_pred(a, p, p->text))
+      return FALSE;
   }
   Tok *t = asm_next(a);
   const char *mnemonic = t->text;
@@ -283,6 +364,35 @@ asm_parse_instruction(Asm *a)
   case ISA_SHAPE_SBN:
     ok = parse_depbar(a, &insn);
     break;
+  case ISA_SHAPE_SETP:
+    ok = parse_register(a, &insn.dst);
+    if (ok && insn.dst != ISA_NO_REG && ((char *)a->reg_names->pdata[insn.dst])[0] != 'P')
+      return asm_fail_at(a, t, "ISETP writes a predicate (P0..P6), not %s",
+                         (char *)a->reg_names->pdata[insn.dst]);
+    ok = ok && asm_expect(a, ",") && parse_setp_sources(a, &insn);
+    if (ok && insn.dst != ISA_NO_REG)
+      asm_flow_set_pred(a, a->reg_names->pdata[insn.dst]);
+    break;
+  case ISA_SHAPE_BRA:
+    if (asm_peek(a)->kind == TOK_IDENT) {
+      Tok *label;
+      ok = parse_label_operand(a, &label) && asm_flow_branch(a, label, guard != ISA_NO_REG);
+    }
+    break;
+  case ISA_SHAPE_BSSY: {
+    guint b = 0;
+    Tok *label = NULL;
+    ok = parse_barrier(a, &b) && asm_expect(a, ",") && parse_label_operand(a, &label) &&
+         asm_flow_bssy(a, t, b, label);
+    insn.level = (guint8)b;
+    break;
+  }
+  case ISA_SHAPE_BSYNC: {
+    guint b = 0;
+    ok = parse_barrier(a, &b) && asm_flow_bsync(a, t, b);
+    insn.level = (guint8)b;
+    break;
+  }
   case ISA_SHAPE_DS:
   case ISA_SHAPE_DSS:
   case ISA_SHAPE_DSSS: {
@@ -338,4 +448,3 @@ asm_parse_instruction(Asm *a)
   g_array_append_val(a->insns, insn);
   return TRUE;
 }
-

@@ -13,14 +13,18 @@ typedef enum {
 } IsaUnit;
 
 typedef enum {
-  ISA_SHAPE_NONE, /* NOP */
-  ISA_SHAPE_DS,   /* MOV Rd, Ra */
-  ISA_SHAPE_DSS,  /* FADD Rd, Ra, Rb */
-  ISA_SHAPE_DSSS, /* FFMA Rd, Ra, Rb, Rc */
-  ISA_SHAPE_DM,   /* LDG Rd, [Ra] */
-  ISA_SHAPE_MS,   /* STG [Ra], Rb */
-  ISA_SHAPE_MM,   /* LDGSTS [Rs], [Rg]: global to shared, no register written */
-  ISA_SHAPE_SBN,  /* DEPBAR.LE SB0, N: a scoreboard and a count */
+  ISA_SHAPE_NONE,  /* NOP */
+  ISA_SHAPE_DS,    /* MOV Rd, Ra */
+  ISA_SHAPE_DSS,   /* FADD Rd, Ra, Rb */
+  ISA_SHAPE_DSSS,  /* FFMA Rd, Ra, Rb, Rc */
+  ISA_SHAPE_DM,    /* LDG Rd, [Ra] */
+  ISA_SHAPE_MS,    /* STG [Ra], Rb */
+  ISA_SHAPE_MM,    /* LDGSTS [Rs], [Rg]: global to shared, no register written */
+  ISA_SHAPE_SBN,   /* DEPBAR.LE SB0, N: a scoreboard and a count */
+  ISA_SHAPE_SETP,  /* ISETP Pd, Ra, Rb or ISETP Pd, LANE-EXPRESSION */
+  ISA_SHAPE_BRA,   /* BRA (closes a repeat body) or BRA label */
+  ISA_SHAPE_BSSY,  /* BSSY Bn, label: the lanes active now reconverge at label (BSYNC Bn) */
+  ISA_SHAPE_BSYNC, /* BSYNC Bn */
 } IsaShape;
 
 typedef enum { ISA_SPACE_NONE, ISA_SPACE_GLOBAL, ISA_SPACE_SHARED } IsaSpace;

@@ -132,6 +132,7 @@ asm_clear(Asm *a)
   if (a->levels)
     g_ptr_array_free(a->levels, TRUE);
   g_array_free(a->open_loops, TRUE);
+  asm_flow_clear(a);
   if (a->error)
     g_error_free(a->error);
 }
@@ -148,6 +149,7 @@ asm_init(Asm *a, GHashTable *params)
   a->reg_names = g_ptr_array_new_with_free_func(g_free);
   a->levels = g_ptr_array_new_with_free_func(g_free);
   a->open_loops = g_array_new(FALSE, TRUE, sizeof(guint));
+  asm_flow_init(a);
 }
 
 gboolean

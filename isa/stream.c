@@ -54,6 +54,26 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
   case ISA_SHAPE_SBN:
     g_string_append_printf(s, " SB0, %u", insn->count);
     break;
+  case ISA_SHAPE_BRA:
+    if (insn->count)
+      g_string_append_printf(s, " @%u", insn->jump); /* the target instruction's index */
+    break;
+  case ISA_SHAPE_BSSY:
+    g_string_append_printf(s, " B%u, @%u", insn->level, insn->jump);
+    break;
+  case ISA_SHAPE_BSYNC:
+    g_string_append_printf(s, " B%u", insn->level);
+    break;
+  case ISA_SHAPE_SETP:
+    g_string_append_printf(s, " %s", reg_name(program, insn->dst));
+    if (insn->pattern == ISA_PRED_LANES)
+      g_string_append_printf(s, ", lanes 0x%08x", insn->count);
+    else if (insn->pattern == ISA_PRED_CHANCE)
+      g_string_append_printf(s, ", chance(%.6g)", insn->count / 4294967296.0);
+    else
+      for (guint i = 0; i < nsrc; i++)
+        g_string_append_printf(s, ", %s", reg_name(program, insn->src[i]));
+    break;
   default:
     g_string_append_printf(s, " %s", reg_name(program, insn->dst));
     for (guint i = 0; i < nsrc; i++)

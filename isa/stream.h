@@ -28,6 +28,16 @@ typedef enum {
 
 enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS };
 
+/* Convergence barriers B0 .. B15 (BSSY / BSYNC). */
+#define ISA_MAX_BARRIERS 16u
+
+/* What an ISETP's predicate holds, per lane (kept in IsaInsn.pattern). */
+typedef enum {
+  ISA_PRED_COMPARE, /* ISETP Pd, Ra, Rb: data smsim does not track: true in every lane */
+  ISA_PRED_LANES,   /* a lane expression: the lanes where it holds (IsaInsn.count) */
+  ISA_PRED_CHANCE,  /* chance(p): every lane draws, true with probability count / 2^32 */
+} IsaPredKind;
+
 typedef enum {
   ISA_INSN_OP,   /* a real instruction */
   ISA_INSN_LOOP, /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
@@ -45,8 +55,11 @@ typedef struct {
   guint8 stride;  /* ISA_PATTERN_STRIDE: stride in elements of the width (2..ISA_MAX_STRIDE) */
   guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
   guint8 guard; /* 0, or the last of src[] is a guard predicate: ISA_GUARD_IF (@P), _UNLESS (@!P) */
-  guint32 count; /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding */
-  guint32 jump;  /* loop partner index */
+  guint32 count; /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding;
+                    ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
+                    it has a label */
+  guint32 jump;  /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
+                    BSSY (their barrier number is in level) */
   guint32 line;  /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
@@ -58,6 +71,7 @@ typedef struct {
   char **levels;    /* n_levels memory level names used by global ops */
   guint n_levels;
   guint64 dynamic_count; /* real instructions one warp issues for one pass of the stream */
+  gboolean simt; /* lane predicates, branches to labels or convergence barriers: per-lane masks */
 } IsaProgram;
 
 void isa_program_free(IsaProgram *program);

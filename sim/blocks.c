@@ -2,6 +2,8 @@
  * releasing BAR.SYNC.  Not warp scheduling (scheduler.c) nor the cycle loop (sm.c). */
 #include "sm-internal.h"
 
+#include <string.h>
+
 static void retire_block(Sm *sm, guint b);
 
 void
@@ -48,6 +50,17 @@ launch_block(Sm *sm, guint b, guint64 t)
     w->issued = 0;
     w->launched = w->finish = w->last_issue = t;
     w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
+    guint threads = sm->kernel->threads_per_block;
+    guint first = i * 32; /* its first thread in the block */
+    w->lanes =
+        threads > first && threads - first < 32 ? (1u << (threads - first)) - 1 : 0xffffffffu;
+    w->active = w->lanes;
+    if (w->simt) {
+      guint32 *pred = w->simt->pred;
+      memset(w->simt, 0, sizeof *w->simt);
+      w->simt->pred = pred;
+      memset(pred, 0, sizeof(guint32) * MAX(sm->prog->n_regs, 1u));
+    }
     w->done = passes == 0;
     w->passes_left = passes ? passes - 1 : 0;
     if (!w->done)

@@ -24,6 +24,9 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
                   : insn->op == ISA_OP_LDGDEPBAR ? SM_SPECIAL_LDGDEPBAR
                   : insn->op == ISA_OP_DEPBAR    ? SM_SPECIAL_DEPBAR
                                                  : SM_SPECIAL_NONE;
+    if (prog->simt && (insn->op == ISA_OP_ISETP || (insn->op == ISA_OP_BRA && insn->count) ||
+                       insn->op == ISA_OP_BSSY || insn->op == ISA_OP_BSYNC))
+      ii->special = SM_SPECIAL_SIMT;
     ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';
     ii->fixed_latency = op->unit == ISA_UNIT_ALU && op->space == ISA_SPACE_NONE;
     ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);

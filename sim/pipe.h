@@ -15,6 +15,7 @@ typedef enum {
   SM_SPECIAL_LDGSTS,    /* asynchronous copy: its completion joins the warp's open group */
   SM_SPECIAL_LDGDEPBAR, /* closes the open group of copies */
   SM_SPECIAL_DEPBAR,    /* waits until at most N groups are outstanding */
+  SM_SPECIAL_SIMT,      /* ISETP, BRA to a label, BSSY, BSYNC of a stream with lane masks */
 } SmSpecial;
 
 /* Everything the loop needs about one instruction of the stream, computed once. */

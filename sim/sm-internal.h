@@ -25,6 +25,8 @@ struct Sm {
   guint64 *ready_pool;
   guint8 *producer_pool;
   guint64 *copy_pool; /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
+  SmSimt *simt_pool;  /* per warp, for streams with lane masks */
+  guint32 *pred_pool; /* per warp x register slot: predicate lanes */
   SmScheduler *sched; /* n_sched: all SMs' schedulers */
   guint n_sched;
   guint *sched_pool;

@@ -25,7 +25,8 @@ sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64
                     .op = insn->op,
                     .unit = ii->unit,
                     .memory = ii->space != ISA_SPACE_NONE,
-                    .passes = passes};
+                    .passes = passes,
+                    .mask = w->active};
   sm->trace->klass->issue(sm->trace, &rec);
 }
 

@@ -52,10 +52,18 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     copies |= sm->info[i].special == SM_SPECIAL_LDGDEPBAR;
   if (copies)
     sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
+  if (sm->prog->simt) {
+    sm->simt_pool = g_new0(SmSimt, sm->n_warps);
+    sm->pred_pool = g_new0(guint32, (gsize)sm->n_warps * n_regs);
+  }
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
     if (copies)
       w->copy_done = sm->copy_pool + (gsize)i * SM_COPY_RING;
+    if (sm->simt_pool) {
+      w->simt = &sm->simt_pool[i];
+      w->simt->pred = sm->pred_pool + (gsize)i * n_regs;
+    }
     w->sched = (guint16)(i % sm->n_sched);
     w->sm = (guint16)(w->sched / sm->sched_per_sm);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
@@ -98,6 +106,8 @@ sm_free(Sm *sm)
   g_free(sm->ready_pool);
   g_free(sm->producer_pool);
   g_free(sm->copy_pool);
+  g_free(sm->simt_pool);
+  g_free(sm->pred_pool);
   g_free(sm->sched_pool);
   g_free(sm->wake_pool);
   g_free(sm->eligible);
@@ -236,17 +246,34 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   sm->stats.issued++;
   sm->stats.issued_unit[ii->unit]++;
   sm->stats.issued_op[insn->op]++;
+  sm->stats.thread_instructions += (guint)__builtin_popcount(w->active);
   /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
-  gboolean taken = insn->op == ISA_OP_BRA && !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
-                                               sm->prog->insns[w->pc + 1].kind == ISA_INSN_END &&
-                                               w->loop_left[w->depth - 1] == 1);
-  w->pc++;
+  gboolean is_bra = insn->op == ISA_OP_BRA;
+  gboolean taken =
+      is_bra && !insn->count &&
+      !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
+        sm->prog->insns[w->pc + 1].kind == ISA_INSN_END && w->loop_left[w->depth - 1] == 1);
+  sm->stats.branches += is_bra;
+  guint extra = 0; /* cycles of a convergence-barrier instruction */
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_SIMT)) {
+    SmSimtStep step;
+    sm_simt_step(w->simt, &w->active, sm->prog, w->pc, &w->rng, &step);
+    w->pc = step.next_pc;
+    taken |= step.redirect;
+    sm->stats.divergent_branches += step.divergent;
+    extra = step.barrier_op == 1   ? sm->gpu->branch.bssy_cycles
+            : step.barrier_op == 2 ? sm->gpu->branch.bsync_cycles
+                                   : 0;
+  } else {
+    w->pc++;
+  }
   sm_warp_settle(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
     sm_blocks_arrive(sm, w, t);
-  if (G_UNLIKELY(taken) && !w->done && t + 1 + sm->branch_taken_cycles > w->deps_at) {
-    w->deps_at = t + 1 + sm->branch_taken_cycles; /* fetching from the target */
+  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  if (G_UNLIKELY(taken || extra) && !w->done && t + 1 + wait > w->deps_at) {
+    w->deps_at = t + 1 + wait; /* fetching from the target, or the barrier's own cost */
     w->dep_state = SM_STATE_WAIT;
   }
 }

@@ -42,6 +42,10 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->bytes_per_cycle = per(bytes, sm_cycles);
   o->read_bytes_per_cycle = per(bytes - written, sm_cycles);
   o->write_bytes_per_cycle = per(written, sm_cycles);
+  o->simt_efficiency = per(s->thread_instructions, 32 * s->issued);
+  o->branch_divergence = 100 * per(s->divergent_branches, s->branches);
+  o->control_flow_divergence =
+      s->issued ? 100 * per(32 * s->issued - s->thread_instructions, 32 * s->issued) : 0;
   o->shared_passes_per_access =
       per(s->shared_passes, s->shared_accesses * MAX(s->shared_base_passes, 1u));
   o->mean_load_latency = per(s->global_load_latency, s->global_loads);

@@ -31,6 +31,8 @@ typedef struct {
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
   guint64 issued;
+  guint64 thread_instructions;          /* sum over issues of the active lanes */
+  guint64 branches, divergent_branches; /* BRA issued; those whose active lanes split */
   guint64 issued_unit[ISA_UNIT_COUNT];
   guint64 issued_op[ISA_OP_COUNT];
   guint64 state_cycles[SM_STATE_COUNT]; /* warp-cycles per state; they sum to warps x cycles */
@@ -59,6 +61,9 @@ typedef struct {
   double requests_per_cycle, bytes_per_cycle;
   double read_bytes_per_cycle, write_bytes_per_cycle;
   double shared_passes_per_access; /* in conflict-free 32-bit accesses: the conflict degree */
+  double simt_efficiency;          /* mean active lanes / 32 */
+  double branch_divergence;        /* % of branches whose active lanes split */
+  double control_flow_divergence;  /* % of the 32 x warp-instructions lanes left idle */
   double level_requests_per_cycle[CFG_MAX_LEVELS], level_bytes_per_cycle[CFG_MAX_LEVELS];
   double mean_load_latency; /* cycles; 0 without loads */
   double theoretical_occupancy, achieved_occupancy;

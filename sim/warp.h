@@ -4,6 +4,7 @@
 #pragma once
 
 #include "scoreboard.h"
+#include "simt.h"
 
 typedef struct SmWarp {
   /* read every visited cycle: kept together at the front */
@@ -37,6 +38,9 @@ typedef struct SmWarp {
   guint64 copy_older;  /* latest completion among groups that left copy_done */
   guint64 *copy_done;  /* SM_COPY_RING groups' completions, by group % SM_COPY_RING; NULL when
                           the stream has no LDGDEPBAR */
+  guint32 lanes;       /* the warp's threads (fewer than 32 in a block's last partial warp) */
+  guint32 active;      /* lanes running the current path */
+  SmSimt *simt;        /* predicates and reconvergence; NULL unless the stream needs them */
 } SmWarp;
 
 #define SM_COPY_RING (ISA_MAX_DEPBAR + 1u)
@@ -97,11 +101,13 @@ sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
       return;
     if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {
       w->pc = 0; /* run the stream again */
+      w->active = w->lanes;
       continue;
     }
     if (limit == 0 && w->passes_left > 0 && w->pc >= prog->n_insns) {
       w->passes_left--; /* another pass (work imbalance: warp_passes, block_passes) */
       w->pc = 0;
+      w->active = w->lanes;
       continue;
     }
     w->done = TRUE;

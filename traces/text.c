@@ -3,6 +3,7 @@
  *
  *   *  an arithmetic (CUDA core or SFU) instruction issues    -  it executes
  *   o  a memory instruction issues                            =  it is in flight
+ *   +  and @ instead of * and o: issued with some lanes inactive (a divergent path)
  *
  * Under the rows, per cycle, how many instructions of each kind are in flight (issue cycle
  * included, completion cycle excluded).  Without --trace-window the first 120 cycles. */
@@ -20,6 +21,7 @@ typedef struct {
   char *grid;         /* n_rows x width */
   guint *inflight;    /* 3 x width: arithmetic, sfu, memory */
   gboolean used[3];
+  gboolean partial; /* some issue had inactive lanes */
 } TextSink;
 
 static gboolean
@@ -67,8 +69,11 @@ text_issue(TraceSink *sink, const TraceIssue *i)
   for (guint64 c = MAX(i->cycle + 1, t->from); c < hi; c++)
     if (r[c - t->from] == ' ')
       r[c - t->from] = i->memory ? '=' : '-';
-  if (trace_in_window(sink, i->cycle))
-    r[i->cycle - t->from] = i->memory ? 'o' : '*';
+  if (trace_in_window(sink, i->cycle)) {
+    gboolean partial = i->mask != 0xffffffffu;
+    t->partial |= partial;
+    r[i->cycle - t->from] = i->memory ? (partial ? '@' : 'o') : (partial ? '+' : '*');
+  }
 }
 
 static char
@@ -89,8 +94,9 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
   trace_printf(sink, "# %s on %s: cycles %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "\n",
                sink->info.kernel_name, sink->info.gpu_name, t->from, t->from + width);
   trace_printf(sink,
-               "# * arithmetic issue, - executing; o memory issue, = in flight\n"
-               "# last rows: instructions in flight per cycle (0-9, a=10 ... z=35, + more)\n");
+               "# * arithmetic issue, - executing; o memory issue, = in flight\n%s"
+               "# last rows: instructions in flight per cycle (0-9, a=10 ... z=35, + more)\n",
+               t->partial ? "# + and @: issued with some lanes inactive (a divergent path)\n" : "");
   /* cycle numbers every 10 columns, then a ruler */
   GString *num = g_string_new("cycle     ");
   GString *ruler = g_string_new("          ");

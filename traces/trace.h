@@ -36,6 +36,7 @@ typedef struct {
   guint warp, pc, op, unit;
   gboolean memory; /* a load or store (global or shared) */
   guint passes;    /* shared-memory accesses: bank passes (1 without conflicts); else 0 */
+  guint32 mask;    /* the warp's active lanes */
 } TraceIssue;
 
 typedef enum {

@@ -2,7 +2,8 @@
  * trace.c's).  One time unit is one cycle.
  *
  * Signals: per scheduler the warp issued in slot 0 (x when none), its op number and the running
- * count of instructions issued; per shown warp its state (a number: see the $comment block);
+ * count of instructions issued; per shown warp its state (a number: see the $comment block)
+ * and the active lanes of its last issued instruction (32 bits, lane 0 lowest);
  * per scheduler and unit whether the pipe is busy; instructions in flight per kind; memory
  * transactions in flight and queued.  Only changes are written. */
 #include <string.h>
@@ -22,7 +23,7 @@ typedef struct {
   TraceSink base;
   TraceQueue q;
   GArray *sigs; /* Signal */
-  guint sched_base, state_base, busy_base, inflight_base, counter_base;
+  guint sched_base, state_base, mask_base, busy_base, inflight_base, counter_base;
   guint64 *issued;
   gint64 inflight[3];
   guint64 now;   /* time of the changes being collected */
@@ -96,6 +97,15 @@ vcd_begin(TraceSink *sink, const TraceInfo *info, GError **error)
     if (trace_wants_warp(sink, w)) {
       char name[32];
       g_snprintf(name, sizeof name, "warp%u_state", w);
+      declare(v, sig, name);
+    }
+  }
+  v->mask_base = v->sigs->len;
+  for (guint w = 0; w < info->n_warps; w++) {
+    guint sig = add_signal(v, 32, 0xffffffff);
+    if (trace_wants_warp(sink, w)) {
+      char name[32];
+      g_snprintf(name, sizeof name, "warp%u_mask", w);
       declare(v, sig, name);
     }
   }
@@ -224,6 +234,8 @@ vcd_issue(TraceSink *sink, const TraceIssue *i)
   guint base = v->sched_base + 3 * i->sched;
   v->issued[i->sched]++;
   trace_queue_push(&v->q, i->cycle, SIG_ISSUED, base + 2, (gint64)v->issued[i->sched]);
+  if (trace_wants_warp(sink, i->warp))
+    trace_queue_push(&v->q, i->cycle, SIG_STATE, v->mask_base + i->warp, i->mask);
   if (trace_wants_warp(sink, i->warp) && i->slot == 0) {
     trace_queue_push(&v->q, i->cycle, SIG_WARP, base, i->warp);
     trace_queue_push(&v->q, i->cycle, SIG_OP, base + 1, i->op);

@@ -63,6 +63,13 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
       g_string_append_printf(out, "  %-9s %.4f requests/cycle, %.3f bytes/cycle\n",
                              gpu->memory.levels[l].name, m.level_requests_per_cycle[l],
                              m.level_bytes_per_cycle[l]);
+  g_string_append_printf(
+      out,
+      "simt        %" G_GUINT64_FORMAT
+      " thread-instructions, efficiency %.1f%%; branch divergence %.1f%% (%" G_GUINT64_FORMAT
+      " of %" G_GUINT64_FORMAT " branches), control-flow divergence %.1f%%\n",
+      s->thread_instructions, 100 * m.simt_efficiency, m.branch_divergence, s->divergent_branches,
+      s->branches, m.control_flow_divergence);
   if (s->shared_accesses)
     g_string_append_printf(out,
                            "shared      %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT

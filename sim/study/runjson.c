@@ -105,6 +105,21 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   }
   json_builder_end_object(b);
   json_builder_end_object(b);
+  json_builder_set_member_name(b, "simt");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "thread_instructions");
+  json_builder_add_int_value(b, (gint64)s->thread_instructions);
+  json_builder_set_member_name(b, "efficiency");
+  json_builder_add_double_value(b, m.simt_efficiency);
+  json_builder_set_member_name(b, "branches");
+  json_builder_add_int_value(b, (gint64)s->branches);
+  json_builder_set_member_name(b, "divergent_branches");
+  json_builder_add_int_value(b, (gint64)s->divergent_branches);
+  json_builder_set_member_name(b, "branch_divergence_percent");
+  json_builder_add_double_value(b, m.branch_divergence);
+  json_builder_set_member_name(b, "control_flow_divergence_percent");
+  json_builder_add_double_value(b, m.control_flow_divergence);
+  json_builder_end_object(b);
   json_builder_set_member_name(b, "shared_memory");
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "accesses");

@@ -130,8 +130,9 @@ static const struct {
 } bad_streams[] = {
     {"FOO R1, R2", "1:1: unknown op 'FOO'"},
     {"@R1 BRA", "1:2: expected a predicate (P0..P6 or PT) after '@', found 'R1'"},
-    {"@P1 FFMA R1, R2, R3, R4", "1:5: FFMA reads three registers already: it cannot also be "
-                                "guarded"},
+    {"ISETP P1, R1, R2; @P1 FFMA R1, R2, R3, R4", "1:23: FFMA reads three registers already: it "
+                                                  "cannot also be "
+                                                  "guarded"},
     {"ISETP P7, R1, R2", "1:7: expected a register, found 'P7'"},
     {"repeat ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
      "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
@@ -150,7 +151,8 @@ static const struct {
                                     "broadcast, random)"},
     {"LDS R1, [R1] pattern=stride65", "1:22: stride in 'stride65' must be 1..64"},
     {"LDS R1, [R1] stride=2.5", "1:21: stride must be a whole number from 0 to 64"},
-    {"LDS R1, [R1] level=l2", "1:14: unknown attribute 'level' (shared memory ops take pattern, stride)"},
+    {"LDS R1, [R1] level=l2",
+     "1:14: unknown attribute 'level' (shared memory ops take pattern, stride)"},
     {"STG R1, [R2]", "1:5: STG writes no register: its form is STG [Ra], Rb (address, data)"},
     {"STS R1, [R2]", "1:5: STS writes no register: its form is STS [Ra], Rb (address, data)"},
     {"LDGSTS R1, [R2]", "1:8: LDGSTS writes no register: its form is LDGSTS [Rshared], "

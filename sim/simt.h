@@ -1,0 +1,34 @@
+/* SIMT control flow of one warp: its active lanes, predicates, convergence barriers and the
+ * paths of divergent branches still to run.  Not the warp's place in the stream (warp.h) nor
+ * issue timing (sm.c).
+ *
+ * Volta-style reconvergence: BSSY Bn records the active lanes in barrier n.  A branch whose
+ * active lanes disagree runs its fall-through lanes first and keeps the taken ones (the branch
+ * target and their mask) on a stack of pending paths.  At BSYNC Bn the arriving lanes wait;
+ * when every lane BSSY recorded has arrived the warp goes on with all of them, else it switches
+ * to the most recently deferred path (a fetch redirect, like a taken branch).  Nested regions
+ * therefore finish innermost first.
+ */
+#pragma once
+
+#include "../isa/stream.h"
+
+typedef struct {
+  guint32 *pred; /* per register slot: the lanes in which the predicate is true */
+  guint32 expect[ISA_MAX_BARRIERS], arrived[ISA_MAX_BARRIERS];
+  guint n_pending;
+  guint32 pending_pc[32], pending_mask[32]; /* deferred paths, most recent last */
+} SmSimt;
+
+/* What a control instruction did to the warp. */
+typedef struct {
+  guint32 next_pc;
+  gboolean redirect; /* the next instruction is fetched from elsewhere (taken_cycles) */
+  gboolean branch, divergent;
+  guint barrier_op; /* 1 BSSY, 2 BSYNC: their extra cycles */
+} SmSimtStep;
+
+/* Runs the control effect of @insn (at @pc) on a warp whose lanes are *@active: predicates,
+ * branches, BSSY, BSYNC.  @rng draws chance() predicates. */
+void sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, guint64 *rng,
+                  SmSimtStep *out);

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const policy_names[] = {"lrr", "gto", NULL};
+static const char *const policy_names[] = {"lrr", "gto", "oldest", "two_level", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
@@ -40,6 +40,8 @@ static const CfgField top_fields[] = {
       "a block slot freed by a retiring block takes the next block this much later"),
     F("register_write_ports", CFG_FIELD_UINT, register_write_ports, 0, 8, "results/cycle",
       "results each scheduler's register file takes per cycle (0: as many as arrive)"),
+    F("two_level_pool", CFG_FIELD_UINT, two_level_pool, 1, 1024, "warps",
+      "policy two_level: warps per scheduler in the active pool"),
     FS("limits", "residency limits"),
     FS("units", "execution pipelines"),
     FS("shared_memory", "shared memory"),
@@ -221,6 +223,7 @@ set_defaults(CfgGpu *g)
   g->issue_width = 1;
   g->dual_issue = CFG_DUAL_SAME_WARP;
   g->policy = CFG_POLICY_LRR;
+  g->two_level_pool = 8;
   g->block_launch_cycles = 150;
   g->sm_count = 1;
   g->limits.max_warps = 64;
@@ -522,9 +525,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
   g_string_append_printf(out,
                          "dual_issue: %s\npolicy: %s\nsm_count: %u\nblock_launch_cycles: %u\n"
-                         "register_write_ports: %u\n",
+                         "register_write_ports: %u\ntwo_level_pool: %u\n",
                          dual_names[g->dual_issue], policy_names[g->policy], g->sm_count,
-                         g->block_launch_cycles, g->register_write_ports);
+                         g->block_launch_cycles, g->register_write_ports, g->two_level_pool);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"

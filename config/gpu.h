@@ -5,7 +5,7 @@
 #include "load.h"
 #include "../isa/isa.h"
 
-typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO } CfgPolicy;
+typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO, CFG_POLICY_OLDEST, CFG_POLICY_TWO_LEVEL } CfgPolicy;
 typedef enum { CFG_DUAL_SAME_WARP, CFG_DUAL_ANY_WARP } CfgDualIssue;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
@@ -47,6 +47,7 @@ typedef struct {
   guint block_launch_cycles;  /* a retired block's slot takes a new block after this long */
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
+  guint two_level_pool;       /* policy two_level: active warps per scheduler */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;

@@ -86,8 +86,8 @@ asm_scope_leave(Asm *a, const Tok *close)
     const AsmRegion *r = &g_array_index(
         a->regions, AsmRegion, g_array_index(a->open_regions, guint, a->open_regions->len - 1));
     if (r->scope == id)
-      return asm_fail_at(a, close, "BSSY B%u (line %u) is not closed by a BSYNC B%u in its block",
-                         r->barrier, r->line, r->barrier);
+      return asm_fail_at(a, close, "BSSY B%u is not closed by a BSYNC B%u in its block", r->barrier,
+                         r->barrier);
   }
   return TRUE;
 }
@@ -99,7 +99,7 @@ asm_flow_label(Asm *a, const Tok *t)
   for (guint i = 0; i < a->labels->len; i++) {
     const AsmLabel *l = &g_array_index(a->labels, AsmLabel, i);
     if (l->scope == scope && strcmp(l->name, t->text) == 0)
-      return asm_fail_at(a, t, "label '%s' is already defined at line %u", t->text, l->line);
+      return asm_fail_at(a, t, "label '%s' is already defined in this block", t->text);
   }
   AsmLabel l = {.name = g_strdup(t->text),
                 .scope = scope,
@@ -178,9 +178,9 @@ asm_flow_bsync(Asm *a, const Tok *at, guint barrier)
     return asm_fail_at(a, at,
                        r->barrier != barrier
                            ? "BSYNC B%u closes the wrong region: the innermost open one is BSSY "
-                             "B%u at line %u (regions must nest)"
-                           : "BSYNC B%u is in another block than its BSSY B%u at line %u",
-                       barrier, r->barrier, r->line);
+                             "B%u's (regions must nest)"
+                           : "BSYNC B%u is in another block than its BSSY B%u",
+                       barrier, r->barrier);
   r->bsync = a->insns->len;
   g_array_set_size(a->open_regions, a->open_regions->len - 1);
   return TRUE;

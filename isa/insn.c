@@ -376,7 +376,8 @@ asm_parse_instruction(Asm *a)
   case ISA_SHAPE_BRA:
     if (asm_peek(a)->kind == TOK_IDENT) {
       Tok *label;
-      ok = parse_label_operand(a, &label) && asm_flow_branch(a, label, guard != ISA_NO_REG);
+      ok = parse_label_operand(a, &label) &&
+           asm_flow_branch(a, label, guard != ISA_NO_REG && guard_kind != ISA_GUARD_NEVER);
     }
     break;
   case ISA_SHAPE_BSSY: {
@@ -405,6 +406,8 @@ asm_parse_instruction(Asm *a)
   }
   if (!ok)
     return FALSE;
+  if (guard == ISA_NO_REG && guard_kind == ISA_GUARD_UNLESS)
+    insn.guard = ISA_GUARD_NEVER; /* @!PT */
   if (guard != ISA_NO_REG) {
     if (insn.nsrc == G_N_ELEMENTS(insn.src))
       return asm_fail_at(a, t, "%s reads three registers already: it cannot also be guarded",

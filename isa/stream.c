@@ -28,7 +28,9 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
   const IsaOpInfo *info = isa_op_info(insn->op);
   GString *s = g_string_new(NULL);
   guint nsrc = insn->nsrc;
-  if (insn->guard != ISA_GUARD_NONE) {
+  if (insn->guard == ISA_GUARD_NEVER) {
+    g_string_append(s, "@!PT ");
+  } else if (insn->guard != ISA_GUARD_NONE) {
     nsrc--;
     g_string_append_printf(s, "@%s%s ", insn->guard == ISA_GUARD_UNLESS ? "!" : "",
                            program->reg_names[insn->src[nsrc]]);
@@ -85,7 +87,9 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
       [ISA_PATTERN_RANDOM] = "random",
       [ISA_PATTERN_BROADCAST] = "broadcast",
   };
-  if (insn->pattern == ISA_PATTERN_STRIDE)
+  if (info->space == ISA_SPACE_NONE)
+    ; /* pattern and level hold other things (ISETP's kind, a barrier number) */
+  else if (insn->pattern == ISA_PATTERN_STRIDE)
     g_string_append_printf(s, " pattern=stride%u", insn->stride);
   else if (info->space == ISA_SPACE_GLOBAL || insn->pattern != ISA_PATTERN_COALESCED)
     g_string_append_printf(s, " pattern=%s", patterns[insn->pattern]);

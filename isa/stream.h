@@ -26,7 +26,8 @@ typedef enum {
 /* DEPBAR.LE SB0, N: N from 0 to this (groups of asynchronous copies a warp tracks) */
 #define ISA_MAX_DEPBAR 63u
 
-enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS };
+/* @P (if), @!P (unless); @!PT (never): the instruction issues and does nothing else */
+enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS, ISA_GUARD_NEVER };
 
 /* Convergence barriers B0 .. B15 (BSSY / BSYNC). */
 #define ISA_MAX_BARRIERS 16u
@@ -54,7 +55,8 @@ typedef struct {
   guint8 pattern; /* global ops: IsaPatternKind */
   guint8 stride;  /* ISA_PATTERN_STRIDE: stride in elements of the width (2..ISA_MAX_STRIDE) */
   guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
-  guint8 guard; /* 0, or the last of src[] is a guard predicate: ISA_GUARD_IF (@P), _UNLESS (@!P) */
+  guint8 guard; /* 0; ISA_GUARD_IF (@P) or _UNLESS (@!P): the last of src[] is the predicate;
+                   ISA_GUARD_NEVER (@!PT) */
   guint32 count; /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding;
                     ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
                     it has a label */

@@ -62,6 +62,18 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       break;
     }
     }
+    if (insn->guard == ISA_GUARD_NEVER) {
+      ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
+      ii->result_state = SM_STATE_WAIT;
+      ii->throttle_state =
+          op->space == ISA_SPACE_NONE ? SM_STATE_MATH_PIPE_THROTTLE : SM_STATE_LG_THROTTLE;
+      ii->space = ISA_SPACE_NONE;
+      ii->fixed_latency = 1;
+      ii->is_load = ii->is_store = 0;
+      ii->special = SM_SPECIAL_NONE;
+      ii->n_trans = 0;
+      ii->writes_register = 0;
+    }
   }
   return info;
 }

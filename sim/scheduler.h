@@ -14,12 +14,24 @@ typedef struct {
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   guint64 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
+  guint64 *age;    /* per position: cycle its warp's block launched (policy oldest) */
+  guint8 *in_pool; /* per position: in the active pool (policy two_level) */
+  guint pool_n;    /* warps in the active pool */
+  guint pool_next; /* where the search for the next warp to admit starts */
 } SmScheduler;
 
 #define SM_SCHEDULER_TAKEN G_MAXUINT
 
 /* Chooses among the eligible warps (positions into sched->warps, ascending; entries equal to
  * SM_SCHEDULER_TAKEN already issued this cycle and are skipped) by @policy and returns an
- * index into @eligible, or G_MAXUINT when none is left. */
+ * index into @eligible, or G_MAXUINT when none is left.  two_level picks like lrr among the
+ * warps its pool admits (the SM loop keeps the pool: sm_scheduler_pool). */
 guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligible,
                         guint n_eligible);
+
+/* Two-level scheduling: @leaves[p] says position p left the active pool (it waits on a
+ * long-latency result or finished); @can_join[p] that it may enter.  Updates the pool (up to
+ * @size warps, admitting in round-robin order) and keeps in @eligible only its members;
+ * returns their number. */
+guint sm_scheduler_pool(SmScheduler *sched, guint size, const guint8 *leaves,
+                        const guint8 *can_join, guint *eligible, guint n_eligible);

@@ -8,6 +8,8 @@ guard_lanes(const SmSimt *simt, const IsaInsn *insn)
 {
   if (insn->guard == ISA_GUARD_NONE)
     return 0xffffffffu;
+  if (insn->guard == ISA_GUARD_NEVER)
+    return 0;
   guint32 p = simt->pred[insn->src[insn->nsrc - 1]];
   return insn->guard == ISA_GUARD_IF ? p : ~p;
 }

@@ -31,6 +31,9 @@ struct Sm {
   guint n_sched;
   guint *sched_pool;
   guint64 *wake_pool;
+  guint64 *age_pool;                /* per warp slot: its block's launch cycle (policy oldest) */
+  guint8 *pool_pool;                /* per warp slot: in the active pool (policy two_level) */
+  guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
   guint *eligible;
   guint *due;
   guint issue_width;

@@ -34,12 +34,21 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   sm->sched_pool = g_new0(guint, sm->n_warps);
   sm->wake_pool = g_new0(guint64, sm->n_warps);
+  sm->age_pool = g_new0(guint64, sm->n_warps);
+  if (sm->policy == CFG_POLICY_TWO_LEVEL) {
+    sm->pool_pool = g_new0(guint8, sm->n_warps);
+    sm->pool_leaves = g_new0(guint8, sm->n_warps);
+    sm->pool_joins = g_new0(guint8, sm->n_warps);
+  }
   sm->eligible = g_new0(guint, sm->n_warps + 1);
   sm->due = g_new0(guint, sm->n_warps + 1);
   guint at = 0;
   for (guint s = 0; s < sm->n_sched; s++) {
     sm->sched[s].warps = sm->sched_pool + at;
     sm->sched[s].wake = sm->wake_pool + at;
+    sm->sched[s].age = sm->age_pool + at;
+    if (sm->pool_pool)
+      sm->sched[s].in_pool = sm->pool_pool + at;
     for (guint w = s; w < sm->n_warps; w += sm->n_sched)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
@@ -110,6 +119,10 @@ sm_free(Sm *sm)
   g_free(sm->pred_pool);
   g_free(sm->sched_pool);
   g_free(sm->wake_pool);
+  g_free(sm->age_pool);
+  g_free(sm->pool_pool);
+  g_free(sm->pool_leaves);
+  g_free(sm->pool_joins);
   g_free(sm->eligible);
   g_free(sm->due);
   g_free(sm->blocks);
@@ -236,7 +249,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     }
     sm_wb_take(s->wb_ring, complete);
   }
-  if (insn->dst != ISA_NO_REG)
+  if (insn->dst != ISA_NO_REG && !ii->never)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
   w->finish = MAX(w->finish, complete);
   if (G_UNLIKELY(sm->trace))
@@ -442,11 +455,23 @@ schedule(Sm *sm, guint si, guint64 t)
       sm->lg_waiters++;
     smin = MIN(smin, wake);
   }
+  guint n_ready = n_el; /* eligible, whether or not the policy lets them issue now */
+  if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL)) {
+    /* the active pool: warps waiting on global memory (or finished) leave it */
+    for (guint p = 0; p < s->n_warps; p++) {
+      const SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      gboolean away = w->done || w->state == SM_STATE_LONG_SCOREBOARD;
+      sm->pool_leaves[p] = (guint8)away;
+      sm->pool_joins[p] = (guint8)!away;
+    }
+    n_el = sm_scheduler_pool(s, sm->gpu->two_level_pool, sm->pool_leaves, sm->pool_joins,
+                             sm->eligible, n_el);
+  }
   if (n_el > 0 && s->busy_until > t) {
     for (guint i = 0; i < n_el; i++)
       s->wake[sm->eligible[i]] = s->busy_until;
     smin = MIN(smin, s->busy_until);
-    n_el = 0;
+    n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
   } else if (n_el > 0) {
     sm->stats.sched_issue_cycles[si % sm->sched_per_sm]++;
   }
@@ -487,7 +512,7 @@ schedule(Sm *sm, guint si, guint64 t)
     s->wake[p] = wake;
     smin = MIN(smin, wake);
   }
-  if (n_taken < n_el)
+  if (n_taken < n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
   s->min_wake = smin;
   return smin;

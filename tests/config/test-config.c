@@ -63,7 +63,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, sm_count, block_launch_cycles, "
-      "register_write_ports, limits, units, "
+      "register_write_ports, two_level_pool, limits, units, "
       "shared_memory, branch, memory)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
   assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
@@ -76,7 +76,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
   assert_gpu_error("units:\n  tensor: {}\n" MEM,
                    "gpu.yaml:2:3: unknown unit 'tensor' in units (alu, sfu, ldst)");
   assert_gpu_error("policy: fifo\n" MEM,
-                   "gpu.yaml:1:9: 'policy' must be one of lrr, gto, got 'fifo'");
+                   "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, two_level, got 'fifo'");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
                    "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",

@@ -161,6 +161,28 @@ static const struct {
     {"FADD.64 R1, R1, R2", "1:1: FADD takes no access width ('.64'): only memory ops do"},
     {"DEPBAR.LE SB0, 64", "1:16: DEPBAR.LE's count of outstanding groups must be a whole number "
                           "from 0 to 63, got 64"},
+    {"BSYNC B0", "1:1: BSYNC B0 without a matching BSSY B0"},
+    {"BRA nowhere",
+     "1:5: unknown label 'nowhere' (a branch sees the labels of its own repeat body)"},
+    {"@P1 FADD R1, R1, R2", "1:2: P1 is used before an ISETP sets it"},
+    {"BSSY B0, L; BSSY B1, M; BSYNC B0", "1:25: BSYNC B0 closes the wrong region: the innermost "
+                                         "open one is BSSY B1's (regions must nest)"},
+    {"BSSY B0, L; NOP", "1:1: BSSY B0 is never closed by a BSYNC B0"},
+    {"repeat 2 { BSSY B0, L }; L: BSYNC B0", "1:23: BSSY B0 is not closed by a BSYNC B0 in its "
+                                             "block"},
+    {"L: NOP; BRA L", "1:13: label 'L' is not after the branch: branches go forward (a loop is a "
+                      "repeat block)"},
+    {"ISETP P0, $lane < 4; @P0 BRA L; L: NOP", "1:30: a guarded branch to 'L' can diverge: it "
+                                               "needs an enclosing BSSY ... BSYNC where its "
+                                               "lanes reconverge"},
+    {"ISETP P0, $lane < 4; BSSY B0, L; @P0 BRA M; L: BSYNC B0; M: NOP",
+     "1:42: label 'M' is past the BSYNC B0 of the branch's region: its lanes could not "
+     "reconverge"},
+    {"BSSY B0, M; M: NOP; L: BSYNC B0", "1:10: label 'M' must mark this region's BSYNC B0 (where "
+                                        "its lanes reconverge)"},
+    {"L: NOP; L: NOP", "1:9: label 'L' is already defined in this block"},
+    {"ISETP R1, $lane < 3", "1:1: ISETP writes a predicate (P0..P6), not R1"},
+    {"ISETP P0, chance(2)", "1:17: chance(p) needs a probability from 0 to 1, got 2"},
     {"DEPBAR.LE SB1, 2", "1:11: DEPBAR.LE waits on SB0 (the asynchronous-copy groups), found "
                          "'SB1'"},
     {"FADD R1, R1, R2 level=l2", "1:17: FADD takes no attribute 'level' (only memory ops do)"},
@@ -230,6 +252,38 @@ START_TEST(test_widths_stores_and_async_copies)
 }
 END_TEST
 
+START_TEST(test_lane_predicates_labels_and_regions)
+{
+  g_autoptr(IsaProgram) p = assemble(
+      "ISETP P0, $lane % 4 == 1\nBSSY B0, J\n@P0 BRA J\nNOP\nJ: BSYNC B0\n"
+      "ISETP P1, chance(0.25)\nfor k in 1 .. 2 { BSSY B1, K; @!P1 BRA K; NOP; K: BSYNC B1 }\n"
+      "@!PT BRA\n",
+      NULL);
+  ck_assert(p->simt);
+  ck_assert_uint_eq(p->insns[0].pattern, ISA_PRED_LANES);
+  ck_assert_uint_eq(p->insns[0].count, 0x22222222u);
+  ck_assert_uint_eq(p->insns[1].jump, 4); /* BSSY -> its BSYNC */
+  ck_assert_uint_eq(p->insns[4].jump, 1);
+  ck_assert_uint_eq(p->insns[2].count, 1); /* a branch with a label, to the BSYNC */
+  ck_assert_uint_eq(p->insns[2].jump, 4);
+  ck_assert_uint_eq(p->insns[5].pattern, ISA_PRED_CHANCE);
+  ck_assert_uint_eq(p->insns[5].count, 1u << 30);
+  /* each unrolled iteration has its own label K */
+  ck_assert_uint_eq(p->insns[7].jump, 9);
+  ck_assert_uint_eq(p->insns[11].jump, 13);
+  ck_assert_uint_eq(p->insns[14].guard, ISA_GUARD_NEVER);
+  g_autofree char *f0 = isa_insn_format(p, &p->insns[0]);
+  ck_assert_str_eq(f0, "ISETP P0, lanes 0x22222222");
+  g_autofree char *f2 = isa_insn_format(p, &p->insns[2]);
+  ck_assert_str_eq(f2, "@P0 BRA @4");
+  g_autofree char *f14 = isa_insn_format(p, &p->insns[14]);
+  ck_assert_str_eq(f14, "@!PT BRA");
+  /* without any of it, no per-lane state is needed */
+  g_autoptr(IsaProgram) q = assemble("ISETP P0, R1, R2\n@P0 FADD R1, R1, R2\n", NULL);
+  ck_assert(!q->simt);
+}
+END_TEST
+
 START_TEST(test_bad_streams_give_positioned_errors)
 {
   for (guint i = 0; i < G_N_ELEMENTS(bad_streams); i++) {
@@ -256,6 +310,7 @@ asm_suite(void)
   tcase_add_test(tc, test_expressions);
   tcase_add_test(tc, test_predicates_guards_and_loop_overhead);
   tcase_add_test(tc, test_widths_stores_and_async_copies);
+  tcase_add_test(tc, test_lane_predicates_labels_and_regions);
   suite_add_tcase(s, tc);
   TCase *te = tcase_create("errors");
   tcase_add_test(te, test_bad_streams_give_positioned_errors);

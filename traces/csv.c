@@ -5,7 +5,7 @@
 static gboolean
 csv_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 {
-  trace_printf(sink, "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes\n");
+  trace_printf(sink, "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes,active_lanes\n");
   return TRUE;
 }
 
@@ -14,9 +14,9 @@ csv_issue(TraceSink *sink, const TraceIssue *i)
 {
   if (!trace_wants_warp(sink, i->warp) || !trace_in_window(sink, i->cycle))
     return;
-  trace_printf(sink, "%" G_GUINT64_FORMAT ",%u,%u,%u,%s,%s,%" G_GUINT64_FORMAT ",%u\n", i->cycle,
-               i->sched, i->warp, i->pc, sink->info.op_names[i->op], sink->info.unit_names[i->unit],
-               i->complete, i->passes);
+  trace_printf(sink, "%" G_GUINT64_FORMAT ",%u,%u,%u,%s,%s,%" G_GUINT64_FORMAT ",%u,0x%08x\n",
+               i->cycle, i->sched, i->warp, i->pc, sink->info.op_names[i->op],
+               sink->info.unit_names[i->unit], i->complete, i->passes, i->mask);
 }
 
 static gboolean

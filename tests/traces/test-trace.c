@@ -294,7 +294,8 @@ START_TEST(test_csv_has_one_row_per_instruction)
   g_autofree char *text = NULL;
   ck_assert(g_file_get_contents(path, &text, NULL, NULL));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  ck_assert_str_eq(lines[0], "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes");
+  ck_assert_str_eq(lines[0],
+                   "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes,active_lanes");
   ck_assert_uint_eq(g_strv_length(lines), 1 + 3 * 4 * 9 + 1);
   ck_assert(g_str_has_prefix(lines[1], "0,0,0,2,LDG,ldst,368"));
 }
@@ -320,8 +321,8 @@ START_TEST(test_csv_shows_bank_passes)
   g_autofree char *text = NULL;
   ck_assert(g_file_get_contents(path, &text, NULL, NULL));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,28,4");
-  ck_assert_str_eq(lines[2], "26,0,0,2,LDS,ldst,54,4");
+  ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,28,4,0xffffffff");
+  ck_assert_str_eq(lines[2], "26,0,0,2,LDS,ldst,54,4,0xffffffff");
 }
 END_TEST
 

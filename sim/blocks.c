@@ -56,6 +56,7 @@ launch_block(Sm *sm, guint b, guint64 t)
     w->lanes =
         threads > first && threads - first < 32 ? (1u << (threads - first)) - 1 : 0xffffffffu;
     w->active = w->lanes;
+    w->n_active = sm_popcount32(w->lanes);
     if (w->simt) {
       guint32 *pred = w->simt->pred;
       memset(w->simt, 0, sizeof *w->simt);

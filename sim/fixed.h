@@ -49,3 +49,13 @@ sm_hash64(guint64 x)
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
 }
+
+/* Set bits of a 32-bit mask (portable: no popcnt instruction assumed). */
+static inline guint
+sm_popcount32(guint32 x)
+{
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+}

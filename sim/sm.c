@@ -27,6 +27,23 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->branch_taken_cycles = gpu->branch.taken_cycles;
   sm->wb_ports = gpu->register_write_ports;
   sm->info = sm_pipe_decode(gpu, kernel);
+  if (sm->wb_ports >= gpu->issue_width) {
+    /* the ports can only run short when results of different latencies meet: with every
+     * register result a fixed latency after issue, and no more issues per cycle than ports,
+     * they never do; then the check is skipped (the results are the same) */
+    gboolean mixed = FALSE;
+    guint32 latency = 0;
+    for (guint i = 0; i < sm->prog->n_insns; i++) {
+      const SmInsnInfo *ii = &sm->info[i];
+      if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register)
+        continue;
+      if (!ii->fixed_latency || (latency && ii->max_latency != latency))
+        mixed = TRUE;
+      latency = ii->max_latency;
+    }
+    if (!mixed)
+      sm->wb_ports = 0;
+  }
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   sm->warps = g_new0(SmWarp, sm->n_warps);
@@ -259,7 +276,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   sm->stats.issued++;
   sm->stats.issued_unit[ii->unit]++;
   sm->stats.issued_op[insn->op]++;
-  sm->stats.thread_instructions += (guint)__builtin_popcount(w->active);
+  sm->stats.thread_instructions += w->n_active;
   /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
   gboolean is_bra = insn->op == ISA_OP_BRA;
   gboolean taken =
@@ -271,6 +288,7 @@ issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (G_UNLIKELY(ii->special == SM_SPECIAL_SIMT)) {
     SmSimtStep step;
     sm_simt_step(w->simt, &w->active, sm->prog, w->pc, &w->rng, &step);
+    w->n_active = sm_popcount32(w->active);
     w->pc = step.next_pc;
     taken |= step.redirect;
     sm->stats.divergent_branches += step.divergent;

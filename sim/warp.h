@@ -3,6 +3,7 @@
  */
 #pragma once
 
+#include "fixed.h"
 #include "scoreboard.h"
 #include "simt.h"
 
@@ -40,6 +41,7 @@ typedef struct SmWarp {
                           the stream has no LDGDEPBAR */
   guint32 lanes;       /* the warp's threads (fewer than 32 in a block's last partial warp) */
   guint32 active;      /* lanes running the current path */
+  guint32 n_active;    /* how many: sm_popcount32(active) */
   SmSimt *simt;        /* predicates and reconvergence; NULL unless the stream needs them */
 } SmWarp;
 
@@ -102,12 +104,14 @@ sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
     if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {
       w->pc = 0; /* run the stream again */
       w->active = w->lanes;
+      w->n_active = sm_popcount32(w->lanes);
       continue;
     }
     if (limit == 0 && w->passes_left > 0 && w->pc >= prog->n_insns) {
       w->passes_left--; /* another pass (work imbalance: warp_passes, block_passes) */
       w->pc = 0;
       w->active = w->lanes;
+      w->n_active = sm_popcount32(w->lanes);
       continue;
     }
     w->done = TRUE;

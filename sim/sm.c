@@ -426,6 +426,8 @@ schedule(Sm *sm, guint si, guint64 t)
   SmScheduler *s = &sm->sched[si];
   if (s->min_wake > t)
     return s->min_wake;
+  /* wakes set while this scheduler issues (a barrier its warp releases) lower it again */
+  s->min_wake = SM_NEVER;
   /* branch-free pass: positions due now, and the earliest wake of the others */
   guint64 min_a = SM_NEVER, min_b = SM_NEVER; /* two chains: half the dependency length */
   guint n_due = 0, q = 0;
@@ -532,8 +534,8 @@ schedule(Sm *sm, guint si, guint64 t)
   }
   if (n_taken < n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
-  s->min_wake = smin;
-  return smin;
+  s->min_wake = MIN(s->min_wake, smin);
+  return s->min_wake;
 }
 
 static void

@@ -18,6 +18,7 @@ typedef struct {
   guint8 *in_pool; /* per position: in the active pool (policy two_level) */
   guint pool_n;    /* warps in the active pool */
   guint pool_next; /* where the search for the next warp to admit starts */
+  guint64 hot;     /* positions eligible again next cycle without a look (see sm.c, schedule) */
 } SmScheduler;
 
 #define SM_SCHEDULER_TAKEN G_MAXUINT

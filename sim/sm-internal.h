@@ -41,7 +41,8 @@ struct Sm {
   CfgPolicy policy;
   guint64 limit;
   guint branch_taken_cycles;
-  guint wb_ports; /* register-file write ports per scheduler; 0: unlimited */
+  guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */
+  gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
   SmEngine engine;
   SmMemory mem;
   SmSharedMemory smem;

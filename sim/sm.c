@@ -44,6 +44,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     if (!mixed)
       sm->wb_ports = 0;
   }
+  sm->hot_ok = sm->wb_ports == 0; /* with ports to check, eligibility changes every cycle */
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   sm->warps = g_new0(SmWarp, sm->n_warps);
@@ -418,6 +419,13 @@ sm_close(Sm *sm)
   finish(sm);
 }
 
+/* A position whose warp is "hot": it could issue, did not, and nothing about it can change
+ * until it issues (its operands are ready, its pipe takes an instruction every cycle, and no
+ * register-file write port can be short).  Hot warps are eligible every cycle without being
+ * looked at; their wake[] holds this value so that the pass over wake times skips them.
+ * Only schedulers of at most 64 warps keep them (a bitmask). */
+#define SM_HOT (SM_NEVER - 1)
+
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
@@ -449,6 +457,8 @@ schedule(Sm *sm, guint si, guint64 t)
   }
   guint64 smin = MIN(min_a, min_b);
   guint n_el = 0;
+  gboolean hot_ok = sm->hot_ok && s->n_warps <= 64;
+  guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
   for (guint d = 0; d < n_due; d++) {
     guint p = sm->due[d];
     SmWarp *w = &sm->warps[p * sm->n_sched + si];
@@ -458,6 +468,7 @@ schedule(Sm *sm, guint si, guint64 t)
        * cycle is free again at the start of every cycle */
       sm->eligible[n_el++] = p;
       s->wake[p] = t + 1;
+      new_hot |= (guint64)hot_ok << p;
       continue;
     }
     guint64 wake;
@@ -467,6 +478,8 @@ schedule(Sm *sm, guint si, guint64 t)
       sm->eligible[n_el++] = p;
       set_state(sm, w, SM_STATE_NOT_SELECTED, t);
       s->wake[p] = t + 1;
+      new_hot |= (guint64)(hot_ok && w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
+                 << p;
       continue;
     }
     set_state(sm, w, (SmState)st, t);
@@ -474,6 +487,15 @@ schedule(Sm *sm, guint si, guint64 t)
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
     smin = MIN(smin, wake);
+  }
+  if (s->hot) {
+    /* merge the hot warps in: eligible[] stays in ascending positions */
+    guint64 all = s->hot;
+    for (guint i = 0; i < n_el; i++)
+      all |= (guint64)1 << sm->eligible[i];
+    n_el = 0;
+    for (; all; all &= all - 1)
+      sm->eligible[n_el++] = (guint)__builtin_ctzll(all);
   }
   guint n_ready = n_el; /* eligible, whether or not the policy lets them issue now */
   if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL)) {
@@ -488,14 +510,16 @@ schedule(Sm *sm, guint si, guint64 t)
                              sm->eligible, n_el);
   }
   if (n_el > 0 && s->busy_until > t) {
-    for (guint i = 0; i < n_el; i++)
+    for (guint i = 0; i < n_ready; i++)
       s->wake[sm->eligible[i]] = s->busy_until;
     smin = MIN(smin, s->busy_until);
     n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
+    s->hot = new_hot = 0;
   } else if (n_el > 0) {
     sm->stats.sched_issue_cycles[si % sm->sched_per_sm]++;
   }
   guint slots = sm->issue_width, n_taken = 0;
+  guint64 taken = 0;
   while (slots > 0) {
     guint i = sm_scheduler_pick(s, sm->policy, sm->eligible, n_el);
     if (i == G_MAXUINT)
@@ -503,6 +527,7 @@ schedule(Sm *sm, guint si, guint64 t)
     guint p = sm->eligible[i];
     sm->eligible[i] = SM_SCHEDULER_TAKEN;
     n_taken++;
+    taken |= (guint64)hot_ok << p;
     SmWarp *w = &sm->warps[p * sm->n_sched + si];
     guint64 wake;
     if (slots < sm->issue_width) {
@@ -531,6 +556,13 @@ schedule(Sm *sm, guint si, guint64 t)
     wake = after_issue(sm, s, w, t);
     s->wake[p] = wake;
     smin = MIN(smin, wake);
+  }
+  if (hot_ok) {
+    /* eligible warps not taken stay hot; the taken ones have their wake from their issue */
+    guint64 hot = (s->hot | new_hot) & ~taken;
+    for (guint64 m = hot & ~s->hot; m; m &= m - 1)
+      s->wake[__builtin_ctzll(m)] = SM_HOT;
+    s->hot = hot;
   }
   if (n_taken < n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */

@@ -80,7 +80,20 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
         lv->latency_cum[b] = (guint64)(cum / total * 4294967296.0);
       }
       lv->latency_cum[cfg->n_latencies - 1] = (guint64)1 << 32;
+      /* a guide table: where the search for a draw u starts (the same bin as a binary
+       * search finds, in one or two steps) */
+      guint n_guide = 1u << SM_LATENCY_GUIDE_BITS;
+      lv->latency_guide = g_new(guint16, n_guide);
+      guint b = 0;
+      for (guint k = 0; k < n_guide; k++) {
+        guint64 lo = (guint64)k << (32 - SM_LATENCY_GUIDE_BITS);
+        while (b + 1 < cfg->n_latencies && lv->latency_cum[b] <= lo)
+          b++;
+        lv->latency_guide[k] = (guint16)b;
+      }
     }
+    guint ch = lv->channels;
+    lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
   }
 }
 
@@ -91,6 +104,7 @@ sm_memory_clear(SmMemory *mem)
     g_clear_pointer(&mem->levels[i].channel_free, g_free);
     g_clear_pointer(&mem->levels[i].latency_bin, g_free);
     g_clear_pointer(&mem->levels[i].latency_cum, g_free);
+    g_clear_pointer(&mem->levels[i].latency_guide, g_free);
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
 }
@@ -113,14 +127,10 @@ draw_latency(SmMemLevel *lv)
   if (lv->n_latencies == 0)
     return lv->latency;
   guint64 u = sm_rng_next(&lv->rng) >> 32;
-  guint lo = 0, hi = lv->n_latencies - 1;
-  while (lo < hi) { /* first bin whose cumulative weight exceeds u */
-    guint mid = (lo + hi) / 2;
-    if (lv->latency_cum[mid] > u)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
+  /* the first bin whose cumulative weight exceeds u */
+  guint lo = lv->latency_guide[u >> (32 - SM_LATENCY_GUIDE_BITS)];
+  while (lv->latency_cum[lo] <= u)
+    lo++;
   gint64 drawn = (gint64)lv->latency_bin[lo] + lv->latency_shift;
   return (guint64)MAX(drawn, 1);
 }
@@ -136,7 +146,9 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   guint64 latency = draw_latency(lv);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
-    guint ch = lv->channels == 1 ? 0 : (guint)(sm_hash64(line) % lv->channels);
+    guint64 h = sm_hash64(line);
+    guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
+                                                     : (guint)(h % lv->channels);
     guint64 start = MAX(now_ticks, lv->channel_free[ch]);
     lv->channel_free[ch] = start + service_ticks(lv, bytes);
     guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;

@@ -20,6 +20,8 @@
 #include "../isa/stream.h"
 #include "engine.h"
 
+#define SM_LATENCY_GUIDE_BITS 12
+
 typedef struct {
   guint64 *channel_free; /* ticks when each channel finishes its queue */
   guint channels;
@@ -32,6 +34,8 @@ typedef struct {
   gint64 latency_shift; /* added to a drawn bin: moves the histogram's mean to latency */
   guint32 *latency_bin;
   guint64 *latency_cum;        /* cumulative weights scaled to 2^32 */
+  guint16 *latency_guide; /* per 1/2^SM_LATENCY_GUIDE_BITS of [0, 2^32): the first bin to try */
+  guint channel_mask;     /* channels - 1 when a power of two (hash % channels by a mask) */
   guint64 transactions, bytes; /* all of them; bytes read + written */
   guint64 write_bytes;         /* bytes of stores */
 } SmMemLevel;

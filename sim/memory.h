@@ -33,7 +33,7 @@ typedef struct {
   guint n_latencies;    /* 0: always latency; else drawn from latency_bin by latency_cum */
   gint64 latency_shift; /* added to a drawn bin: moves the histogram's mean to latency */
   guint32 *latency_bin;
-  guint64 *latency_cum;        /* cumulative weights scaled to 2^32 */
+  guint64 *latency_cum;   /* cumulative weights scaled to 2^32 */
   guint16 *latency_guide; /* per 1/2^SM_LATENCY_GUIDE_BITS of [0, 2^32): the first bin to try */
   guint channel_mask;     /* channels - 1 when a power of two (hash % channels by a mask) */
   guint64 transactions, bytes; /* all of them; bytes read + written */

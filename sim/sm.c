@@ -72,7 +72,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
     if (sm->wb_ports)
-      sm->sched[s].wb_ring = g_new0(guint64, SM_WB_RING);
+      sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
   }
   gboolean copies = FALSE;
   for (guint i = 0; i < sm->prog->n_insns; i++)

@@ -468,7 +468,6 @@ schedule(Sm *sm, guint si, guint64 t)
        * cycle is free again at the start of every cycle */
       sm->eligible[n_el++] = p;
       s->wake[p] = t + 1;
-      new_hot |= (guint64)hot_ok << p;
       continue;
     }
     guint64 wake;
@@ -478,8 +477,6 @@ schedule(Sm *sm, guint si, guint64 t)
       sm->eligible[n_el++] = p;
       set_state(sm, w, SM_STATE_NOT_SELECTED, t);
       s->wake[p] = t + 1;
-      new_hot |= (guint64)(hot_ok && w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
-                 << p;
       continue;
     }
     set_state(sm, w, (SmState)st, t);
@@ -487,6 +484,15 @@ schedule(Sm *sm, guint si, guint64 t)
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
     smin = MIN(smin, wake);
+  }
+  if (hot_ok) {
+    /* the warps eligible now that would stay so, unseen, if not taken */
+    for (guint i = 0; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      const SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
+        new_hot |= (guint64)1 << p;
+    }
   }
   if (s->hot) {
     /* merge the hot warps in: eligible[] stays in ascending positions */

@@ -3,7 +3,9 @@
  *
  *   *  an arithmetic (CUDA core or SFU) instruction issues    -  it executes
  *   o  a memory instruction issues                            =  it is in flight
- *   +  and @ instead of * and o: issued with some lanes inactive (a divergent path)
+ *   +  and @ instead of * and o: issued with some lanes inactive (a divergent path); such a
+ *      warp's row is followed by a "lanes" row: its active lanes at each issue (1-9, a=10 ...
+ *      v=31, # all 32)
  *
  * Under the rows, per cycle, how many instructions of each kind are in flight (issue cycle
  * included, completion cycle excluded).  Without --trace-window the first 120 cycles. */
@@ -22,6 +24,8 @@ typedef struct {
   guint *inflight;    /* 3 x width: arithmetic, sfu, memory */
   gboolean used[3];
   gboolean partial; /* some issue had inactive lanes */
+  char *lanes;      /* n_rows x width: active lanes at each issue */
+  guint8 *row_partial;
 } TextSink;
 
 static gboolean
@@ -37,7 +41,7 @@ text_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   t->row_of_warp = g_new(guint, info->n_warps);
   for (guint w = 0; w < info->n_warps; w++)
     t->row_of_warp[w] = trace_wants_warp(sink, w) ? t->n_rows++ : G_MAXUINT;
-  guint64 estimate = (guint64)(t->n_rows + 8) * (t->width + 16);
+  guint64 estimate = (guint64)(2 * t->n_rows + 8) * (t->width + 16); /* rows and lanes rows */
   if (estimate > sink->opts.max_bytes) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_LIMIT,
                 "%s: a timeline of %u warps x %" G_GUINT64_FORMAT
@@ -48,6 +52,9 @@ text_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   }
   t->grid = g_malloc((gsize)t->n_rows * t->width);
   memset(t->grid, ' ', (gsize)t->n_rows * t->width);
+  t->lanes = g_malloc((gsize)t->n_rows * t->width);
+  memset(t->lanes, ' ', (gsize)t->n_rows * t->width);
+  t->row_partial = g_new0(guint8, MAX(t->n_rows, 1u));
   t->inflight = g_new0(guint, 3 * t->width);
   return TRUE;
 }
@@ -72,7 +79,12 @@ text_issue(TraceSink *sink, const TraceIssue *i)
   if (trace_in_window(sink, i->cycle)) {
     gboolean partial = i->mask != 0xffffffffu;
     t->partial |= partial;
+    t->row_partial[row] |= partial;
     r[i->cycle - t->from] = i->memory ? (partial ? '@' : 'o') : (partial ? '+' : '*');
+    guint n = (guint)__builtin_popcount(i->mask);
+    t->lanes[(gsize)row * t->width + (i->cycle - t->from)] = n == 32  ? '#'
+                                                             : n < 10 ? (char)('0' + n)
+                                                                      : (char)('a' + n - 10);
   }
 }
 
@@ -96,7 +108,9 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
   trace_printf(sink,
                "# * arithmetic issue, - executing; o memory issue, = in flight\n%s"
                "# last rows: instructions in flight per cycle (0-9, a=10 ... z=35, + more)\n",
-               t->partial ? "# + and @: issued with some lanes inactive (a divergent path)\n" : "");
+               t->partial ? "# + and @: issued with some lanes inactive (a divergent path); the "
+                            "lanes row: active lanes at each issue (1-9, a=10 ... v=31, # all 32)\n"
+                          : "");
   /* cycle numbers every 10 columns, then a ruler */
   GString *num = g_string_new("cycle     ");
   GString *ruler = g_string_new("          ");
@@ -118,6 +132,8 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
       continue;
     trace_printf(sink, "warp %4u ", w);
     trace_printf(sink, "%.*s\n", (int)width, t->grid + (gsize)row * t->width);
+    if (t->row_partial[row])
+      trace_printf(sink, "    lanes %.*s\n", (int)width, t->lanes + (gsize)row * t->width);
   }
   static const char *const labels[3] = {"alu       ", "sfu       ", "memory    "};
   for (guint k = 0; k < 3; k++) {
@@ -138,6 +154,8 @@ text_free(TraceSink *sink)
   TextSink *t = (TextSink *)sink;
   g_free(t->row_of_warp);
   g_free(t->grid);
+  g_free(t->lanes);
+  g_free(t->row_partial);
   g_free(t->inflight);
 }
 

@@ -326,6 +326,42 @@ START_TEST(test_csv_shows_bank_passes)
 }
 END_TEST
 
+START_TEST(test_text_timeline_shows_active_lanes)
+{
+  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16), the warp
+   * reconverges with all 32 ('*', '#') */
+  g_autofree char *path = test_write_temp("div.txt", "");
+  const char *args[] = {"run",
+                        "config/gpus/h100.yaml",
+                        "isa/kernels/divergence.yaml",
+                        "--set",
+                        "ways=2",
+                        "--set",
+                        "work=8",
+                        "--set",
+                        "iters=1",
+                        "--trace",
+                        path,
+                        "--trace-window",
+                        "95:145",
+                        NULL};
+  g_autofree char *out = run_ok(args);
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  ck_assert_msg(strstr(text,
+                       "warp    0 *****--**++---+---+---+---+---+---+---+++*****--**\n"
+                       "    lanes #####  ##gg   g   g   g   g   g   g   ggg#####  ##\n") != NULL,
+                "%s", text);
+  /* a run without divergence has no lanes rows */
+  g_autofree char *plain = test_write_temp("plain.txt", "");
+  const char *p2[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=2", "--trace", plain, NULL};
+  g_autofree char *out2 = run_ok(p2);
+  g_autofree char *t2 = NULL;
+  ck_assert(g_file_get_contents(plain, &t2, NULL, NULL));
+  ck_assert(strstr(t2, "lanes") == NULL);
+}
+END_TEST
+
 START_TEST(test_size_limit_and_bad_paths_are_clean_errors)
 {
   g_autofree char *path = test_write_temp("big.json", "");
@@ -402,6 +438,7 @@ trace_suite(void)
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);
   tcase_add_test(tc, test_csv_shows_bank_passes);
+  tcase_add_test(tc, test_text_timeline_shows_active_lanes);
   suite_add_tcase(s, tc);
   TCase *tb = tcase_create("behaviour");
   tcase_add_test(tb, test_tracing_changes_no_result);

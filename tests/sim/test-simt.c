@@ -119,6 +119,24 @@ START_TEST(test_two_way_branch_runs_both_paths_then_reconverges)
 }
 END_TEST
 
+START_TEST(test_branch_and_barrier_costs_are_gpu_keys)
+{
+  /* the two-way branch above with costs: taken_cycles 3 delays the BRA to join (10) and the
+   * switch to the deferred path at BSYNC: BSYNC 14, FFMA 18 and 22, BSYNC 23, FADD 26, done
+   * 30.  bsync_cycles 2 delays what follows each BSYNC: FFMA 14 and 18, BSYNC 19, FADD 22, done
+   * 26. */
+  const char *taken[] = {"branch.taken_cycles=3", NULL}, *bsync[] = {"branch.bsync_cycles=2", NULL};
+  Traced *a = run_traced(two_way, taken), *b = run_traced(two_way, bsync);
+  ck_assert_uint_eq(sm_stats(a->run->sm)->cycles, 30);
+  ck_assert_uint_eq(sm_stats(b->run->sm)->cycles, 26);
+  g_autofree char *oa = issue_order(a), *ob = issue_order(b);
+  ck_assert_str_eq(oa, "0:0 1:0 4:0 5:0 9:0 10:0 14:0 18:0 22:0 23:0 26:0");
+  ck_assert_str_eq(ob, "0:0 1:0 4:0 5:0 9:0 10:0 11:0 14:0 18:0 19:0 22:0");
+  traced_free(a);
+  traced_free(b);
+}
+END_TEST
+
 START_TEST(test_32_way_branch_serialises_every_lane)
 {
   /* per lane j: ISETP t (P0 at t+4), BSSY t+1, BRA t+4 (lane j falls through), FFMA t+5,
@@ -285,6 +303,7 @@ simt_suite(void)
   TCase *tc = tcase_create("divergence");
   tcase_add_test(tc, test_two_way_branch_runs_both_paths_then_reconverges);
   tcase_add_test(tc, test_32_way_branch_serialises_every_lane);
+  tcase_add_test(tc, test_branch_and_barrier_costs_are_gpu_keys);
   tcase_add_test(tc, test_nested_depth_three_runs_eight_times_the_work);
   tcase_add_test(tc, test_a_branch_taken_with_probability_p);
   suite_add_tcase(s, tc);

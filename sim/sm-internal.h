@@ -114,6 +114,9 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
   s->min_wake = MIN(s->min_wake, at);
 }
 
+/* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
+void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+
 /* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
  * untraced hot path stays small. */
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(Sm *sm, SmWarp *w, SmState state,

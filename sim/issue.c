@@ -1,0 +1,108 @@
+/* Issuing one instruction: its pipe, its memory access (global transactions, shared-memory
+ * bank passes, asynchronous copies), its result's readiness and write port, statistics, and
+ * the warp's next instruction (loops, SIMT control flow, barriers, taken branches).  Not when
+ * a warp may issue nor which one does (sm.c, scheduler.c). */
+#include "sm-internal.h"
+
+void
+sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
+{
+  static const guint32 no_latency[ISA_UNIT_COUNT];
+  const IsaInsn *insn = &sm->prog->insns[w->pc];
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  guint64 now_ticks = sm_ticks(t);
+  s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
+  s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
+  /* the result is ready for a consumer on unit u at base + latency[u] */
+  guint64 base = t;
+  guint passes = 0; /* shared-memory bank passes, for a trace */
+  const guint32 *latency = ii->latency;
+  switch (ii->space) {
+  case ISA_SPACE_GLOBAL: {
+    guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
+    base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
+                            ii->random_lines, ii->is_store, &w->rng);
+    latency = no_latency;
+    if (ii->is_store) {
+      sm->stats.global_stores++;
+    } else {
+      sm->stats.global_loads++;
+      sm->stats.global_load_latency += base - t;
+    }
+    if (ii->special == SM_SPECIAL_LDGSTS) {
+      sm->stats.async_copies++;
+      w->copy_open = MAX(w->copy_open, base); /* the data is in shared memory then */
+    }
+    break;
+  }
+  case ISA_SPACE_SHARED: {
+    passes = ii->passes;
+    if (G_UNLIKELY(passes == 0))
+      passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
+                              &w->rng);
+    base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
+    sm->stats.shared_accesses++;
+    sm->stats.shared_passes += passes;
+    if (ii->is_store) {
+      sm->stats.shared_stores++;
+      w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
+    }
+    break;
+  }
+  default:
+    if (G_UNLIKELY(ii->special == SM_SPECIAL_LDGDEPBAR))
+      sm_warp_close_copy_group(w);
+    break;
+  }
+  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
+    /* the result's register-file write: a fixed-latency one was checked free at issue; a
+     * variable-latency one waits for the first free port from its arrival */
+    while (!ii->fixed_latency && sm_wb_used(s->wb_ring, complete) >= sm->wb_ports) {
+      complete++;
+      base++;
+    }
+    sm_wb_take(s->wb_ring, complete);
+  }
+  if (insn->dst != ISA_NO_REG && !ii->never)
+    sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
+  w->finish = MAX(w->finish, complete);
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_issue(sm, s, w, t, slot, complete, passes);
+  w->issued++;
+  w->last_issue = t;
+  sm->stats.issued++;
+  sm->stats.issued_unit[ii->unit]++;
+  sm->stats.issued_op[insn->op]++;
+  sm->stats.thread_instructions += w->n_active;
+  /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
+  gboolean is_bra = insn->op == ISA_OP_BRA;
+  gboolean taken =
+      is_bra && !insn->count &&
+      !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
+        sm->prog->insns[w->pc + 1].kind == ISA_INSN_END && w->loop_left[w->depth - 1] == 1);
+  sm->stats.branches += is_bra;
+  guint extra = 0; /* cycles of a convergence-barrier instruction */
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_SIMT)) {
+    SmSimtStep step;
+    sm_simt_step(w->simt, &w->active, sm->prog, w->pc, &w->rng, &step);
+    w->n_active = sm_popcount32(w->active);
+    w->pc = step.next_pc;
+    taken |= step.redirect;
+    sm->stats.divergent_branches += step.divergent;
+    extra = step.barrier_op == 1   ? sm->gpu->branch.bssy_cycles
+            : step.barrier_op == 2 ? sm->gpu->branch.bsync_cycles
+                                   : 0;
+  } else {
+    w->pc++;
+  }
+  sm_warp_settle(w, sm->prog, sm->limit);
+  sm_warp_prepare(sm, w);
+  if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
+    sm_blocks_arrive(sm, w, t);
+  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  if (G_UNLIKELY(taken || extra) && !w->done && t + 1 + wait > w->deps_at) {
+    w->deps_at = t + 1 + wait; /* fetching from the target, or the barrier's own cost */
+    w->dep_state = SM_STATE_WAIT;
+  }
+}

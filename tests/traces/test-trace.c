@@ -24,6 +24,24 @@ run_ok(const char *const *args)
   return out;
 }
 
+/* Runs smsim with @args plus "--trace FILE" (a new file called @name) and returns the trace. */
+static char *
+trace_text(const char *name, const char *const *args)
+{
+  g_autofree char *path = test_write_temp(name, "");
+  GPtrArray *all = g_ptr_array_new();
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add(all, (gpointer)args[i]);
+  g_ptr_array_add(all, (gpointer) "--trace");
+  g_ptr_array_add(all, path);
+  g_ptr_array_add(all, NULL);
+  g_free(run_ok((const char *const *)all->pdata));
+  g_ptr_array_free(all, TRUE);
+  char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  return text;
+}
+
 static JsonObject *
 run_json(const char *const *args, JsonParser **p)
 {
@@ -287,12 +305,8 @@ END_TEST
 
 START_TEST(test_csv_has_one_row_per_instruction)
 {
-  g_autofree char *path = test_write_temp("t.csv", "");
-  const char *args[] = {"run",   MAXWELL,    MIX,       "--set", "warps_per_sm=3",
-                        "--set", "groups=4", "--trace", path,    NULL};
-  g_autofree char *out = run_ok(args);
-  g_autofree char *text = NULL;
-  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  const char *args[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=3", "--set", "groups=4", NULL};
+  g_autofree char *text = trace_text("t.csv", args);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   ck_assert_str_eq(lines[0],
                    "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes,active_lanes");
@@ -306,7 +320,6 @@ START_TEST(test_csv_shows_bank_passes)
   /* lanes 4 words apart: 4 passes, the last starting 3 cycles after the first; the chain's
    * next LDS issues when the result is back 23 cycles later (26), a CUDA core could read it
    * at 3 + 25 = 28 (the completion shown) */
-  g_autofree char *path = test_write_temp("banks.csv", "");
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/banks.yaml",
@@ -314,12 +327,8 @@ START_TEST(test_csv_shows_bank_passes)
                         "stride=4",
                         "--set",
                         "iters=1",
-                        "--trace",
-                        path,
                         NULL};
-  g_autofree char *out = run_ok(args);
-  g_autofree char *text = NULL;
-  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_autofree char *text = trace_text("banks.csv", args);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,28,4,0xffffffff");
   ck_assert_str_eq(lines[2], "26,0,0,2,LDS,ldst,54,4,0xffffffff");
@@ -330,7 +339,6 @@ START_TEST(test_text_timeline_shows_active_lanes)
 {
   /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16), the warp
    * reconverges with all 32 ('*', '#') */
-  g_autofree char *path = test_write_temp("div.txt", "");
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/divergence.yaml",
@@ -340,24 +348,17 @@ START_TEST(test_text_timeline_shows_active_lanes)
                         "work=8",
                         "--set",
                         "iters=1",
-                        "--trace",
-                        path,
                         "--trace-window",
                         "95:145",
                         NULL};
-  g_autofree char *out = run_ok(args);
-  g_autofree char *text = NULL;
-  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_autofree char *text = trace_text("div.txt", args);
   ck_assert_msg(strstr(text,
                        "warp    0 *****--**++---+---+---+---+---+---+---+++*****--**\n"
                        "    lanes #####  ##gg   g   g   g   g   g   g   ggg#####  ##\n") != NULL,
                 "%s", text);
   /* a run without divergence has no lanes rows */
-  g_autofree char *plain = test_write_temp("plain.txt", "");
-  const char *p2[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=2", "--trace", plain, NULL};
-  g_autofree char *out2 = run_ok(p2);
-  g_autofree char *t2 = NULL;
-  ck_assert(g_file_get_contents(plain, &t2, NULL, NULL));
+  const char *plain[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=2", NULL};
+  g_autofree char *t2 = trace_text("plain.txt", plain);
   ck_assert(strstr(t2, "lanes") == NULL);
 }
 END_TEST

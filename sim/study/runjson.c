@@ -6,6 +6,21 @@
 
 #include "model.h"
 
+/* One member of the object being built. */
+static void
+put_double(JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_double_value(b, v);
+}
+
+static void
+put_int(JsonBuilder *b, const char *name, guint64 v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_int_value(b, (gint64)v);
+}
+
 JsonNode *
 sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
 {
@@ -25,18 +40,13 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
     json_builder_add_string_value(b, g_hash_table_lookup(k->params, name));
   }
   json_builder_end_object(b);
-  json_builder_set_member_name(b, "warps_per_sm");
-  json_builder_add_int_value(b, s->warps / MAX(s->n_sm, 1u));
-  json_builder_set_member_name(b, "sm_count");
-  json_builder_add_int_value(b, MAX(s->n_sm, 1u));
-  json_builder_set_member_name(b, "grid_blocks");
-  json_builder_add_int_value(b, k->grid_blocks);
-  json_builder_set_member_name(b, "cycles");
-  json_builder_add_int_value(b, (gint64)s->cycles);
+  put_int(b, "warps_per_sm", s->warps / MAX(s->n_sm, 1u));
+  put_int(b, "sm_count", MAX(s->n_sm, 1u));
+  put_int(b, "grid_blocks", k->grid_blocks);
+  put_int(b, "cycles", s->cycles);
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "total");
-  json_builder_add_int_value(b, (gint64)s->issued);
+  put_int(b, "total", s->issued);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
     json_builder_set_member_name(b, isa_unit_name(u));
     json_builder_add_int_value(b, (gint64)s->issued_unit[u]);
@@ -44,8 +54,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   json_builder_end_object(b);
   json_builder_set_member_name(b, "ipc");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "total");
-  json_builder_add_double_value(b, m.ipc_total);
+  put_double(b, "total", m.ipc_total);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++) {
     json_builder_set_member_name(b, isa_unit_name(u));
     json_builder_add_double_value(b, m.ipc_unit[u]);
@@ -76,86 +85,60 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   }
   json_builder_set_member_name(b, "memory");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "requests_per_cycle");
-  json_builder_add_double_value(b, m.requests_per_cycle);
-  json_builder_set_member_name(b, "bytes_per_cycle");
-  json_builder_add_double_value(b, m.bytes_per_cycle);
-  json_builder_set_member_name(b, "read_bytes_per_cycle");
-  json_builder_add_double_value(b, m.read_bytes_per_cycle);
-  json_builder_set_member_name(b, "write_bytes_per_cycle");
-  json_builder_add_double_value(b, m.write_bytes_per_cycle);
-  json_builder_set_member_name(b, "loads");
-  json_builder_add_int_value(b, (gint64)s->global_loads);
-  json_builder_set_member_name(b, "stores");
-  json_builder_add_int_value(b, (gint64)s->global_stores);
-  json_builder_set_member_name(b, "async_copies");
-  json_builder_add_int_value(b, (gint64)s->async_copies);
-  json_builder_set_member_name(b, "mean_load_latency_cycles");
-  json_builder_add_double_value(b, m.mean_load_latency);
+  put_double(b, "requests_per_cycle", m.requests_per_cycle);
+  put_double(b, "bytes_per_cycle", m.bytes_per_cycle);
+  put_double(b, "read_bytes_per_cycle", m.read_bytes_per_cycle);
+  put_double(b, "write_bytes_per_cycle", m.write_bytes_per_cycle);
+  put_int(b, "loads", s->global_loads);
+  put_int(b, "stores", s->global_stores);
+  put_int(b, "async_copies", s->async_copies);
+  put_double(b, "mean_load_latency_cycles", m.mean_load_latency);
   json_builder_set_member_name(b, "levels");
   json_builder_begin_object(b);
   for (guint l = 0; l < s->n_levels; l++) {
     json_builder_set_member_name(b, gpu->memory.levels[l].name);
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "requests_per_cycle");
-    json_builder_add_double_value(b, m.level_requests_per_cycle[l]);
-    json_builder_set_member_name(b, "bytes_per_cycle");
-    json_builder_add_double_value(b, m.level_bytes_per_cycle[l]);
+    put_double(b, "requests_per_cycle", m.level_requests_per_cycle[l]);
+    put_double(b, "bytes_per_cycle", m.level_bytes_per_cycle[l]);
     json_builder_end_object(b);
   }
   json_builder_end_object(b);
   json_builder_end_object(b);
   json_builder_set_member_name(b, "simt");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "thread_instructions");
-  json_builder_add_int_value(b, (gint64)s->thread_instructions);
-  json_builder_set_member_name(b, "efficiency");
-  json_builder_add_double_value(b, m.simt_efficiency);
-  json_builder_set_member_name(b, "branches");
-  json_builder_add_int_value(b, (gint64)s->branches);
-  json_builder_set_member_name(b, "divergent_branches");
-  json_builder_add_int_value(b, (gint64)s->divergent_branches);
-  json_builder_set_member_name(b, "branch_divergence_percent");
-  json_builder_add_double_value(b, m.branch_divergence);
-  json_builder_set_member_name(b, "control_flow_divergence_percent");
-  json_builder_add_double_value(b, m.control_flow_divergence);
+  put_int(b, "thread_instructions", s->thread_instructions);
+  put_double(b, "efficiency", m.simt_efficiency);
+  put_int(b, "branches", s->branches);
+  put_int(b, "divergent_branches", s->divergent_branches);
+  put_double(b, "branch_divergence_percent", m.branch_divergence);
+  put_double(b, "control_flow_divergence_percent", m.control_flow_divergence);
   json_builder_end_object(b);
   json_builder_set_member_name(b, "shared_memory");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "accesses");
-  json_builder_add_int_value(b, (gint64)s->shared_accesses);
-  json_builder_set_member_name(b, "stores");
-  json_builder_add_int_value(b, (gint64)s->shared_stores);
-  json_builder_set_member_name(b, "passes_per_access");
-  json_builder_add_double_value(b, m.shared_passes_per_access);
+  put_int(b, "accesses", s->shared_accesses);
+  put_int(b, "stores", s->shared_stores);
+  put_double(b, "passes_per_access", m.shared_passes_per_access);
   json_builder_end_object(b);
   json_builder_set_member_name(b, "occupancy");
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "theoretical");
-  json_builder_add_double_value(b, m.theoretical_occupancy);
-  json_builder_set_member_name(b, "achieved");
-  json_builder_add_double_value(b, m.achieved_occupancy);
+  put_double(b, "theoretical", m.theoretical_occupancy);
+  put_double(b, "achieved", m.achieved_occupancy);
   json_builder_end_object(b);
   json_builder_set_member_name(b, "issue_slot_utilisation");
   json_builder_begin_array(b);
   for (guint i = 0; i < s->schedulers; i++)
     json_builder_add_double_value(b, m.issue_utilisation[i]);
   json_builder_end_array(b);
-  json_builder_set_member_name(b, "eligible_warps_per_cycle");
-  json_builder_add_double_value(b, m.eligible_per_cycle);
-  json_builder_set_member_name(b, "active_warps_per_cycle");
-  json_builder_add_double_value(b, m.active_per_cycle);
+  put_double(b, "eligible_warps_per_cycle", m.eligible_per_cycle);
+  put_double(b, "active_warps_per_cycle", m.active_per_cycle);
   json_builder_set_member_name(b, "warp_states");
   json_builder_begin_object(b);
   for (guint i = 0; i < SM_STATE_COUNT; i++) {
     json_builder_set_member_name(b, sm_state_name(i));
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "warp_cycles");
-    json_builder_add_int_value(b, (gint64)s->state_cycles[i]);
-    json_builder_set_member_name(b, "share");
-    json_builder_add_double_value(b, m.state_share[i]);
-    json_builder_set_member_name(b, "per_issued");
-    json_builder_add_double_value(b, m.state_per_issue[i]);
+    put_int(b, "warp_cycles", s->state_cycles[i]);
+    put_double(b, "share", m.state_share[i]);
+    put_double(b, "per_issued", m.state_per_issue[i]);
     json_builder_end_object(b);
   }
   json_builder_end_object(b);

@@ -464,12 +464,12 @@ sm_cmd_merge(int argc, char **argv)
   if (!choose_plot(sw, plot_path, plot_kind, &o.cusp, &o.occupancy))
     return 2;
   const SmSweepPart *first = g_ptr_array_index(parts, 0);
-  g_ptr_array_add(first->sets, NULL);
+  /* the sweep's --set arguments, as a NULL-terminated list */
+  g_autofree const char **sets = g_new0(const char *, first->sets->len + 1);
+  for (guint i = 0; i < first->sets->len; i++)
+    sets[i] = g_ptr_array_index(first->sets, i);
   SmPlotY plot_y = {0};
-  gboolean ok =
-      choose_plot_y(sw, &o, plot_y_spec, (const char *const *)first->sets->pdata, &plot_y);
-  g_ptr_array_set_size(first->sets, first->sets->len - 1);
-  if (!ok)
+  if (!choose_plot_y(sw, &o, plot_y_spec, sets, &plot_y))
     return 2;
   o.plot_y = plot_y_spec ? &plot_y : NULL;
   int status = write_outputs(sw, &o, first->gpu_name, first->max_warps);

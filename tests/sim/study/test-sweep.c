@@ -312,6 +312,36 @@ START_TEST(test_plot_y_divides_a_column_by_a_key)
                       NULL};
   g_autofree char *o = NULL, *e = NULL;
   ck_assert_int_eq(test_smsim(ok, &o, &e), 0);
+  /* merge: the key comes from the parts' --set */
+  g_autofree char *dir = g_path_get_dirname(png);
+  g_autofree char *p1 = g_build_filename(dir, "p1.csv", NULL),
+                  *p2 = g_build_filename(dir, "p2.csv", NULL);
+  for (guint k = 1; k <= 2; k++) {
+    g_autofree char *shard = g_strdup_printf("%u/2", k);
+    const char *part[] = {"sweep",
+                          "config/gpus/h100.yaml",
+                          "isa/kernels/banks.yaml",
+                          "--vary",
+                          "stride=1,2",
+                          "--vary",
+                          "warps_per_sm=1,2",
+                          "--set",
+                          "iters=2",
+                          "--shard",
+                          shard,
+                          "--csv",
+                          k == 1 ? p1 : p2,
+                          NULL};
+    g_autofree char *po = NULL, *pe = NULL;
+    ck_assert_int_eq(test_smsim(part, &po, &pe), 0);
+  }
+  const char *merged[] = {"merge", p1, p2, "--plot", png, "--plot-y", "cycles/iters", NULL};
+  const char *badkey[] = {"merge", p1, p2, "--plot", png, "--plot-y", "cycles/nope", NULL};
+  g_autofree char *mo = NULL, *me = NULL, *bo = NULL, *be = NULL;
+  ck_assert_int_eq(test_smsim(merged, &mo, &me), 0);
+  ck_assert_int_eq(test_smsim(badkey, &bo, &be), 2);
+  ck_assert_msg(strstr(be, "--plot-y cycles/nope: nope is neither varied nor set") != NULL, "%s",
+                be);
   const char *noplot[] = {"sweep", MAXWELL, MIX, "--vary", "alpha=1", "--plot-y", "cycles", NULL};
   g_autofree char *o2 = NULL, *e2 = NULL;
   ck_assert_int_eq(test_smsim(noplot, &o2, &e2), 2);

@@ -63,6 +63,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       base++;
     }
     sm_wb_take(s->wb_ring, complete);
+    s->wb_hi = MAX(s->wb_hi, complete);
   }
   if (insn->dst != ISA_NO_REG && !ii->never)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);

@@ -14,6 +14,7 @@ typedef struct {
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
+  guint64 wb_hi;                     /* latest cycle a write port was taken for */
   guint64 *age;    /* per position: cycle its warp's block launched (policy oldest) */
   guint8 *in_pool; /* per position: in the active pool (policy two_level) */
   guint pool_n;    /* warps in the active pool */

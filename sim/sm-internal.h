@@ -11,6 +11,7 @@
 #include "scheduler.h"
 #include "sm.h"
 #include "smem.h"
+#include "steady.h"
 #include "warp.h"
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
@@ -58,6 +59,7 @@ struct Sm {
   gboolean finished;
   SmStats stats;
   TraceSink *trace;    /* NULL: no records at all */
+  SmSteady *steady;    /* NULL: every cycle is stepped through */
   guint8 *warp_exists; /* for the trace */
   guint64 traced_counter[TRACE_COUNTER_COUNT];
 };

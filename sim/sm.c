@@ -119,6 +119,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->stats.n_levels = gpu->memory.n_levels;
   sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
   sm->finished = sm->blocks_retired == sm->grid_blocks;
+  sm->steady = sm_steady_new(sm);
   return sm;
 }
 
@@ -151,6 +152,7 @@ sm_free(Sm *sm)
     g_free(sm->sched[i].wb_ring);
   g_free(sm->sched);
   g_free(sm->warp_exists);
+  sm_steady_free(sm->steady);
   g_free(sm);
 }
 
@@ -509,6 +511,8 @@ sm_run_until(Sm *sm, guint64 cycle)
       break;
     }
     step(sm);
+    if (sm->steady && sm->now != SM_NEVER)
+      sm_steady_after_step(sm, sm->steady, cycle);
     if (sm->now == SM_NEVER) {
       /* nothing can ever happen again: every warp finished (checked above next time) */
       g_assert(sm->blocks_retired == sm->grid_blocks);

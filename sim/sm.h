@@ -37,6 +37,12 @@ void sm_close(Sm *sm);
  * sm_run*() then return with the run unfinished. */
 void sm_request_stop(void);
 gboolean sm_stop_requested(void);
+/* Process-wide switch (smsim --no-fast-forward): SMs built while it is off step through every
+ * cycle instead of jumping over repeats of a periodic steady state (steady.h); the results are
+ * the same.  On by default. */
+void sm_set_fast_forward(gboolean on);
+gboolean sm_fast_forward(void);
+
 /* The next cycle the loop will look at. */
 guint64 sm_now(const Sm *sm);
 

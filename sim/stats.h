@@ -28,6 +28,7 @@ const char *sm_state_name(SmState state);
 typedef struct {
   guint64 cycles;                     /* first warp start to last warp end */
   guint64 visited_cycles;             /* cycles the loop stepped through (the rest were skipped) */
+  guint64 fast_forward_cycles;        /* cycles jumped over as repeats of a periodic state */
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
   guint64 issued;

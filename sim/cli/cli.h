@@ -40,6 +40,15 @@ void sm_cli_catch_signals(void);
  * output written" and returns 130 (SIGINT) or 143 (SIGTERM); else 0. */
 int sm_cli_interrupted(const char *command);
 
+/* --no-fast-forward, taken by every command that simulates: @var set turns off the exact
+ * fast-forward over periodic steady states (sm_set_fast_forward). */
+#define SM_CLI_NO_FAST_FORWARD(var)                                                                \
+  {                                                                                                \
+    "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &(var),                                            \
+        "Step through every cycle even where the machine's state repeats (same results, slower)",  \
+        NULL                                                                                       \
+  }
+
 /* Parses --max-cycles (NULL: the default, SM_DEFAULT_MAX_CYCLES); on failure prints one line
  * and returns FALSE. */
 gboolean sm_cli_max_cycles(const char *text, guint64 *out);

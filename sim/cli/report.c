@@ -30,7 +30,12 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
   if (k->grid_blocks != k->blocks_per_sm * MAX(s->n_sm, 1u))
     g_string_append_printf(out, "; grid of %u blocks", k->grid_blocks);
   g_string_append_c(out, '\n');
-  g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT "\n", s->cycles);
+  g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT, s->cycles);
+  if (s->fast_forward_cycles)
+    g_string_append_printf(out,
+                           " (%" G_GUINT64_FORMAT " fast-forwarded: a periodic state repeated)",
+                           s->fast_forward_cycles);
+  g_string_append_c(out, '\n');
   g_string_append_printf(out, "issued      %" G_GUINT64_FORMAT " warp-instructions:", s->issued);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     g_string_append_printf(out, " %s %" G_GUINT64_FORMAT, isa_unit_name(u), s->issued_unit[u]);

@@ -54,6 +54,7 @@ sm_cmd_run(int argc, char **argv)
   gboolean json = FALSE, partial = FALSE;
   gint limit_mb = 256;
   g_autofree char *max_cycles_text = NULL;
+  gboolean no_ff = FALSE;
   const GOptionEntry entries[] = {
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
        "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
@@ -69,10 +70,12 @@ sm_cmd_run(int argc, char **argv)
        "Stop a run that reaches this many cycles, exit status 1 (default 10^12)", "N"},
       {"partial", 0, 0, G_OPTION_ARG_NONE, &partial,
        "With --max-cycles: still report what was simulated before the stop", NULL},
+      SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
                     &argv))
     return 2;
+  sm_set_fast_forward(!no_ff);
   if (argc != 3)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   GError *error = NULL;

@@ -10,6 +10,7 @@
 #include "../study/dist.h"
 #include "../study/runjson.h"
 #include "../study/sweep.h"
+#include "../sm.h"
 #include "cli.h"
 #include "report.h"
 
@@ -335,6 +336,7 @@ sm_cmd_sweep(int argc, char **argv)
   g_autofree char *csv = NULL, *json = NULL, *plot_path = NULL, *plot_kind = NULL, *shard = NULL;
   g_autofree char *max_cycles_text = NULL, *plot_y_spec = NULL;
   gint jobs = 0;
+  gboolean no_ff = FALSE;
   const GOptionEntry entries[] = {
       {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
        "Vary a key over a list (K=1,2,4) or range (K=A:B or K=A:B:STEP); repeatable", "K=VALUES"},
@@ -358,10 +360,12 @@ sm_cmd_sweep(int argc, char **argv)
        "K/N"},
       {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &max_cycles_text,
        "A run that reaches this many cycles fails the sweep (default 10^12)", "N"},
+      SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("sweep", "GPU.yaml KERNEL.yaml - run a kernel over a grid of settings", entries,
                     &argc, &argv))
     return 2;
+  sm_set_fast_forward(!no_ff);
   if (argc != 3)
     return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
   if (varies == NULL)

@@ -6,6 +6,7 @@
 
 #include "../study/dist.h"
 #include "../study/validate.h"
+#include "../sm.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -110,6 +111,7 @@ sm_cmd_validate(int argc, char **argv)
   g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL, *max_cycles_text = NULL;
   g_auto(GStrv) sets = NULL;
   gint jobs = 0;
+  gboolean no_ff = FALSE;
   const GOptionEntry entries[] = {
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
        "Kernel that replays calibration-format rows (default: isa/kernels/mix.yaml of this "
@@ -120,12 +122,14 @@ sm_cmd_validate(int argc, char **argv)
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
        "Draw simulated curves and measured points (.png or .svg)", "FILE"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
+      SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse(
           "validate",
           "GPU.yaml MEASUREMENTS.csv - compare with measurements (calibration or kernel format)",
           entries, &argc, &argv))
     return 2;
+  sm_set_fast_forward(!no_ff);
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
   guint64 max_cycles;

@@ -44,6 +44,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "sm_count", MAX(s->n_sm, 1u));
   put_int(b, "grid_blocks", k->grid_blocks);
   put_int(b, "cycles", s->cycles);
+  put_int(b, "fast_forward_cycles", s->fast_forward_cycles);
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
   put_int(b, "total", s->issued);

@@ -76,6 +76,43 @@ START_TEST(test_two_runs_print_identical_bytes)
 }
 END_TEST
 
+/* The JSON of a run with its fast_forward_cycles member taken out, and that member. */
+static char *
+json_without_fast_forward(const char *json, gint64 *ff)
+{
+  g_autoptr(JsonParser) p = json_parser_new();
+  ck_assert(json_parser_load_from_data(p, json, -1, NULL));
+  JsonObject *o = json_node_get_object(json_parser_get_root(p));
+  *ff = json_object_get_int_member(o, "fast_forward_cycles");
+  json_object_remove_member(o, "fast_forward_cycles");
+  return json_to_string(json_parser_get_root(p), FALSE);
+}
+
+START_TEST(test_no_fast_forward_prints_the_same_numbers)
+{
+  const char *args[] = {
+      "run",     H100,    "isa/kernels/mix.yaml", "--set", "other=LDS",       "--set",
+      "alpha=2", "--set", "groups=3000",          "--set", "warps_per_sm=40", "--json",
+      NULL,      NULL};
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
+  ck_assert_int_eq(test_smsim(args, &a, &e1), 0);
+  args[12] = "--no-fast-forward";
+  ck_assert_int_eq(test_smsim(args, &b, &e2), 0);
+  gint64 ffa, ffb;
+  g_autofree char *ja = json_without_fast_forward(a, &ffa);
+  g_autofree char *jb = json_without_fast_forward(b, &ffb);
+  ck_assert_int_gt(ffa, 100000); /* most of the 3000 groups repeat one period */
+  ck_assert_int_eq(ffb, 0);
+  ck_assert_str_eq(ja, jb);
+  /* the text report says so */
+  const char *text[] = {"run",        H100,    "isa/kernels/mix.yaml", "--set",
+                        "other=none", "--set", "groups=2000",          NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(text, &out, &err), 0);
+  ck_assert_ptr_nonnull(strstr(out, "fast-forwarded: a periodic state repeated)"));
+}
+END_TEST
+
 START_TEST(test_describe_fills_defaults_and_derives_peaks)
 {
   const char *args[] = {"describe", MAXWELL, NULL};
@@ -174,6 +211,7 @@ cli_suite(void)
   tcase_add_test(tc, test_run_prints_every_result);
   tcase_add_test(tc, test_run_json_is_one_object_with_the_same_numbers);
   tcase_add_test(tc, test_two_runs_print_identical_bytes);
+  tcase_add_test(tc, test_no_fast_forward_prints_the_same_numbers);
   tcase_add_test(tc, test_describe_fills_defaults_and_derives_peaks);
   suite_add_tcase(s, tc);
   TCase *bad = tcase_create("bad input");

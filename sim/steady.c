@@ -1,0 +1,422 @@
+/* Exact fast-forward over periodic steady states (see steady.h).  The state is walked by one
+ * function in two modes, encoding it relative to the current cycle or shifting it by whole
+ * periods, so the two can never disagree about what the state is. */
+#include "steady.h"
+
+#include <string.h>
+
+#include "sm-internal.h"
+
+#define MAX_KEEP 256           /* states remembered: periods of up to this many iterations */
+#define MIN_KEEP 4             /* ... at least, however large the machine */
+#define KEEP_BYTES (32u << 20) /* what the remembered states may take together */
+#define EAGER_LOOKS 64         /* looks at every reference iteration before backing off */
+#define MAX_BACKOFF 256        /* iterations let pass between looks when nothing repeats */
+
+typedef struct {
+  GArray *state;    /* guint64: the encoded state */
+  GArray *counters; /* guint32: loop counters of every warp (outermost first) */
+  GArray *issued;   /* guint64: per warp slot, instructions issued */
+  guint64 hash;     /* of state: most comparisons end here */
+  guint64 t;
+  SmStats stats;
+} Snapshot;
+
+struct SmSteady {
+  guint ref;               /* reference warp slot; G_MAXUINT: none chosen */
+  guint64 ref_issued;      /* its issue count at the last look */
+  guint level;             /* the loop level whose iterations it looks at */
+  guint32 count;           /* that loop's counter at the last look */
+  guint n, next;           /* snapshots held; where the next one goes */
+  guint looks, wait;       /* looks without a repeat; iterations to let pass before the next */
+  guint keep;              /* states remembered (from the size of one) */
+  Snapshot snap[MAX_KEEP]; /* the states seen, oldest overwritten first */
+  Snapshot cur;
+};
+
+static gboolean fast_forward_on = TRUE;
+
+void
+sm_set_fast_forward(gboolean on)
+{
+  fast_forward_on = on;
+}
+
+gboolean
+sm_fast_forward(void)
+{
+  return fast_forward_on;
+}
+
+static void
+snapshot_init(Snapshot *s)
+{
+  s->state = g_array_new(FALSE, FALSE, sizeof(guint64));
+  s->counters = g_array_new(FALSE, FALSE, sizeof(guint32));
+  s->issued = g_array_new(FALSE, FALSE, sizeof(guint64));
+}
+
+static void
+snapshot_clear(Snapshot *s)
+{
+  g_array_free(s->state, TRUE);
+  g_array_free(s->counters, TRUE);
+  g_array_free(s->issued, TRUE);
+}
+
+SmSteady *
+sm_steady_new(const Sm *sm)
+{
+  if (!fast_forward_on || sm->limit != 0)
+    return NULL; /* per-warp instruction limits end runs mid-loop */
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const SmInsnInfo *ii = &sm->info[i];
+    if (sm->prog->insns[i].kind != ISA_INSN_OP)
+      continue;
+    /* every global access draws random numbers (addresses, latencies): never periodic */
+    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0))
+      return NULL;
+  }
+  SmSteady *st = g_new0(SmSteady, 1);
+  st->ref = G_MAXUINT;
+  for (guint i = 0; i < MAX_KEEP; i++)
+    snapshot_init(&st->snap[i]);
+  snapshot_init(&st->cur);
+  return st;
+}
+
+void
+sm_steady_free(SmSteady *st)
+{
+  if (st == NULL)
+    return;
+  for (guint i = 0; i < MAX_KEEP; i++)
+    snapshot_clear(&st->snap[i]);
+  snapshot_clear(&st->cur);
+  g_free(st);
+}
+
+/* One walk over the state: ENCODE appends it to out relative to cycle t (times before t are
+ * all alike: nothing compares them with an earlier cycle, and t itself is kept apart because
+ * some tests are strict); SHIFT moves every time by dt. */
+typedef enum { ENCODE, SHIFT } Mode;
+
+typedef struct {
+  Mode mode;
+  guint64 t, dt;
+  GArray *out;
+} Walk;
+
+static inline void
+put(Walk *k, guint64 v)
+{
+  if (k->mode == ENCODE)
+    g_array_append_val(k->out, v);
+}
+
+/* A cycle number (SM_NEVER and SM_HOT are markers, not times). */
+static inline void
+cycle(Walk *k, guint64 *v)
+{
+  if (*v >= (SM_NEVER - 1)) {
+    put(k, *v);
+  } else if (k->mode == SHIFT) {
+    *v += k->dt;
+  } else {
+    put(k, *v < k->t ? 0 : *v - k->t + 1);
+  }
+}
+
+/* A time in ticks. */
+static inline void
+ticks(Walk *k, guint64 *v)
+{
+  if (k->mode == SHIFT) {
+    *v += sm_ticks(k->dt);
+  } else {
+    guint64 now = sm_ticks(k->t);
+    put(k, *v < now ? 0 : *v - now + 1);
+  }
+}
+
+static void
+walk_warp(Sm *sm, SmWarp *w, Walk *k)
+{
+  guint n_regs = MAX(sm->prog->n_regs, 1u);
+  put(k, w->exists | (guint64)w->done << 8 | (guint64)w->state << 16 | (guint64)w->dep_state << 24 |
+             (guint64)w->unit << 32 | (guint64)w->space << 40 | (guint64)w->depth << 48);
+  if (!w->exists)
+    return;
+  put(k, w->pc | (guint64)w->n_trans << 32 | (guint64)w->block << 48);
+  put(k, w->rng);
+  put(k, w->passes_left | (guint64)w->lanes << 32);
+  put(k, w->active | (guint64)w->n_active << 32);
+  for (guint d = 0; d < w->depth; d++)
+    put(k, w->loop_body[d]);
+  cycle(k, &w->deps_at);
+  cycle(k, &w->state_since);
+  cycle(k, &w->last_issue);
+  cycle(k, &w->finish);
+  cycle(k, &w->smem_stores_done);
+  if (w->done)
+    return; /* the scoreboard of a finished warp is never read */
+  for (guint i = 0; i < n_regs * ISA_UNIT_COUNT; i++)
+    cycle(k, &w->sb.ready[i]);
+  for (guint r = 0; r < n_regs; r++)
+    put(k, w->sb.producer[r]);
+  if (w->simt) {
+    for (guint r = 0; r < n_regs; r++)
+      put(k, w->simt->pred[r]);
+    for (guint b = 0; b < ISA_MAX_BARRIERS; b++)
+      put(k, w->simt->expect[b] | (guint64)w->simt->arrived[b] << 32);
+    put(k, w->simt->n_pending);
+    for (guint i = 0; i < w->simt->n_pending; i++)
+      put(k, w->simt->pending_pc[i] | (guint64)w->simt->pending_mask[i] << 32);
+  }
+}
+
+static void
+walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
+{
+  for (guint p = 0; p < s->n_warps; p++) {
+    cycle(k, &s->wake[p]);
+    put(k, s->age[p]); /* a launch cycle: only its order counts, and it does not move */
+    if (s->in_pool)
+      put(k, s->in_pool[p]);
+  }
+  cycle(k, &s->min_wake);
+  cycle(k, &s->busy_until);
+  put(k, s->last);
+  put(k, s->hot);
+  put(k, s->pool_n | (guint64)s->pool_next << 32);
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    ticks(k, &s->pipe_free[u]);
+  if (s->wb_ring) {
+    /* write ports taken from t on (nothing reads an earlier cycle) */
+    guint64 hi = s->wb_hi;
+    if (k->mode == ENCODE) {
+      for (guint64 c = k->t; c <= hi; c++)
+        put(k, sm_wb_used(s->wb_ring, c));
+      put(k, hi <= k->t ? 0 : hi - k->t);
+    } else if (hi >= k->t) {
+      guint n = (guint)(hi - k->t + 1);
+      g_assert(n <= SM_WB_RING);
+      guint8 used[SM_WB_RING];
+      for (guint i = 0; i < n; i++)
+        used[i] = (guint8)sm_wb_used(s->wb_ring, k->t + i);
+      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < used[i]; j++)
+          sm_wb_take(s->wb_ring, k->t + k->dt + i);
+      s->wb_hi = hi + k->dt;
+    } else {
+      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
+      s->wb_hi = 0;
+    }
+  }
+}
+
+static void
+walk(Sm *sm, Walk *k)
+{
+  for (guint i = 0; i < sm->n_warps; i++)
+    walk_warp(sm, &sm->warps[i], k);
+  for (guint i = 0; i < sm->n_sched; i++)
+    walk_scheduler(sm, &sm->sched[i], k);
+  for (guint b = 0; b < sm->n_block_slots; b++) {
+    SmBlock *blk = &sm->blocks[b];
+    put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
+    put(k, blk->grid_index);
+    cycle(k, &blk->retire);
+    cycle(k, &blk->free_at);
+  }
+  for (guint m = 0; m < sm->n_sm; m++) {
+    put(k, sm->sm_blocks[m]);
+    ticks(k, &sm->smem.free[m]);
+  }
+  put(k, sm->n_done | (guint64)sm->next_block << 32);
+  put(k, sm->blocks_retired | (guint64)sm->lg_waiters << 32);
+}
+
+/* Closes every warp's current state interval at @t (the counts are sums: the same totals). */
+static void
+flush_states(Sm *sm, guint64 t)
+{
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    if (!w->exists)
+      continue;
+    g_assert(w->state_since <= t);
+    sm->stats.state_cycles[w->state] += t - w->state_since;
+    w->state_since = t;
+  }
+}
+
+static void
+take(Sm *sm, Snapshot *s, guint64 t)
+{
+  g_array_set_size(s->state, 0);
+  g_array_set_size(s->counters, 0);
+  g_array_set_size(s->issued, 0);
+  flush_states(sm, t);
+  Walk k = {ENCODE, t, 0, s->state};
+  walk(sm, &k);
+  for (guint i = 0; i < sm->n_warps; i++) {
+    const SmWarp *w = &sm->warps[i];
+    g_array_append_val(s->issued, w->issued);
+    for (guint d = 0; d < w->depth; d++)
+      g_array_append_val(s->counters, w->loop_left[d]);
+  }
+  guint64 h = 0xcbf29ce484222325ull;
+  for (guint i = 0; i < s->state->len; i++)
+    h = (h ^ g_array_index(s->state, guint64, i)) * 0x100000001b3ull;
+  s->hash = h ^ s->state->len;
+  s->t = t;
+  s->stats = sm->stats;
+}
+
+/* Whole periods from @old to @cur that can be skipped.  In each warp the outermost loop whose
+ * counter moved counts down (the loops inside it started again, so their counters must be
+ * back where they were); it must stay above 1, never reaching its last iteration, through
+ * every skipped period. */
+static guint64
+periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
+{
+  if (old->hash != cur->hash || old->state->len != cur->state->len ||
+      old->counters->len != cur->counters->len ||
+      memcmp(old->state->data, cur->state->data, cur->state->len * sizeof(guint64)) != 0)
+    return 0;
+  guint64 k = G_MAXUINT64;
+  const guint32 *a = (const guint32 *)(void *)old->counters->data;
+  const guint32 *b = (const guint32 *)(void *)cur->counters->data;
+  guint c = 0;
+  for (guint i = 0; i < sm->n_warps; i++) {
+    guint depth = sm->warps[i].depth; /* the same in both: it is part of the state */
+    guint d = 0;
+    while (d < depth && a[c + d] == b[c + d])
+      d++;
+    if (d < depth) {
+      if (b[c + d] > a[c + d])
+        return 0; /* a loop started again: not a countdown */
+      for (guint e = d + 1; e < depth; e++)
+        if (a[c + e] != b[c + e])
+          return 0; /* an inner loop at another point of its count */
+      guint32 step = a[c + d] - b[c + d];
+      k = MIN(k, b[c + d] > 1 ? (b[c + d] - 1) / step : 0);
+    }
+    c += depth;
+  }
+  return k == G_MAXUINT64 ? 0 : k; /* nothing counts down: no end in sight, do not jump */
+}
+
+#define ADD(field) sm->stats.field += n * (sm->stats.field - old->stats.field)
+
+/* Jumps @n periods of @old's length from the state in st->cur. */
+static void
+jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
+{
+  guint64 period = cur->t - old->t, dt = n * period;
+  SmStats before = sm->stats;
+  ADD(issued);
+  ADD(thread_instructions);
+  ADD(branches);
+  ADD(divergent_branches);
+  ADD(eligible_warp_cycles);
+  ADD(resident_warp_cycles);
+  ADD(shared_accesses);
+  ADD(shared_passes);
+  ADD(shared_stores);
+  for (guint i = 0; i < ISA_UNIT_COUNT; i++)
+    ADD(issued_unit[i]);
+  for (guint i = 0; i < ISA_OP_COUNT; i++)
+    ADD(issued_op[i]);
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    ADD(state_cycles[i]);
+  for (guint i = 0; i < SM_MAX_SCHEDULERS; i++)
+    ADD(sched_issue_cycles[i]);
+  /* nothing of global memory moves in a periodic state (sm_steady_new) */
+  g_assert(before.global_loads == old->stats.global_loads &&
+           before.global_stores == old->stats.global_stores &&
+           before.async_copies == old->stats.async_copies);
+  sm->stats.fast_forward_cycles += dt;
+  guint c = 0;
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    w->issued += n * (w->issued - g_array_index(old->issued, guint64, i));
+    for (guint d = 0; d < w->depth; d++, c++) {
+      guint32 a = g_array_index(old->counters, guint32, c);
+      w->loop_left[d] -= (guint32)(n * (a - w->loop_left[d]));
+    }
+  }
+  Walk k = {SHIFT, sm->now, dt, NULL};
+  walk(sm, &k);
+  sm->now += dt;
+}
+
+void
+sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
+{
+  SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
+  if (ref == NULL || ref->done) {
+    /* a new reference: the first warp still running; what was seen before is forgotten */
+    st->ref = G_MAXUINT;
+    st->n = st->next = st->looks = st->wait = 0;
+    for (guint i = 0; i < sm->n_warps && st->ref == G_MAXUINT; i++)
+      if (sm->warps[i].exists && !sm->warps[i].done)
+        st->ref = i;
+    if (st->ref == G_MAXUINT)
+      return;
+    ref = &sm->warps[st->ref];
+    st->ref_issued = ref->issued;
+    st->level = G_MAXUINT;
+    return;
+  }
+  if (ref->issued == st->ref_issued)
+    return;
+  st->ref_issued = ref->issued;
+  /* a look each time the reference warp ends an iteration of its outermost loop that still has
+   * a few to go (an inner loop when the outer one is nearly done) */
+  guint level = 0;
+  while (level < ref->depth && ref->loop_left[level] <= 2)
+    level++;
+  if (level >= ref->depth)
+    return;
+  if (level != st->level) {
+    st->level = level;
+    st->count = ref->loop_left[level];
+    st->n = st->next = st->looks = st->wait = 0;
+    return;
+  }
+  if (ref->loop_left[level] == st->count)
+    return;
+  st->count = ref->loop_left[level];
+  if (sm->engine.n > 0 || sm->now >= limit)
+    return; /* events in flight (a block launch) belong to no period */
+  if (st->wait > 0) {
+    st->wait--;
+    return;
+  }
+  take(sm, &st->cur, sm->now);
+  if (st->keep == 0)
+    st->keep = CLAMP(KEEP_BYTES / (st->cur.state->len * sizeof(guint64) + 1), MIN_KEEP, MAX_KEEP);
+  for (guint j = 0; j < st->n; j++) {
+    const Snapshot *old = &st->snap[(st->next + st->keep - 1 - j) % st->keep];
+    guint64 n = periods(sm, old, &st->cur);
+    guint64 period = st->cur.t - old->t;
+    if (n > 0 && limit != SM_NEVER)
+      n = MIN(n, (limit - sm->now) / period);
+    if (n == 0)
+      continue;
+    jump(sm, old, &st->cur, n);
+    st->n = st->next = st->looks = 0;
+    return;
+  }
+  /* no repeat: remember this state (swap buffers with the oldest) */
+  Snapshot tmp = st->snap[st->next];
+  st->snap[st->next] = st->cur;
+  st->cur = tmp;
+  st->next = (st->next + 1) % st->keep;
+  st->n = MIN(st->n + 1, st->keep);
+  if (++st->looks > EAGER_LOOKS)
+    st->wait = MIN(st->looks - EAGER_LOOKS, MAX_BACKOFF);
+}

@@ -1,0 +1,29 @@
+/* Exact fast-forward over periodic steady states.
+ *
+ * A kernel whose warps run long loops of deterministic instructions (ALU, SFU, shared memory
+ * without random addresses) soon settles into a rhythm: every P cycles the whole machine is
+ * in the same state, shifted by P cycles, with its loop counters a fixed amount lower.  From
+ * then on each period repeats the last one exactly until a loop counter comes near its end.
+ * The detector compares the machine's state each time a reference warp starts a loop
+ * iteration; when it finds a repeat, it jumps over as many whole periods as the counters
+ * allow, adding each period's counts to the statistics, and the loop carries on from there.
+ * Every simulated number is the same as stepping through those cycles (tests compare both).
+ *
+ * Streams that draw random numbers (global memory, random shared-memory addresses, chance
+ * predicates) never repeat a state, so the detector is not even built for global memory and
+ * backs off when nothing repeats.  Traces need every cycle: attaching one turns it off.
+ */
+#pragma once
+
+#include <glib.h>
+
+typedef struct Sm Sm;
+typedef struct SmSteady SmSteady;
+
+/* NULL when @sm's stream can never be periodic. */
+SmSteady *sm_steady_new(const Sm *sm);
+void sm_steady_free(SmSteady *st);
+
+/* Called after each step of the cycle loop: looks for a repeated state and, when it finds
+ * one, jumps over whole periods, never to a cycle past @limit. */
+void sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit);

@@ -1,0 +1,167 @@
+/* Fast-forward over periodic steady states (sim/steady.c): jumping over repeated periods must
+ * give exactly the numbers of stepping through every cycle, and must happen where the state
+ * repeats (else the speed-up is lost without anyone noticing). */
+#include <check.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* Every counter except the two that say how the loop got there. */
+static void
+assert_same_stats(const SmStats *a, const SmStats *b, const char *what)
+{
+  SmStats x = *a, y = *b;
+  x.visited_cycles = y.visited_cycles = 0;
+  x.fast_forward_cycles = y.fast_forward_cycles = 0;
+  ck_assert_msg(memcmp(&x, &y, sizeof x) == 0,
+                "%s: counters differ (cycles %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
+                ", issued %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
+                what, x.cycles, y.cycles, x.issued, y.issued);
+}
+
+/* Runs @kernel on @gpu with @sets, fast-forward on and off; returns the cycles jumped over. */
+static guint64
+run_both(const char *gpu, const char *kernel, const char *const *sets)
+{
+  SmStats stats[2];
+  for (guint on = 0; on < 2; on++) {
+    sm_set_fast_forward(on);
+    TestRun *run = test_run_new(gpu, kernel, sets);
+    sm_run(run->sm);
+    stats[on] = *sm_stats(run->sm);
+    test_run_free(run);
+  }
+  sm_set_fast_forward(TRUE);
+  g_autofree char *joined = g_strjoinv(" ", (char **)sets);
+  g_autofree char *what = g_strdup_printf("%s %s %s", gpu, kernel, joined);
+  ck_assert_uint_eq(stats[0].fast_forward_cycles, 0);
+  assert_same_stats(&stats[0], &stats[1], what);
+  return stats[1].fast_forward_cycles;
+}
+
+typedef struct {
+  const char *gpu, *kernel;
+  const char *sets[8];
+} Case;
+
+/* Deterministic streams: ALU chains, SFU and shared-memory mixes (the H100's write ports),
+ * dual issue, every policy, bank conflicts, SIMT divergence, several SMs with waves of blocks. */
+static const Case periodic[] = {
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=none", "alpha=16", "groups=400", "warps_per_sm=17", NULL}},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=MUFU.RSQ", "alpha=4", "groups=400", "warps_per_sm=64", NULL}},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=2", "groups=400", "warps_per_sm=24", NULL}},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=8", "groups=400", "warps_per_sm=12", "unroll=2", "loop_overhead=1",
+      NULL}},
+    {"config/gpus/toy-fig47.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=8", "groups=300", "warps_per_sm=13", "unroll=2", "loop_overhead=1",
+      NULL}},
+    {"config/gpus/kepler.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=MUFU.RSQ", "alpha=1", "ilp=3", "groups=300", "warps_per_sm=7", NULL}},
+    {"config/gpus/maxwell.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=4", "groups=300", "warps_per_sm=40", "policy=gto", NULL}},
+    {"config/gpus/maxwell.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=4", "groups=300", "warps_per_sm=40", "policy=oldest", NULL}},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=8", "groups=300", "warps_per_sm=32", "policy=two_level", NULL}},
+    {"config/gpus/fermi.yaml", "isa/kernels/ffma-ilp.yaml", {NULL}},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/banks.yaml",
+     {"stride=4", "iters=300", "warps_per_sm=8", NULL}},
+    {"config/gpus/h100.yaml", "isa/kernels/divergence.yaml", {"ways=4", "iters=200", NULL}},
+    {"config/gpus/h100.yaml", "bench/waves.yaml", {"sm_count=3", "blocks=40", "iters=300", NULL}},
+};
+
+START_TEST(test_fast_forward_changes_no_number)
+{
+  const Case *c = &periodic[_i];
+  guint64 jumped = run_both(c->gpu, c->kernel, c->sets);
+  ck_assert_msg(jumped > 0, "case %d: no period was found", _i);
+}
+END_TEST
+
+/* A block-wide barrier between shared-memory stores and loads, blocks of 4 warps. */
+static const char barrier_kernel[] =
+    "name: barrier\nblocks_per_sm: 4\nthreads_per_block: 128\nregisters_per_thread: 32\n"
+    "shared_memory_per_block: 4096\nstream: |\n  repeat 300 {\n    STS [R1], R2\n"
+    "    BAR.SYNC\n    LDS R3, [R1]\n    FADD R2, R3, R2\n    FADD R2, R2, R2\n  }\n";
+
+START_TEST(test_barriers_fast_forward_exactly)
+{
+  g_autofree char *kernel = test_write_temp("barrier.yaml", barrier_kernel);
+  const char *const sets[] = {NULL};
+  ck_assert_uint_gt(run_both("config/gpus/h100.yaml", kernel, sets), 0);
+  ck_assert_uint_gt(run_both("config/gpus/fermi.yaml", kernel, sets), 0);
+}
+END_TEST
+
+START_TEST(test_random_streams_are_stepped_through)
+{
+  /* global loads draw addresses and latencies: no state ever repeats, nothing is skipped */
+  const char *const sets[] = {"alpha=8", "groups=200", "warps_per_sm=32", NULL};
+  ck_assert_uint_eq(run_both("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets), 0);
+  g_autofree char *kernel = test_write_temp(
+      "chance.yaml", "name: chance\nwarps_per_sm: 4\nregisters_per_thread: 32\nstream: |\n"
+                     "  repeat 200 {\n    ISETP P0, chance(0.5)\n    BSSY B0, join\n"
+                     "    @P0 BRA join\n    FADD R1, R1, R2\n  join:\n    BSYNC B0\n  }\n");
+  const char *const none[] = {NULL};
+  ck_assert_uint_eq(run_both("config/gpus/h100.yaml", kernel, none), 0); /* draws per ISETP */
+}
+END_TEST
+
+START_TEST(test_jumps_stop_at_the_requested_cycle)
+{
+  /* sm_run_until(c) never runs past c: windows measure the same with and without jumps */
+  const char *const sets[] = {"other=none", "alpha=16", "groups=4000", "warps_per_sm=64", NULL};
+  guint64 issued[2][3];
+  const guint64 stops[3] = {1000, 77777, 200001};
+  for (guint on = 0; on < 2; on++) {
+    sm_set_fast_forward(on);
+    TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets);
+    for (guint i = 0; i < 3; i++) {
+      sm_run_until(run->sm, stops[i]);
+      ck_assert_uint_le(sm_now(run->sm), stops[i] + 4);
+      ck_assert_uint_ge(sm_now(run->sm), stops[i]);
+      issued[on][i] = sm_stats(run->sm)->issued;
+    }
+    if (on)
+      ck_assert_uint_gt(sm_stats(run->sm)->fast_forward_cycles, 100000);
+    test_run_free(run);
+  }
+  sm_set_fast_forward(TRUE);
+  for (guint i = 0; i < 3; i++)
+    ck_assert_uint_eq(issued[0][i], issued[1][i]);
+}
+END_TEST
+
+static Suite *
+steady_suite(void)
+{
+  Suite *s = suite_create("steady");
+  TCase *tc = tcase_create("steady");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, test_fast_forward_changes_no_number, 0, G_N_ELEMENTS(periodic));
+  tcase_add_test(tc, test_barriers_fast_forward_exactly);
+  tcase_add_test(tc, test_random_streams_are_stepped_through);
+  tcase_add_test(tc, test_jumps_stop_at_the_requested_cycle);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(steady_suite());
+}

@@ -13,8 +13,23 @@ typedef struct {
   GError *error; /* the first run that failed */
 } Batch;
 
+/* Rough cost of a run, only to start the longest runs first: warp-instructions, with global
+ * memory streams weighted up (they are stepped through; deterministic loops mostly repeat a
+ * period the SM jumps over). */
+static double
+run_cost(const CfgKernel *k)
+{
+  const IsaProgram *prog = k->program;
+  gboolean global = FALSE;
+  for (guint i = 0; i < prog->n_insns && !global; i++)
+    global = prog->insns[i].kind == ISA_INSN_OP &&
+             isa_op_info(prog->insns[i].op)->space == ISA_SPACE_GLOBAL;
+  double work = (double)prog->dynamic_count * MAX(k->warps_per_block, 1u) * k->grid_blocks;
+  return global ? work : work / 16;
+}
+
 static gboolean
-run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
+run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError **error)
 {
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;
@@ -24,8 +39,11 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, GError **error)
     return FALSE;
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
-  if (r == NULL)
+  if (r == NULL) {
+    if (cost)
+      *cost = run_cost(k);
     return TRUE;
+  }
   g_autoptr(Sm) sm = sm_new(g, k);
   guint64 max_cycles = batch->max_cycles ? batch->max_cycles : SM_DEFAULT_MAX_CYCLES;
   sm_run_until(sm, max_cycles);
@@ -54,7 +72,7 @@ batch_worker(gpointer data, gpointer user)
   guint i = GPOINTER_TO_UINT(data) - 1;
   /* every point loaded once already: this cannot fail */
   GError *error = NULL;
-  if (!sm_stop_requested() && !run_point(b->batch, i, &b->results[i], &error))
+  if (!sm_stop_requested() && !run_point(b->batch, i, &b->results[i], NULL, &error))
     sm_request_stop(); /* a failed run ends the batch: the others stop too */
   g_mutex_lock(&b->lock);
   if (error && b->error == NULL)
@@ -66,12 +84,23 @@ batch_worker(gpointer data, gpointer user)
   g_mutex_unlock(&b->lock);
 }
 
+static gint
+by_cost(gconstpointer a, gconstpointer b, gpointer data)
+{
+  const double *cost = data;
+  guint x = *(const guint *)a, y = *(const guint *)b;
+  if (cost[x] != cost[y])
+    return cost[x] > cost[y] ? -1 : 1;
+  return x < y ? -1 : x > y; /* equal costs keep their order */
+}
+
 gboolean
 sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
 {
   GPtrArray *points = batch->points;
+  g_autofree double *cost = g_new(double, MAX(points->len, 1u));
   for (guint i = 0; i < points->len; i++)
-    if (!run_point(batch, i, NULL, error))
+    if (!run_point(batch, i, NULL, &cost[i], error))
       return FALSE;
   if (batch->check_only)
     return TRUE;
@@ -80,8 +109,14 @@ sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
   g_mutex_init(&b.lock);
   g_cond_init(&b.cond);
   GThreadPool *pool = g_thread_pool_new(batch_worker, &b, (gint)MIN(jobs, points->len), TRUE, NULL);
+  /* longest first, so that no long run starts last while the other threads idle; results go
+   * to their own index whatever the order */
+  g_autofree guint *order = g_new(guint, MAX(points->len, 1u));
   for (guint i = 0; i < points->len; i++)
-    g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
+    order[i] = i;
+  g_qsort_with_data(order, (gint)points->len, sizeof *order, by_cost, cost);
+  for (guint i = 0; i < points->len; i++)
+    g_thread_pool_push(pool, GUINT_TO_POINTER(order[i] + 1), NULL);
   SmProgressFunc progress = batch->progress;
   gpointer progress_data = batch->progress_data;
   g_mutex_lock(&b.lock);

@@ -59,6 +59,8 @@ snapshot_init(Snapshot *s)
 static void
 snapshot_clear(Snapshot *s)
 {
+  if (s->state == NULL)
+    return;
   g_array_free(s->state, TRUE);
   g_array_free(s->counters, TRUE);
   g_array_free(s->issued, TRUE);
@@ -79,9 +81,7 @@ sm_steady_new(const Sm *sm)
   }
   SmSteady *st = g_new0(SmSteady, 1);
   st->ref = G_MAXUINT;
-  for (guint i = 0; i < MAX_KEEP; i++)
-    snapshot_init(&st->snap[i]);
-  snapshot_init(&st->cur);
+  snapshot_init(&st->cur); /* the others when first needed */
   return st;
 }
 
@@ -412,6 +412,8 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
     return;
   }
   /* no repeat: remember this state (swap buffers with the oldest) */
+  if (st->snap[st->next].state == NULL)
+    snapshot_init(&st->snap[st->next]);
   Snapshot tmp = st->snap[st->next];
   st->snap[st->next] = st->cur;
   st->cur = tmp;

@@ -146,6 +146,54 @@ START_TEST(test_jumps_stop_at_the_requested_cycle)
 }
 END_TEST
 
+/* Random deterministic settings on every shipped GPU (fixed seed): the same counters with and
+ * without jumps, whatever the kernel, policy, occupancy and loop shape. */
+START_TEST(test_random_settings_fast_forward_exactly)
+{
+  static const char *const gpus[] = {"h100", "maxwell", "fermi", "kepler", "toy-fig47"};
+  static const char *const others[] = {"none", "LDS", "MUFU.RSQ"};
+  static const char *const policies[] = {"lrr", "gto", "oldest", "two_level"};
+  GRand *rand = g_rand_new_with_seed(20261122);
+  guint jumped = 0, runs = 24;
+  for (guint i = 0; i < runs; i++) {
+    g_autofree char *gpu =
+        g_strdup_printf("config/gpus/%s.yaml", gpus[g_rand_int_range(rand, 0, G_N_ELEMENTS(gpus))]);
+    g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func(g_free);
+    const char *kernel;
+    switch (g_rand_int_range(rand, 0, 3)) {
+    case 0:
+      kernel = "isa/kernels/mix.yaml";
+      g_ptr_array_add(sets, g_strdup_printf("other=%s", others[g_rand_int_range(rand, 0, 3)]));
+      g_ptr_array_add(sets, g_strdup_printf("alpha=%d", g_rand_int_range(rand, 0, 17)));
+      g_ptr_array_add(sets, g_strdup_printf("ilp=%d", g_rand_int_range(rand, 1, 4)));
+      g_ptr_array_add(sets, g_strdup_printf("unroll=%d", g_rand_int_range(rand, 1, 5)));
+      g_ptr_array_add(sets, g_strdup_printf("loop_overhead=%d", g_rand_int_range(rand, 0, 2)));
+      g_ptr_array_add(sets, g_strdup_printf("warps_per_sm=%d", g_rand_int_range(rand, 1, 33)));
+      g_ptr_array_add(sets, g_strdup("groups=300"));
+      break;
+    case 1:
+      kernel = "isa/kernels/banks.yaml";
+      g_ptr_array_add(sets, g_strdup_printf("stride=%d", g_rand_int_range(rand, 0, 9)));
+      g_ptr_array_add(sets, g_strdup_printf("warps_per_sm=%d", g_rand_int_range(rand, 1, 17)));
+      g_ptr_array_add(sets, g_strdup("iters=150"));
+      break;
+    default:
+      kernel = "isa/kernels/divergence.yaml";
+      g_ptr_array_add(sets, g_strdup_printf("ways=%d", g_rand_int_range(rand, 1, 6)));
+      g_ptr_array_add(sets, g_strdup_printf("warps_per_sm=%d", g_rand_int_range(rand, 1, 17)));
+      g_ptr_array_add(sets, g_strdup("work=8"));
+      g_ptr_array_add(sets, g_strdup("iters=150"));
+      break;
+    }
+    g_ptr_array_add(sets, g_strdup_printf("policy=%s", policies[g_rand_int_range(rand, 0, 4)]));
+    g_ptr_array_add(sets, NULL);
+    jumped += run_both(gpu, kernel, (const char *const *)sets->pdata) > 0;
+  }
+  g_rand_free(rand);
+  ck_assert_uint_ge(jumped, runs / 2); /* most of them settle into a period */
+}
+END_TEST
+
 static Suite *
 steady_suite(void)
 {
@@ -156,6 +204,7 @@ steady_suite(void)
   tcase_add_test(tc, test_barriers_fast_forward_exactly);
   tcase_add_test(tc, test_random_streams_are_stepped_through);
   tcase_add_test(tc, test_jumps_stop_at_the_requested_cycle);
+  tcase_add_test(tc, test_random_settings_fast_forward_exactly);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -276,6 +276,16 @@ lookup_op(Asm *a, const Tok *t, const char *mnemonic, IsaOp *op, guint *width)
 }
 
 /* "SB0, N" after DEPBAR.LE: wait until at most N groups of copies are outstanding. */
+/* A store or copy writes no register: its first operand is an address, [R...]. */
+static gboolean
+expect_address_first(Asm *a, const IsaOpInfo *info, const char *form)
+{
+  if (asm_is_punct(asm_peek(a), "["))
+    return TRUE;
+  return asm_fail_at(a, asm_peek(a), "%s writes no register: its form is %s %s", info->mnemonic,
+                     info->mnemonic, form);
+}
+
 static gboolean
 parse_depbar(Asm *a, IsaInsn *insn)
 {
@@ -348,18 +358,12 @@ asm_parse_instruction(Asm *a)
     ok = parse_register(a, &insn.dst) && asm_expect(a, ",") && parse_mem_operand(a, &insn);
     break;
   case ISA_SHAPE_MS:
-    if (!asm_is_punct(asm_peek(a), "["))
-      return asm_fail_at(a, asm_peek(a),
-                         "%s writes no register: its form is %s [Ra], Rb (address, data)",
-                         info->mnemonic, info->mnemonic);
-    ok = parse_mem_operand(a, &insn) && asm_expect(a, ",") && parse_source(a, &insn);
+    ok = expect_address_first(a, info, "[Ra], Rb (address, data)") && parse_mem_operand(a, &insn) &&
+         asm_expect(a, ",") && parse_source(a, &insn);
     break;
   case ISA_SHAPE_MM:
-    if (!asm_is_punct(asm_peek(a), "["))
-      return asm_fail_at(a, asm_peek(a),
-                         "%s writes no register: its form is %s [Rshared], [Rglobal]",
-                         info->mnemonic, info->mnemonic);
-    ok = parse_mem_operand(a, &insn) && asm_expect(a, ",") && parse_mem_operand(a, &insn);
+    ok = expect_address_first(a, info, "[Rshared], [Rglobal]") && parse_mem_operand(a, &insn) &&
+         asm_expect(a, ",") && parse_mem_operand(a, &insn);
     break;
   case ISA_SHAPE_SBN:
     ok = parse_depbar(a, &insn);

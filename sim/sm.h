@@ -41,7 +41,6 @@ gboolean sm_stop_requested(void);
  * cycle instead of jumping over repeats of a periodic steady state (steady.h); the results are
  * the same.  On by default. */
 void sm_set_fast_forward(gboolean on);
-gboolean sm_fast_forward(void);
 
 /* The next cycle the loop will look at. */
 guint64 sm_now(const Sm *sm);

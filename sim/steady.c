@@ -42,12 +42,6 @@ sm_set_fast_forward(gboolean on)
   fast_forward_on = on;
 }
 
-gboolean
-sm_fast_forward(void)
-{
-  return fast_forward_on;
-}
-
 static void
 snapshot_init(Snapshot *s)
 {
@@ -353,6 +347,13 @@ jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
   sm->now += dt;
 }
 
+/* Forgets the states seen: after a jump, or when what they were taken at changed. */
+static void
+forget(SmSteady *st)
+{
+  st->n = st->next = st->looks = st->wait = 0;
+}
+
 void
 sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
 {
@@ -360,7 +361,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   if (ref == NULL || ref->done) {
     /* a new reference: the first warp still running; what was seen before is forgotten */
     st->ref = G_MAXUINT;
-    st->n = st->next = st->looks = st->wait = 0;
+    forget(st);
     for (guint i = 0; i < sm->n_warps && st->ref == G_MAXUINT; i++)
       if (sm->warps[i].exists && !sm->warps[i].done)
         st->ref = i;
@@ -384,7 +385,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   if (level != st->level) {
     st->level = level;
     st->count = ref->loop_left[level];
-    st->n = st->next = st->looks = st->wait = 0;
+    forget(st);
     return;
   }
   if (ref->loop_left[level] == st->count)
@@ -408,7 +409,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
     if (n == 0)
       continue;
     jump(sm, old, &st->cur, n);
-    st->n = st->next = st->looks = 0;
+    forget(st);
     return;
   }
   /* no repeat: remember this state (swap buffers with the oldest) */

@@ -7,6 +7,7 @@
 
 static const char *const policy_names[] = {"lrr", "gto", "oldest", "two_level", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
+static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
 
@@ -34,6 +35,10 @@ static const CfgField top_fields[] = {
     FE("dual_issue", dual_issue, dual_names,
        "same_warp: extra issues come from the same warp; any_warp: from different warps"),
     FE("policy", policy, policy_names, "warp scheduling policy"),
+    FE("block_priority", block_priority, block_priority_names,
+       "oldest / youngest: a scheduler issues from the warps of the earliest / latest launched "
+       "block that has one ready, by policy among them (each block keeps its own round-robin "
+       "place); none: all warps alike"),
     F("sm_count", CFG_FIELD_UINT, sm_count, 1, 1024, "SMs",
       "SMs simulated together; memory bandwidth and channels are per SM and add up"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
@@ -524,9 +529,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   g_string_append_printf(out, "name: \"%s\"\nclock_mhz: %g\nschedulers: %u\nissue_width: %u\n",
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
   g_string_append_printf(out,
-                         "dual_issue: %s\npolicy: %s\nsm_count: %u\nblock_launch_cycles: %u\n"
+                         "dual_issue: %s\npolicy: %s\nblock_priority: %s\nsm_count: %u\n"
+                         "block_launch_cycles: %u\n"
                          "register_write_ports: %u\ntwo_level_pool: %u\n",
-                         dual_names[g->dual_issue], policy_names[g->policy], g->sm_count,
+                         dual_names[g->dual_issue], policy_names[g->policy],
+                         block_priority_names[g->block_priority], g->sm_count,
                          g->block_launch_cycles, g->register_write_ports, g->two_level_pool);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"

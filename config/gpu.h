@@ -7,6 +7,12 @@
 
 typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO, CFG_POLICY_OLDEST, CFG_POLICY_TWO_LEVEL } CfgPolicy;
 typedef enum { CFG_DUAL_SAME_WARP, CFG_DUAL_ANY_WARP } CfgDualIssue;
+/* which resident block's warps a scheduler issues from first (none: all alike) */
+typedef enum {
+  CFG_BLOCK_PRIORITY_NONE,
+  CFG_BLOCK_PRIORITY_OLDEST,
+  CFG_BLOCK_PRIORITY_YOUNGEST
+} CfgBlockPriority;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 
@@ -44,6 +50,7 @@ typedef struct {
   guint issue_width;
   int dual_issue;             /* CfgDualIssue */
   int policy;                 /* CfgPolicy */
+  int block_priority;         /* CfgBlockPriority */
   guint block_launch_cycles;  /* a retired block's slot takes a new block after this long */
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */

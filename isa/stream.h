@@ -55,14 +55,14 @@ typedef struct {
   guint8 pattern; /* global ops: IsaPatternKind */
   guint8 stride;  /* ISA_PATTERN_STRIDE: stride in elements of the width (2..ISA_MAX_STRIDE) */
   guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
-  guint8 guard; /* 0; ISA_GUARD_IF (@P) or _UNLESS (@!P): the last of src[] is the predicate;
-                   ISA_GUARD_NEVER (@!PT) */
-  guint32 count; /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding;
-                    ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
-                    it has a label */
-  guint32 jump;  /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
-                    BSSY (their barrier number is in level) */
-  guint32 line;  /* 1-based line in the stream text, for messages */
+  guint8 guard;   /* 0; ISA_GUARD_IF (@P) or _UNLESS (@!P): the last of src[] is the predicate;
+                     ISA_GUARD_NEVER (@!PT) */
+  guint32 count;  /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding;
+                     ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
+                     it has a label */
+  guint32 jump;   /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
+                     BSSY (their barrier number is in level) */
+  guint32 line;   /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
 typedef struct {

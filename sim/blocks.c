@@ -39,6 +39,8 @@ launch_block(Sm *sm, guint b, guint64 t)
   blk->busy = TRUE;
   sm->sm_blocks[blk->sm]++;
   blk->live = blk->arrived = 0;
+  for (guint q = 0; q < SM_MAX_SCHEDULERS; q++)
+    blk->last[q] = G_MAXUINT;
   blk->retire = t;
   const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
   guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "stats.h"
+
 typedef struct Sm Sm;
 typedef struct SmWarp SmWarp;
 
@@ -18,6 +20,8 @@ typedef struct {
   guint64 retire;                 /* last result of its finished warps */
   gboolean busy;                  /* holds a block */
   guint64 free_at;                /* when free: cycle it can take the next block */
+  guint last[SM_MAX_SCHEDULERS];  /* block_priority: per scheduler of its SM, the position of
+                                     its warp that issued last (G_MAXUINT: none yet) */
 } SmBlock;
 
 /* Cuts every SM's warp slots into block slots of warps_per_block warps. */

@@ -3,7 +3,7 @@
 #include "scheduler.h"
 
 guint
-sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligible,
+sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const guint *eligible,
                   guint n_eligible)
 {
   guint first = G_MAXUINT;
@@ -26,14 +26,14 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligi
     switch (policy) {
     case CFG_POLICY_GTO:
       /* greedy: stay with the last warp while it can issue; else the oldest */
-      if (p == sched->last)
+      if (p == last)
         return i;
       break;
     case CFG_POLICY_LRR:
     case CFG_POLICY_TWO_LEVEL:
     default:
       /* loose round robin: the first eligible warp after the last one that issued */
-      if (p > sched->last)
+      if (p > last)
         return i;
       break;
     }

@@ -10,7 +10,7 @@ typedef struct {
                        (SM_NEVER: finished, or waiting for a memory completion) */
   guint64 min_wake; /* minimum of wake[]: the scheduler has nothing to do before it */
   guint n_warps;
-  guint last;                        /* position in warps[] of the last warp that issued */
+  guint last; /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
@@ -26,10 +26,12 @@ typedef struct {
 
 /* Chooses among the eligible warps (positions into sched->warps, ascending; entries equal to
  * SM_SCHEDULER_TAKEN already issued this cycle and are skipped) by @policy and returns an
- * index into @eligible, or G_MAXUINT when none is left.  two_level picks like lrr among the
- * warps its pool admits (the SM loop keeps the pool: sm_scheduler_pool). */
-guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, const guint *eligible,
-                        guint n_eligible);
+ * index into @eligible, or G_MAXUINT when none is left.  @last: the position that issued last
+ * among the warps taking part (round robin starts after it, gto stays with it).  two_level
+ * picks like lrr among the warps its pool admits (the SM loop keeps the pool:
+ * sm_scheduler_pool). */
+guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last,
+                        const guint *eligible, guint n_eligible);
 
 /* Two-level scheduling: @leaves[p] says position p left the active pool (it waits on a
  * long-latency result or finished); @can_join[p] that it may enter.  Updates the pool (up to

@@ -37,9 +37,11 @@ struct Sm {
   guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
   guint *eligible;
   guint *due;
+  guint *prio_pos, *prio_at; /* scratch of pick(): the priority block's eligible warps */
   guint issue_width;
   CfgDualIssue dual_issue;
   CfgPolicy policy;
+  CfgBlockPriority block_priority;
   guint64 limit;
   guint branch_taken_cycles;
   guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */

@@ -24,6 +24,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->issue_width = gpu->issue_width;
   sm->dual_issue = gpu->dual_issue;
   sm->policy = gpu->policy;
+  sm->block_priority = gpu->block_priority;
   sm->limit = kernel->instructions_per_warp;
   sm->branch_taken_cycles = gpu->branch.taken_cycles;
   sm->wb_ports = gpu->register_write_ports;
@@ -61,6 +62,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   }
   sm->eligible = g_new0(guint, sm->n_warps + 1);
   sm->due = g_new0(guint, sm->n_warps + 1);
+  sm->prio_pos = g_new0(guint, sm->n_warps + 1);
+  sm->prio_at = g_new0(guint, sm->n_warps + 1);
   guint at = 0;
   for (guint s = 0; s < sm->n_sched; s++) {
     sm->sched[s].warps = sm->sched_pool + at;
@@ -145,6 +148,8 @@ sm_free(Sm *sm)
   g_free(sm->pool_joins);
   g_free(sm->eligible);
   g_free(sm->due);
+  g_free(sm->prio_pos);
+  g_free(sm->prio_at);
   g_free(sm->blocks);
   g_free(sm->sm_blocks);
   sm_smem_clear(&sm->smem);
@@ -326,6 +331,41 @@ sm_close(Sm *sm)
  * Only schedulers of at most 64 warps keep them (a bitmask). */
 #define SM_HOT (SM_NEVER - 1)
 
+/* The warp scheduler @si issues next: by policy, among all eligible warps or (block_priority)
+ * among those of the oldest or youngest block that has one, after that block's own last issue.
+ * Returns an index into sm->eligible (G_MAXUINT: none left) and sets *blk to the block whose
+ * round-robin place moves (NULL without block priority). */
+static guint
+pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
+{
+  *blk = NULL;
+  if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
+    return sm_scheduler_pick(s, sm->policy, s->last, sm->eligible, n_el);
+  gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
+  SmBlock *best = NULL;
+  for (guint i = 0; i < n_el; i++) {
+    guint p = sm->eligible[i];
+    if (p == SM_SCHEDULER_TAKEN)
+      continue;
+    SmBlock *b = &sm->blocks[sm->warps[p * sm->n_sched + si].block];
+    if (!best || (youngest ? b->grid_index > best->grid_index : b->grid_index < best->grid_index))
+      best = b;
+  }
+  if (!best)
+    return G_MAXUINT;
+  guint n = 0;
+  for (guint i = 0; i < n_el; i++) {
+    guint p = sm->eligible[i];
+    if (p != SM_SCHEDULER_TAKEN && &sm->blocks[sm->warps[p * sm->n_sched + si].block] == best) {
+      sm->prio_pos[n] = p;
+      sm->prio_at[n++] = i;
+    }
+  }
+  guint j = sm_scheduler_pick(s, sm->policy, best->last[si % sm->sched_per_sm], sm->prio_pos, n);
+  *blk = best;
+  return sm->prio_at[j];
+}
+
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
@@ -427,7 +467,8 @@ schedule(Sm *sm, guint si, guint64 t)
   guint slots = sm->issue_width, n_taken = 0;
   guint64 taken = 0;
   while (slots > 0) {
-    guint i = sm_scheduler_pick(s, sm->policy, sm->eligible, n_el);
+    SmBlock *blk;
+    guint i = pick(sm, s, si, n_el, &blk);
     if (i == G_MAXUINT)
       break;
     guint p = sm->eligible[i];
@@ -451,6 +492,8 @@ schedule(Sm *sm, guint si, guint64 t)
     sm_issue(sm, s, w, t, sm->issue_width - slots);
     slots--;
     s->last = p;
+    if (blk)
+      blk->last[si % sm->sched_per_sm] = p;
     if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
       /* further independent instructions of the same warp, in order */
       while (slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {

@@ -221,6 +221,9 @@ walk(Sm *sm, Walk *k)
     SmBlock *blk = &sm->blocks[b];
     put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
     put(k, blk->grid_index);
+    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
+      for (guint q = 0; q < sm->sched_per_sm; q++)
+        put(k, blk->last[q]);
     cycle(k, &blk->retire);
     cycle(k, &blk->free_at);
   }

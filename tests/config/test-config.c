@@ -62,10 +62,13 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
   assert_gpu_error(
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
-      "clock_mhz, schedulers, issue_width, dual_issue, policy, sm_count, block_launch_cycles, "
-      "register_write_ports, two_level_pool, limits, units, "
+      "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
+      "block_launch_cycles, register_write_ports, two_level_pool, limits, units, "
       "shared_memory, branch, memory)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
+  assert_gpu_error(
+      "block_priority: eldest\n" MEM,
+      "gpu.yaml:1:17: 'block_priority' must be one of none, oldest, youngest, got 'eldest'");
   assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
                    "gpu.yaml:2:25: must be at least 1, got -5");
   assert_gpu_error("units:\n  alu: {latency_cycles: 0}\n" MEM,

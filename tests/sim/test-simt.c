@@ -267,6 +267,33 @@ START_TEST(test_oldest_gto_and_lrr_orders)
 }
 END_TEST
 
+/* Two blocks of three warps (slots 0-2 and 3-5), each warp a chain of three dependent FADDs:
+ * alone, a block issues three a cycle and then waits for the CUDA-core latency (4). */
+static const char two_blocks[] = "name: blocks\nthreads_per_block: 96\nblocks_per_sm: 2\n"
+                                 "blocks: 2\nstream: |\n  repeat 3 { FADD R1, R1, R9 }\n";
+
+START_TEST(test_block_priority_issues_one_block_first_in_its_own_round_robin)
+{
+  const char *none[] = {NULL}, *oldest[] = {"block_priority=oldest", NULL},
+             *youngest[] = {"block_priority=youngest", NULL};
+  Traced *a = run_traced(two_blocks, none), *b = run_traced(two_blocks, oldest),
+         *c = run_traced(two_blocks, youngest);
+  g_autofree char *oa = issue_order(a), *ob = issue_order(b), *oc = issue_order(c);
+  /* all six warps alike: each issues every sixth cycle */
+  ck_assert_str_eq(oa, "0:0 1:1 2:2 3:3 4:4 5:5 6:0 7:1 8:2 9:3 10:4 11:5 12:0 13:1 14:2 15:3 "
+                       "16:4 17:5");
+  /* the older block issues whenever it can; the other takes the cycles it leaves, its warps
+   * in turn (3, 4, 5: its own round-robin place, not the one the older block moved) */
+  ck_assert_str_eq(ob, "0:0 1:1 2:2 3:3 4:0 5:1 6:2 7:4 8:0 9:1 10:2 11:5 12:3 13:4 15:5 16:3 "
+                       "17:4 19:5");
+  ck_assert_str_eq(oc, "0:3 1:4 2:5 3:0 4:3 5:4 6:5 7:1 8:3 9:4 10:5 11:2 12:0 13:1 15:2 16:0 "
+                       "17:1 19:2");
+  traced_free(a);
+  traced_free(b);
+  traced_free(c);
+}
+END_TEST
+
 START_TEST(test_two_level_pool_admits_warps_that_wait_on_memory)
 {
   /* independent FADDs, pool of 1: a warp stays in the pool until it finishes */
@@ -310,6 +337,7 @@ simt_suite(void)
   TCase *pol = tcase_create("policies");
   tcase_add_test(pol, test_oldest_gto_and_lrr_orders);
   tcase_add_test(pol, test_two_level_pool_admits_warps_that_wait_on_memory);
+  tcase_add_test(pol, test_block_priority_issues_one_block_first_in_its_own_round_robin);
   suite_add_tcase(s, pol);
   return s;
 }

@@ -76,6 +76,9 @@ static const Case periodic[] = {
     {"config/gpus/h100.yaml",
      "isa/kernels/mix.yaml",
      {"other=LDS", "alpha=8", "groups=300", "warps_per_sm=32", "policy=two_level", NULL}},
+    {"config/gpus/maxwell.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=4", "groups=300", "warps_per_sm=40", "block_priority=youngest", NULL}},
     {"config/gpus/fermi.yaml", "isa/kernels/ffma-ilp.yaml", {NULL}},
     {"config/gpus/h100.yaml",
      "isa/kernels/banks.yaml",
@@ -153,6 +156,7 @@ START_TEST(test_random_settings_fast_forward_exactly)
   static const char *const gpus[] = {"h100", "maxwell", "fermi", "kepler", "toy-fig47"};
   static const char *const others[] = {"none", "LDS", "MUFU.RSQ"};
   static const char *const policies[] = {"lrr", "gto", "oldest", "two_level"};
+  static const char *const priorities[] = {"none", "oldest", "youngest"};
   GRand *rand = g_rand_new_with_seed(20261122);
   guint jumped = 0, runs = 24;
   for (guint i = 0; i < runs; i++) {
@@ -168,7 +172,7 @@ START_TEST(test_random_settings_fast_forward_exactly)
       g_ptr_array_add(sets, g_strdup_printf("ilp=%d", g_rand_int_range(rand, 1, 4)));
       g_ptr_array_add(sets, g_strdup_printf("unroll=%d", g_rand_int_range(rand, 1, 5)));
       g_ptr_array_add(sets, g_strdup_printf("loop_overhead=%d", g_rand_int_range(rand, 0, 2)));
-      g_ptr_array_add(sets, g_strdup_printf("warps_per_sm=%d", g_rand_int_range(rand, 1, 33)));
+      g_ptr_array_add(sets, g_strdup_printf("warps_per_sm=%d", g_rand_int_range(rand, 1, 49)));
       g_ptr_array_add(sets, g_strdup("groups=300"));
       break;
     case 1:
@@ -186,6 +190,8 @@ START_TEST(test_random_settings_fast_forward_exactly)
       break;
     }
     g_ptr_array_add(sets, g_strdup_printf("policy=%s", policies[g_rand_int_range(rand, 0, 4)]));
+    g_ptr_array_add(sets,
+                    g_strdup_printf("block_priority=%s", priorities[g_rand_int_range(rand, 0, 3)]));
     g_ptr_array_add(sets, NULL);
     jumped += run_both(gpu, kernel, (const char *const *)sets->pdata) > 0;
   }

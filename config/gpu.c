@@ -5,7 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const policy_names[] = {"lrr", "gto", "oldest", "two_level", NULL};
+static const char *const policy_names[] = {"lrr",       "gto",          "oldest",
+                                           "two_level", "last_resumed", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};

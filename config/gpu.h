@@ -5,7 +5,13 @@
 #include "load.h"
 #include "../isa/isa.h"
 
-typedef enum { CFG_POLICY_LRR, CFG_POLICY_GTO, CFG_POLICY_OLDEST, CFG_POLICY_TWO_LEVEL } CfgPolicy;
+typedef enum {
+  CFG_POLICY_LRR,
+  CFG_POLICY_GTO,
+  CFG_POLICY_OLDEST,
+  CFG_POLICY_TWO_LEVEL,
+  CFG_POLICY_LAST_RESUMED
+} CfgPolicy;
 typedef enum { CFG_DUAL_SAME_WARP, CFG_DUAL_ANY_WARP } CfgDualIssue;
 /* which resident block's warps a scheduler issues from first (none: all alike) */
 typedef enum {

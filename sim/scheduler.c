@@ -1,5 +1,5 @@
-/* Warp selection policies (lrr, gto, oldest, two_level): which eligible warp a scheduler
- * issues.  Not when a warp is eligible (sm.c) nor the pipes it issues to (pipe.h). */
+/* Warp selection policies (lrr, gto, oldest, two_level, last_resumed): which eligible warp a
+ * scheduler issues.  Not when a warp is eligible (sm.c) nor the pipes it issues to (pipe.h). */
 #include "scheduler.h"
 
 guint
@@ -17,9 +17,17 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
     }
     return first;
   }
+  guint64 latest = 0;
+  if (policy == CFG_POLICY_LAST_RESUMED) {
+    /* round robin among the warps that resumed last */
+    for (guint i = 0; i < n_eligible; i++)
+      if (eligible[i] != SM_SCHEDULER_TAKEN)
+        latest = MAX(latest, sched->resumed[eligible[i]]);
+  }
   for (guint i = 0; i < n_eligible; i++) {
     guint p = eligible[i];
-    if (p == SM_SCHEDULER_TAKEN)
+    if (p == SM_SCHEDULER_TAKEN ||
+        (policy == CFG_POLICY_LAST_RESUMED && sched->resumed[p] != latest))
       continue;
     if (first == G_MAXUINT)
       first = i;
@@ -31,6 +39,7 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
       break;
     case CFG_POLICY_LRR:
     case CFG_POLICY_TWO_LEVEL:
+    case CFG_POLICY_LAST_RESUMED:
     default:
       /* loose round robin: the first eligible warp after the last one that issued */
       if (p > last)

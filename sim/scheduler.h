@@ -15,11 +15,13 @@ typedef struct {
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
   guint64 wb_hi;                     /* latest cycle a write port was taken for */
-  guint64 *age;    /* per position: cycle its warp's block launched (policy oldest) */
-  guint8 *in_pool; /* per position: in the active pool (policy two_level) */
-  guint pool_n;    /* warps in the active pool */
-  guint pool_next; /* where the search for the next warp to admit starts */
-  guint64 hot;     /* positions eligible again next cycle without a look (see sm.c, schedule) */
+  guint64 *age;     /* per position: cycle its warp's block launched (policy oldest) */
+  guint64 *resumed; /* per position: cycle its warp launched or last stopped waiting on global
+                       memory (policy last_resumed) */
+  guint8 *in_pool;  /* per position: in the active pool (policy two_level) */
+  guint pool_n;     /* warps in the active pool */
+  guint pool_next;  /* where the search for the next warp to admit starts */
+  guint64 hot;      /* positions eligible again next cycle without a look (see sm.c, schedule) */
 } SmScheduler;
 
 #define SM_SCHEDULER_TAKEN G_MAXUINT

@@ -55,6 +55,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->sched_pool = g_new0(guint, sm->n_warps);
   sm->wake_pool = g_new0(guint64, sm->n_warps);
   sm->age_pool = g_new0(guint64, sm->n_warps);
+  sm->resumed_pool = g_new0(guint64, sm->n_warps);
   if (sm->policy == CFG_POLICY_TWO_LEVEL) {
     sm->pool_pool = g_new0(guint8, sm->n_warps);
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
@@ -69,6 +70,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].warps = sm->sched_pool + at;
     sm->sched[s].wake = sm->wake_pool + at;
     sm->sched[s].age = sm->age_pool + at;
+    sm->sched[s].resumed = sm->resumed_pool + at;
     if (sm->pool_pool)
       sm->sched[s].in_pool = sm->pool_pool + at;
     for (guint w = s; w < sm->n_warps; w += sm->n_sched)
@@ -143,6 +145,7 @@ sm_free(Sm *sm)
   g_free(sm->sched_pool);
   g_free(sm->wake_pool);
   g_free(sm->age_pool);
+  g_free(sm->resumed_pool);
   g_free(sm->pool_pool);
   g_free(sm->pool_leaves);
   g_free(sm->pool_joins);
@@ -167,6 +170,8 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
   if (w->state == state)
     return;
   sm->stats.state_cycles[w->state] += at - w->state_since;
+  if (w->state == SM_STATE_LONG_SCOREBOARD)
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at; /* policy last_resumed */
   if (G_UNLIKELY(sm->trace))
     sm_trace_state(sm, w, state, at);
   w->state = (guint8)state;

@@ -178,6 +178,17 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
     if (s->in_pool)
       put(k, s->in_pool[p]);
   }
+  /* resume cycles: only their order counts (every later one is larger than all of them) */
+  for (guint p = 0; p < s->n_warps; p++) {
+    if (k->mode == SHIFT) {
+      s->resumed[p] += k->dt;
+      continue;
+    }
+    guint rank = 0;
+    for (guint q = 0; q < s->n_warps; q++)
+      rank += s->resumed[q] < s->resumed[p];
+    put(k, rank);
+  }
   cycle(k, &s->min_wake);
   cycle(k, &s->busy_until);
   put(k, s->last);

@@ -78,8 +78,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "12");
   assert_gpu_error("units:\n  tensor: {}\n" MEM,
                    "gpu.yaml:2:3: unknown unit 'tensor' in units (alu, sfu, ldst)");
-  assert_gpu_error("policy: fifo\n" MEM,
-                   "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, two_level, got 'fifo'");
+  assert_gpu_error("policy: fifo\n" MEM, "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, "
+                                         "two_level, last_resumed, got 'fifo'");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
                    "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",

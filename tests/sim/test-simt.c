@@ -294,6 +294,23 @@ START_TEST(test_block_priority_issues_one_block_first_in_its_own_round_robin)
 }
 END_TEST
 
+START_TEST(test_last_resumed_issues_the_warp_back_from_memory_last_first)
+{
+  /* three warps load at 0, 1, 2 and get their data 10 cycles later; then three independent
+   * FADDs each.  lrr takes them in turn; last_resumed takes the warp whose data came last
+   * (2 from 12 on) until it is done, then 1, then 0 */
+  static const char k[] = "name: k\nwarps_per_sm: 3\nstream: |\n  LDG R1, [R2]\n"
+                          "  FADD R3, R1, R9\n  FADD R4, R1, R9\n  FADD R5, R1, R9\n";
+  const char *lrr[] = {"policy=lrr", NULL}, *last[] = {"policy=last_resumed", NULL};
+  Traced *a = run_traced(k, lrr), *b = run_traced(k, last);
+  g_autofree char *oa = issue_order(a), *ob = issue_order(b);
+  ck_assert_str_eq(oa, "0:0 1:1 2:2 10:0 11:1 12:2 13:0 14:1 15:2 16:0 17:1 18:2");
+  ck_assert_str_eq(ob, "0:0 1:1 2:2 10:0 11:1 12:2 13:2 14:2 15:1 16:1 17:0 18:0");
+  traced_free(a);
+  traced_free(b);
+}
+END_TEST
+
 START_TEST(test_two_level_pool_admits_warps_that_wait_on_memory)
 {
   /* independent FADDs, pool of 1: a warp stays in the pool until it finishes */
@@ -338,6 +355,7 @@ simt_suite(void)
   tcase_add_test(pol, test_oldest_gto_and_lrr_orders);
   tcase_add_test(pol, test_two_level_pool_admits_warps_that_wait_on_memory);
   tcase_add_test(pol, test_block_priority_issues_one_block_first_in_its_own_round_robin);
+  tcase_add_test(pol, test_last_resumed_issues_the_warp_back_from_memory_last_first);
   suite_add_tcase(s, pol);
   return s;
 }

@@ -155,7 +155,7 @@ START_TEST(test_random_settings_fast_forward_exactly)
 {
   static const char *const gpus[] = {"h100", "maxwell", "fermi", "kepler", "toy-fig47"};
   static const char *const others[] = {"none", "LDS", "MUFU.RSQ"};
-  static const char *const policies[] = {"lrr", "gto", "oldest", "two_level"};
+  static const char *const policies[] = {"lrr", "gto", "oldest", "two_level", "last_resumed"};
   static const char *const priorities[] = {"none", "oldest", "youngest"};
   GRand *rand = g_rand_new_with_seed(20261122);
   guint jumped = 0, runs = 24;
@@ -189,7 +189,7 @@ START_TEST(test_random_settings_fast_forward_exactly)
       g_ptr_array_add(sets, g_strdup("iters=150"));
       break;
     }
-    g_ptr_array_add(sets, g_strdup_printf("policy=%s", policies[g_rand_int_range(rand, 0, 4)]));
+    g_ptr_array_add(sets, g_strdup_printf("policy=%s", policies[g_rand_int_range(rand, 0, 5)]));
     g_ptr_array_add(sets,
                     g_strdup_printf("block_priority=%s", priorities[g_rand_int_range(rand, 0, 3)]));
     g_ptr_array_add(sets, NULL);

@@ -196,7 +196,8 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
       {{"describe", MAXWELL, "--set", "policy=random", NULL},
-       "--set policy: 'policy' must be one of lrr, gto, oldest, two_level, got 'random'"},
+       "--set policy: 'policy' must be one of lrr, gto, oldest, two_level, last_resumed, got "
+       "'random'"},
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++)
     assert_rejected(cases[i].args, cases[i].expect);

@@ -208,9 +208,9 @@ h100_mape(const char *file, guint rows, double *worst)
 
 START_TEST(test_validate_h100_mixes_within_3_percent)
 {
-  /* the eight mixed curves: 2.8 % overall and 6.0 % on the worst curve (l2 alpha 48) when
-   * this test was written; 3.6 % and 11.1 % before block priority, 6.4 % before the write
-   * ports, the measured latency distributions and the loop replay */
+  /* the eight mixed curves: 2.5 % overall and 4.5 % on the worst curve (l2 alpha 48) when
+   * this test was written; 3.6 % and 11.1 % before block priority and last_resumed, 6.4 %
+   * before the write ports, the measured latency distributions and the loop replay */
   double worst, mape = h100_mape("h100-mixes.csv", 384, &worst);
   if (mape >= 0) {
     ck_assert(mape < 3.0);

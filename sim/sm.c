@@ -346,6 +346,11 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
   *blk = NULL;
   if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
     return sm_scheduler_pick(s, sm->policy, s->last, sm->eligible, n_el);
+  if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
+    /* one candidate: no order to decide (the common case when warps wait on memory) */
+    *blk = &sm->blocks[sm->warps[sm->eligible[0] * sm->n_sched + si].block];
+    return 0;
+  }
   gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
   SmBlock *best = NULL;
   for (guint i = 0; i < n_el; i++) {

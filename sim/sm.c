@@ -170,8 +170,8 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
   if (w->state == state)
     return;
   sm->stats.state_cycles[w->state] += at - w->state_since;
-  if (w->state == SM_STATE_LONG_SCOREBOARD)
-    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at; /* policy last_resumed */
+  if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
   if (G_UNLIKELY(sm->trace))
     sm_trace_state(sm, w, state, at);
   w->state = (guint8)state;

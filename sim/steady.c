@@ -178,8 +178,9 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
     if (s->in_pool)
       put(k, s->in_pool[p]);
   }
-  /* resume cycles: only their order counts (every later one is larger than all of them) */
-  for (guint p = 0; p < s->n_warps; p++) {
+  /* resume cycles (policy last_resumed): only their order counts, every later one being
+   * larger than all of them */
+  for (guint p = 0; sm->policy == CFG_POLICY_LAST_RESUMED && p < s->n_warps; p++) {
     if (k->mode == SHIFT) {
       s->resumed[p] += k->dt;
       continue;

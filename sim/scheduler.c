@@ -18,7 +18,7 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
     return first;
   }
   guint64 latest = 0;
-  if (policy == CFG_POLICY_LAST_RESUMED && n_eligible > 1) {
+  if (policy == CFG_POLICY_LAST_RESUMED) {
     /* round robin among the warps that resumed last */
     for (guint i = 0; i < n_eligible; i++)
       if (eligible[i] != SM_SCHEDULER_TAKEN)
@@ -27,7 +27,7 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
   for (guint i = 0; i < n_eligible; i++) {
     guint p = eligible[i];
     if (p == SM_SCHEDULER_TAKEN ||
-        (policy == CFG_POLICY_LAST_RESUMED && n_eligible > 1 && sched->resumed[p] != latest))
+        (policy == CFG_POLICY_LAST_RESUMED && sched->resumed[p] != latest))
       continue;
     if (first == G_MAXUINT)
       first = i;

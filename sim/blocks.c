@@ -53,6 +53,7 @@ launch_block(Sm *sm, guint b, guint64 t)
     w->launched = w->finish = w->last_issue = t;
     sm->sched[w->sched].age[sm_warp_pos(sm, w)] = t;
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = t;
+    sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;
     w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
     guint threads = sm->kernel->threads_per_block;
     guint first = i * 32; /* its first thread in the block */

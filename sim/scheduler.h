@@ -16,6 +16,8 @@ typedef struct {
   guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
   guint64 wb_hi;                     /* latest cycle a write port was taken for */
   guint64 *age;     /* per position: cycle its warp's block launched (policy oldest) */
+  guint32 *grid;    /* per position: grid index of its warp's block (block_priority; a copy of
+                       what the blocks hold, so the fast-forward need not encode it) */
   guint64 *resumed; /* per position: cycle its warp launched or last stopped waiting on global
                        memory (policy last_resumed) */
   guint8 *in_pool;  /* per position: in the active pool (policy two_level) */

@@ -34,6 +34,7 @@ struct Sm {
   guint64 *wake_pool;
   guint64 *age_pool;                /* per warp slot: its block's launch cycle (policy oldest) */
   guint64 *resumed_pool;            /* per warp slot: SmScheduler.resumed */
+  guint32 *grid_pool;               /* per warp slot: SmScheduler.grid */
   guint8 *pool_pool;                /* per warp slot: in the active pool (policy two_level) */
   guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
   guint *eligible;

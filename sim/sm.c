@@ -56,6 +56,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->wake_pool = g_new0(guint64, sm->n_warps);
   sm->age_pool = g_new0(guint64, sm->n_warps);
   sm->resumed_pool = g_new0(guint64, sm->n_warps);
+  sm->grid_pool = g_new0(guint32, sm->n_warps);
   if (sm->policy == CFG_POLICY_TWO_LEVEL) {
     sm->pool_pool = g_new0(guint8, sm->n_warps);
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
@@ -71,6 +72,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].wake = sm->wake_pool + at;
     sm->sched[s].age = sm->age_pool + at;
     sm->sched[s].resumed = sm->resumed_pool + at;
+    sm->sched[s].grid = sm->grid_pool + at;
     if (sm->pool_pool)
       sm->sched[s].in_pool = sm->pool_pool + at;
     for (guint w = s; w < sm->n_warps; w += sm->n_sched)
@@ -146,6 +148,7 @@ sm_free(Sm *sm)
   g_free(sm->wake_pool);
   g_free(sm->age_pool);
   g_free(sm->resumed_pool);
+  g_free(sm->grid_pool);
   g_free(sm->pool_pool);
   g_free(sm->pool_leaves);
   g_free(sm->pool_joins);
@@ -352,27 +355,30 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     return 0;
   }
   gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
-  SmBlock *best = NULL;
+  guint32 best = 0;
+  gboolean any = FALSE;
   for (guint i = 0; i < n_el; i++) {
     guint p = sm->eligible[i];
     if (p == SM_SCHEDULER_TAKEN)
       continue;
-    SmBlock *b = &sm->blocks[sm->warps[p * sm->n_sched + si].block];
-    if (!best || (youngest ? b->grid_index > best->grid_index : b->grid_index < best->grid_index))
-      best = b;
+    guint32 g = s->grid[p];
+    if (!any || (youngest ? g > best : g < best))
+      best = g;
+    any = TRUE;
   }
-  if (!best)
+  if (!any)
     return G_MAXUINT;
   guint n = 0;
   for (guint i = 0; i < n_el; i++) {
     guint p = sm->eligible[i];
-    if (p != SM_SCHEDULER_TAKEN && &sm->blocks[sm->warps[p * sm->n_sched + si].block] == best) {
+    if (p != SM_SCHEDULER_TAKEN && s->grid[p] == best) {
       sm->prio_pos[n] = p;
       sm->prio_at[n++] = i;
     }
   }
-  guint j = sm_scheduler_pick(s, sm->policy, best->last[si % sm->sched_per_sm], sm->prio_pos, n);
-  *blk = best;
+  SmBlock *b = &sm->blocks[sm->warps[sm->prio_pos[0] * sm->n_sched + si].block];
+  guint j = sm_scheduler_pick(s, sm->policy, b->last[si % sm->sched_per_sm], sm->prio_pos, n);
+  *blk = b;
   return sm->prio_at[j];
 }
 

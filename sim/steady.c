@@ -374,11 +374,14 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
 {
   SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
   if (ref == NULL || ref->done) {
-    /* a new reference: the first warp still running; what was seen before is forgotten */
+    /* a new reference: of the warps still running, the one furthest ahead (the first of
+     * them on ties), so that a warp a priority keeps waiting does not set the pace of the
+     * looks; what was seen before is forgotten */
     st->ref = G_MAXUINT;
     forget(st);
-    for (guint i = 0; i < sm->n_warps && st->ref == G_MAXUINT; i++)
-      if (sm->warps[i].exists && !sm->warps[i].done)
+    for (guint i = 0; i < sm->n_warps; i++)
+      if (sm->warps[i].exists && !sm->warps[i].done &&
+          (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
         st->ref = i;
     if (st->ref == G_MAXUINT)
       return;

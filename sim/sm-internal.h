@@ -62,7 +62,9 @@ struct Sm {
   guint64 now;
   gboolean finished;
   SmStats stats;
-  TraceSink *trace;    /* NULL: no records at all */
+  TraceSink *trace;      /* NULL: no records at all */
+  SmProgressFn progress; /* NULL: none (sm_set_progress) */
+  gpointer progress_data;
   SmSteady *steady;    /* NULL: every cycle is stepped through */
   guint8 *warp_exists; /* for the trace */
   guint64 traced_counter[TRACE_COUNTER_COUNT];

@@ -570,6 +570,8 @@ sm_run_until(Sm *sm, guint64 cycle)
       break;
     }
     step(sm);
+    if (G_UNLIKELY(sm->progress) && (sm->stats.visited_cycles & 4095) == 0)
+      sm->progress(sm, sm->progress_data);
     if (sm->steady && sm->now != SM_NEVER)
       sm_steady_after_step(sm, sm->steady, cycle);
     if (sm->now == SM_NEVER) {
@@ -586,6 +588,13 @@ void
 sm_run(Sm *sm)
 {
   sm_run_until(sm, SM_NEVER);
+}
+
+void
+sm_set_progress(Sm *sm, SmProgressFn fn, gpointer data)
+{
+  sm->progress = fn;
+  sm->progress_data = data;
 }
 
 gboolean

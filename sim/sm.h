@@ -42,6 +42,11 @@ gboolean sm_stop_requested(void);
  * the same.  On by default. */
 void sm_set_fast_forward(gboolean on);
 
+/* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
+ * progress display reads sm_now() and sm_stats() there.  It must not change the run. */
+typedef void (*SmProgressFn)(const Sm *sm, gpointer data);
+void sm_set_progress(Sm *sm, SmProgressFn fn, gpointer data);
+
 /* The next cycle the loop will look at. */
 guint64 sm_now(const Sm *sm);
 

@@ -7,14 +7,21 @@
 
 #include "sm-internal.h"
 
-#define MAX_KEEP 256           /* states remembered: periods of up to this many iterations */
+#define MAX_KEEP 256           /* states kept whole: periods of up to this many looks ... */
 #define MIN_KEEP 4             /* ... at least, however large the machine */
-#define KEEP_BYTES (32u << 20) /* what the remembered states may take together */
+#define KEEP_BYTES (32u << 20) /* what the states kept whole may take together */
+#define HISTORY 1024           /* hashes of the states seen: longer periods, checked later */
 #define EAGER_LOOKS 64         /* looks at every reference iteration before backing off */
 #define MAX_BACKOFF 256        /* iterations let pass between looks when nothing repeats */
 
+/* The encoded state: unsigned LEB128 numbers (most are small: times relative to now, pcs). */
 typedef struct {
-  GArray *state;    /* guint64: the encoded state */
+  guint8 *data;
+  gsize len, cap;
+} Buf;
+
+typedef struct {
+  Buf state;
   GArray *counters; /* guint32: loop counters of every warp (outermost first) */
   GArray *issued;   /* guint64: per warp slot, instructions issued */
   guint64 hash;     /* of state: most comparisons end here */
@@ -22,19 +29,37 @@ typedef struct {
   SmStats stats;
 } Snapshot;
 
+/* A state seen, by its hash only: a match names a candidate period, which the next look that
+ * far ahead checks against a full copy (so a hash collision costs time, never a wrong jump). */
+typedef struct {
+  guint64 hash;
+  guint64 iter; /* reference iterations counted when it was seen */
+} Seen;
+
 struct SmSteady {
   guint ref;               /* reference warp slot; G_MAXUINT: none chosen */
   guint64 ref_issued;      /* its issue count at the last look */
   guint level;             /* the loop level whose iterations it looks at */
   guint32 count;           /* that loop's counter at the last look */
-  guint n, next;           /* snapshots held; where the next one goes */
+  guint64 iter;            /* iterations of that loop seen since the last forget() */
+  guint n, next;           /* hashes held; where the next one goes */
   guint looks, wait;       /* looks without a repeat; iterations to let pass before the next */
-  guint keep;              /* states remembered (from the size of one) */
-  Snapshot snap[MAX_KEEP]; /* the states seen, oldest overwritten first */
-  Snapshot cur;
+  Seen seen[HISTORY];      /* the states seen, oldest overwritten first */
+  guint keep, next_whole;  /* states kept whole (from the size of one); where the next goes */
+  Snapshot snap[MAX_KEEP]; /* the last keep states seen: seen[] in full */
+  gboolean pending;        /* cand holds a state a repeat is expected of ... */
+  guint64 due;             /* ... at this iteration */
+  Snapshot cand, cur;
 };
 
 static gboolean fast_forward_on = TRUE;
+static guint keep_at_most = MAX_KEEP;
+
+void
+sm_steady_set_keep(guint n)
+{
+  keep_at_most = n == 0 ? MAX_KEEP : CLAMP(n, 1u, MAX_KEEP);
+}
 
 void
 sm_set_fast_forward(gboolean on)
@@ -45,17 +70,35 @@ sm_set_fast_forward(gboolean on)
 static void
 snapshot_init(Snapshot *s)
 {
-  s->state = g_array_new(FALSE, FALSE, sizeof(guint64));
+  s->state = (Buf){NULL, 0, 0};
   s->counters = g_array_new(FALSE, FALSE, sizeof(guint32));
   s->issued = g_array_new(FALSE, FALSE, sizeof(guint64));
 }
 
 static void
+snapshot_copy(Snapshot *to, const Snapshot *from)
+{
+  if (to->state.cap < from->state.len) {
+    to->state.cap = from->state.cap;
+    to->state.data = g_realloc(to->state.data, to->state.cap);
+  }
+  memcpy(to->state.data, from->state.data, from->state.len);
+  to->state.len = from->state.len;
+  g_array_set_size(to->counters, 0);
+  g_array_append_vals(to->counters, from->counters->data, from->counters->len);
+  g_array_set_size(to->issued, 0);
+  g_array_append_vals(to->issued, from->issued->data, from->issued->len);
+  to->hash = from->hash;
+  to->t = from->t;
+  to->stats = from->stats;
+}
+
+static void
 snapshot_clear(Snapshot *s)
 {
-  if (s->state == NULL)
+  if (s->counters == NULL)
     return;
-  g_array_free(s->state, TRUE);
+  g_free(s->state.data);
   g_array_free(s->counters, TRUE);
   g_array_free(s->issued, TRUE);
 }
@@ -75,6 +118,7 @@ sm_steady_new(const Sm *sm)
   }
   SmSteady *st = g_new0(SmSteady, 1);
   st->ref = G_MAXUINT;
+  snapshot_init(&st->cand);
   snapshot_init(&st->cur); /* the others when first needed */
   return st;
 }
@@ -86,6 +130,7 @@ sm_steady_free(SmSteady *st)
     return;
   for (guint i = 0; i < MAX_KEEP; i++)
     snapshot_clear(&st->snap[i]);
+  snapshot_clear(&st->cand);
   snapshot_clear(&st->cur);
   g_free(st);
 }
@@ -98,14 +143,26 @@ typedef enum { ENCODE, SHIFT } Mode;
 typedef struct {
   Mode mode;
   guint64 t, dt;
-  GArray *out;
+  Buf *out;
 } Walk;
 
 static inline void
 put(Walk *k, guint64 v)
 {
-  if (k->mode == ENCODE)
-    g_array_append_val(k->out, v);
+  if (k->mode != ENCODE)
+    return;
+  Buf *b = k->out;
+  if (G_UNLIKELY(b->len + 10 > b->cap)) {
+    b->cap = MAX(2 * b->cap, 4096u);
+    b->data = g_realloc(b->data, b->cap);
+  }
+  guint8 *p = b->data + b->len;
+  while (v >= 0x80) {
+    *p++ = (guint8)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (guint8)v;
+  b->len = (gsize)(p - b->data);
 }
 
 /* A cycle number (SM_NEVER and SM_HOT are markers, not times). */
@@ -264,11 +321,11 @@ flush_states(Sm *sm, guint64 t)
 static void
 take(Sm *sm, Snapshot *s, guint64 t)
 {
-  g_array_set_size(s->state, 0);
+  s->state.len = 0;
   g_array_set_size(s->counters, 0);
   g_array_set_size(s->issued, 0);
   flush_states(sm, t);
-  Walk k = {ENCODE, t, 0, s->state};
+  Walk k = {ENCODE, t, 0, &s->state};
   walk(sm, &k);
   for (guint i = 0; i < sm->n_warps; i++) {
     const SmWarp *w = &sm->warps[i];
@@ -277,9 +334,15 @@ take(Sm *sm, Snapshot *s, guint64 t)
       g_array_append_val(s->counters, w->loop_left[d]);
   }
   guint64 h = 0xcbf29ce484222325ull;
-  for (guint i = 0; i < s->state->len; i++)
-    h = (h ^ g_array_index(s->state, guint64, i)) * 0x100000001b3ull;
-  s->hash = h ^ s->state->len;
+  gsize i = 0;
+  for (; i + 8 <= s->state.len; i += 8) {
+    guint64 v;
+    memcpy(&v, s->state.data + i, 8);
+    h = (h ^ v) * 0x100000001b3ull;
+  }
+  for (; i < s->state.len; i++)
+    h = (h ^ s->state.data[i]) * 0x100000001b3ull;
+  s->hash = h ^ s->state.len;
   s->t = t;
   s->stats = sm->stats;
 }
@@ -291,9 +354,9 @@ take(Sm *sm, Snapshot *s, guint64 t)
 static guint64
 periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
 {
-  if (old->hash != cur->hash || old->state->len != cur->state->len ||
+  if (old->hash != cur->hash || old->state.len != cur->state.len ||
       old->counters->len != cur->counters->len ||
-      memcmp(old->state->data, cur->state->data, cur->state->len * sizeof(guint64)) != 0)
+      memcmp(old->state.data, cur->state.data, cur->state.len) != 0)
     return 0;
   guint64 k = G_MAXUINT64;
   const guint32 *a = (const guint32 *)(void *)old->counters->data;
@@ -366,7 +429,24 @@ jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
 static void
 forget(SmSteady *st)
 {
-  st->n = st->next = st->looks = st->wait = 0;
+  st->n = st->next = st->next_whole = st->looks = st->wait = 0;
+  st->iter = 0;
+  st->pending = FALSE;
+}
+
+/* Jumps if the state in st->cur repeats @old: TRUE when it did. */
+static gboolean
+try_jump(Sm *sm, SmSteady *st, const Snapshot *old, guint64 limit)
+{
+  guint64 n = periods(sm, old, &st->cur);
+  guint64 period = st->cur.t - old->t;
+  if (n > 0 && limit != SM_NEVER)
+    n = MIN(n, (limit - sm->now) / period);
+  if (n == 0)
+    return FALSE;
+  jump(sm, old, &st->cur, n);
+  forget(st);
+  return TRUE;
 }
 
 void
@@ -409,35 +489,53 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   if (ref->loop_left[level] == st->count)
     return;
   st->count = ref->loop_left[level];
+  st->iter++;
   if (sm->engine.n > 0 || sm->now >= limit)
     return; /* events in flight (a block launch) belong to no period */
-  if (st->wait > 0) {
-    st->wait--;
-    return;
+  if (st->pending) {
+    if (st->iter < st->due)
+      return;
+    /* the state a hash said would come back: compare it in full */
+    st->pending = FALSE;
+    take(sm, &st->cur, sm->now);
+    if (try_jump(sm, st, &st->cand, limit))
+      return;
+  } else {
+    if (st->wait > 0) {
+      st->wait--;
+      return;
+    }
+    take(sm, &st->cur, sm->now);
   }
-  take(sm, &st->cur, sm->now);
   if (st->keep == 0)
-    st->keep = CLAMP(KEEP_BYTES / (st->cur.state->len * sizeof(guint64) + 1), MIN_KEEP, MAX_KEEP);
-  for (guint j = 0; j < st->n; j++) {
-    const Snapshot *old = &st->snap[(st->next + st->keep - 1 - j) % st->keep];
-    guint64 n = periods(sm, old, &st->cur);
-    guint64 period = st->cur.t - old->t;
-    if (n > 0 && limit != SM_NEVER)
-      n = MIN(n, (limit - sm->now) / period);
-    if (n == 0)
-      continue;
-    jump(sm, old, &st->cur, n);
-    forget(st);
-    return;
+    st->keep = MIN(CLAMP(KEEP_BYTES / (st->cur.state.len + 1), MIN_KEEP, MAX_KEEP), keep_at_most);
+  guint whole = MIN(st->n, st->keep);
+  for (guint j = 0; j < whole; j++)
+    if (try_jump(sm, st, &st->snap[(st->next_whole + st->keep - 1 - j) % st->keep], limit))
+      return;
+  /* older states by their hashes: a match is a repeat if the hash tells the truth; keep this
+   * state and compare it with the one as many iterations ahead */
+  guint64 h = st->cur.hash;
+  for (guint j = whole; j < st->n; j++) {
+    const Seen *old = &st->seen[(st->next + HISTORY - 1 - j) % HISTORY];
+    if (old->hash == h) {
+      snapshot_copy(&st->cand, &st->cur);
+      st->pending = TRUE;
+      st->due = st->iter + (st->iter - old->iter);
+      break;
+    }
   }
-  /* no repeat: remember this state (swap buffers with the oldest) */
-  if (st->snap[st->next].state == NULL)
-    snapshot_init(&st->snap[st->next]);
-  Snapshot tmp = st->snap[st->next];
-  st->snap[st->next] = st->cur;
+  /* remember this state (swap buffers with the oldest kept whole) */
+  st->seen[st->next] = (Seen){h, st->iter};
+  st->next = (st->next + 1) % HISTORY;
+  st->n = MIN(st->n + 1, HISTORY);
+  Snapshot *slot = &st->snap[st->next_whole];
+  if (slot->counters == NULL)
+    snapshot_init(slot);
+  Snapshot tmp = *slot;
+  *slot = st->cur;
   st->cur = tmp;
-  st->next = (st->next + 1) % st->keep;
-  st->n = MIN(st->n + 1, st->keep);
-  if (++st->looks > EAGER_LOOKS)
+  st->next_whole = (st->next_whole + 1) % st->keep;
+  if (!st->pending && ++st->looks > EAGER_LOOKS)
     st->wait = MIN(st->looks - EAGER_LOOKS, MAX_BACKOFF);
 }

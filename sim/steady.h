@@ -20,6 +20,10 @@
 typedef struct Sm Sm;
 typedef struct SmSteady SmSteady;
 
+/* Process-wide, for tests: keep at most @n states whole (0: as many as fit in 32 MiB, up to
+ * 256), so that longer periods are found through the hashes of older states. */
+void sm_steady_set_keep(guint n);
+
 /* NULL when @sm's stream can never be periodic. */
 SmSteady *sm_steady_new(const Sm *sm);
 void sm_steady_free(SmSteady *st);

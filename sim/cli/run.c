@@ -10,40 +10,40 @@
 #include "commands.h"
 #include "report.h"
 
-/* Runs @sm to its end in slices of cycles (the results do not depend on the slicing); on a
- * terminal, after a second, a progress line on stderr.  FALSE when @max_cycles stopped it. */
+typedef struct {
+  gint64 start, shown;
+} Watch;
+
+/* On a terminal, after a second, a progress line on stderr, redrawn five times a second. */
+static void
+show_progress(const Sm *sm, gpointer data)
+{
+  Watch *w = data;
+  gint64 now = g_get_monotonic_time();
+  if (now - w->start <= G_USEC_PER_SEC || now - w->shown <= G_USEC_PER_SEC / 5)
+    return;
+  double s = (double)(now - w->start) / G_USEC_PER_SEC;
+  guint64 issued = sm_stats(sm)->issued;
+  fprintf(stderr,
+          "\rrun: cycle %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+          " warp-instructions, %.1f M/s   ",
+          sm_now(sm), issued, (double)issued / s / 1e6);
+  fflush(stderr);
+  w->shown = now;
+}
+
+/* Runs @sm to its end, or to @max_cycles: FALSE when that stopped it. */
 static gboolean
 run_watched(Sm *sm, guint64 max_cycles)
 {
-  gboolean tty = isatty(STDERR_FILENO);
-  gint64 start = g_get_monotonic_time(), shown = 0;
-  guint64 slice = 1u << 16; /* grows while slices are quick: idle stretches cost nothing */
-  while (!sm_finished(sm) && !sm_stop_requested()) {
-    gint64 t0 = g_get_monotonic_time();
-    guint64 until = max_cycles - sm_now(sm) > slice ? sm_now(sm) + slice : max_cycles;
-    sm_run_until(sm, until);
-    if (g_get_monotonic_time() - t0 < 20000 && slice < (G_MAXUINT64 >> 2))
-      slice *= 2;
-    if (!sm_finished(sm) && sm_now(sm) >= max_cycles) {
-      if (shown)
-        fputc('\n', stderr);
-      return FALSE;
-    }
-    gint64 now = g_get_monotonic_time();
-    if (tty && now - start > G_USEC_PER_SEC && now - shown > G_USEC_PER_SEC / 5) {
-      double s = (double)(now - start) / G_USEC_PER_SEC;
-      guint64 issued = sm_stats(sm)->issued;
-      fprintf(stderr,
-              "\rrun: cycle %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-              " warp-instructions, %.1f M/s   ",
-              sm_now(sm), issued, (double)issued / s / 1e6);
-      fflush(stderr);
-      shown = now;
-    }
-  }
-  if (shown)
+  Watch w = {g_get_monotonic_time(), 0};
+  if (isatty(STDERR_FILENO))
+    sm_set_progress(sm, show_progress, &w);
+  sm_run_until(sm, max_cycles);
+  sm_set_progress(sm, NULL, NULL);
+  if (w.shown)
     fputc('\n', stderr);
-  return TRUE;
+  return sm_finished(sm) || sm_stop_requested() || sm_now(sm) < max_cycles;
 }
 
 int

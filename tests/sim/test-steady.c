@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "steady.h"
 
 /* Every counter except the two that say how the loop got there. */
 static void
@@ -149,6 +150,48 @@ START_TEST(test_jumps_stop_at_the_requested_cycle)
 }
 END_TEST
 
+/* With block priority one block runs ahead and the next one gains an instruction per iteration
+ * of it: the state repeats only every 67 iterations (the loop's length).  Kept whole, such a
+ * state is found at once; kept only as a hash, the repeat is confirmed a period later. */
+START_TEST(test_long_periods_are_found_by_hash)
+{
+  const char *const sets[] = {"blocks=8", "iters=800", NULL};
+  guint64 whole = run_both("config/gpus/h100.yaml", "bench/waves.yaml", sets);
+  sm_steady_set_keep(4);
+  guint64 hashed = run_both("config/gpus/h100.yaml", "bench/waves.yaml", sets);
+  sm_steady_set_keep(0);
+  /* 754 k and 689 k of 861 k cycles (by the kept states only: 181 k) */
+  ck_assert_uint_gt(whole, hashed);
+  ck_assert_uint_gt(hashed, whole / 4 * 3);
+}
+END_TEST
+
+static void
+count_calls(const Sm *sm, gpointer data)
+{
+  (void)sm;
+  (*(guint *)data)++;
+}
+
+START_TEST(test_progress_calls_change_nothing)
+{
+  const char *const sets[] = {"blocks=8", "iters=800", NULL};
+  SmStats stats[2];
+  guint calls = 0;
+  for (guint watched = 0; watched < 2; watched++) {
+    TestRun *run = test_run_new("config/gpus/h100.yaml", "bench/waves.yaml", sets);
+    if (watched)
+      sm_set_progress(run->sm, count_calls, &calls);
+    sm_run(run->sm);
+    stats[watched] = *sm_stats(run->sm);
+    test_run_free(run);
+  }
+  ck_assert_uint_ge(calls, stats[1].visited_cycles / 4096);
+  ck_assert_uint_gt(calls, 0);
+  ck_assert(memcmp(&stats[0], &stats[1], sizeof stats[0]) == 0);
+}
+END_TEST
+
 /* Random deterministic settings on every shipped GPU (fixed seed): the same counters with and
  * without jumps, whatever the kernel, policy, occupancy and loop shape. */
 START_TEST(test_random_settings_fast_forward_exactly)
@@ -211,6 +254,8 @@ steady_suite(void)
   tcase_add_test(tc, test_random_streams_are_stepped_through);
   tcase_add_test(tc, test_jumps_stop_at_the_requested_cycle);
   tcase_add_test(tc, test_random_settings_fast_forward_exactly);
+  tcase_add_test(tc, test_long_periods_are_found_by_hash);
+  tcase_add_test(tc, test_progress_calls_change_nothing);
   suite_add_tcase(s, tc);
   return s;
 }

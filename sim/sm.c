@@ -543,8 +543,15 @@ step(Sm *sm)
   if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
     sm->trace->klass->advance(sm->trace, t);
   fire_events(sm, t);
-  for (guint si = 0; si < sm->n_sched; si++)
-    schedule(sm, si, t);
+  /* within an SM, the scheduler after the last one that queued a shared-memory access looks
+   * first: the schedulers take the queue's free places in turn (before any such access, and
+   * in kernels without one, in index order) */
+  guint per = sm->sched_per_sm;
+  for (guint m = 0, si = 0; m < sm->n_sm; m++) {
+    guint first = sm->smem.first[m];
+    for (guint k = 0; k < per; k++, si++)
+      schedule(sm, si - k + (first + k) % per, t);
+  }
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);

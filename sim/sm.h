@@ -2,8 +2,10 @@
  * point; not the units it wires (sm-internal.h lists them).
  *
  * Per cycle with work, in this order: events of the cycle fire (memory completions), then
- * each scheduler in index order looks at its warps (warp id modulo schedulers, oldest first)
- * and issues up to issue_width instructions by its policy.  A cycle in which nothing can
+ * each scheduler looks at its warps (warp id modulo schedulers, oldest first) and issues up to
+ * issue_width instructions by its policy.  Within an SM the schedulers look in index order,
+ * starting after the last one that queued a shared-memory access (the queue's free places go
+ * round robin).  A cycle in which nothing can
  * happen is never visited: the clock jumps to the earliest cycle at which some warp may
  * become eligible or an event fires.  Nothing is allocated once sm_new() returns.
  */

@@ -49,6 +49,7 @@ void
 sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm)
 {
   smem->free = g_new0(guint64, n_sm);
+  smem->first = g_new0(guint8, n_sm);
   smem->banks = gpu->smem.banks;
   smem->bank_width = gpu->smem.bank_width_bytes;
   smem->ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
@@ -61,4 +62,5 @@ void
 sm_smem_clear(SmSharedMemory *smem)
 {
   g_clear_pointer(&smem->free, g_free);
+  g_clear_pointer(&smem->first, g_free);
 }

@@ -297,7 +297,7 @@ walk(Sm *sm, Walk *k)
     cycle(k, &blk->free_at);
   }
   for (guint m = 0; m < sm->n_sm; m++) {
-    put(k, sm->sm_blocks[m]);
+    put(k, sm->sm_blocks[m] | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);

@@ -1,6 +1,7 @@
 /* Stores, access widths, asynchronous copies, shared-memory banks: hand-checked counts and cycles
  * on a toy GPU with fixed latencies (ALU 4, shared memory 10, DRAM 200 with no bandwidth limit). */
 #include <check.h>
+#include <math.h>
 
 #include "helpers.h"
 #include "memory.h"
@@ -175,6 +176,42 @@ START_TEST(test_conflicts_add_latency_and_divide_throughput)
 }
 END_TEST
 
+/* The schedulers of an SM share the one-access-a-cycle shared-memory pipe in turn.  25 LDS
+ * chains (latency 23) on the H100 preset with a 2-place queue: 7, 6, 6, 6 warps a scheduler.
+ * While all four have loads waiting each gets every fourth access, so the lighter three finish
+ * their 6 G loads at 24 G cycles, with the first scheduler 6 G into its 7 G; it then runs its
+ * last G loads alone at 7 per latency: 24 G + 23 G / 7 cycles (H100: 0.9160 IPC, a fixed order
+ * would favour one scheduler).  With 21 warps (6, 5, 5, 5) the pipe has room and the heavy
+ * scheduler takes more than its quarter: 23 cycles a round, latency-bound. */
+START_TEST(test_schedulers_take_turns_at_the_shared_pipe)
+{
+  g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kernel = test_source_path("isa/kernels/mix.yaml");
+  static const struct {
+    const char *warps;
+    double ipc;
+  } cases[] = {{"warps_per_sm=25", 25 / (24 + 23 / 7.0)}, {"warps_per_sm=21", 21 / 23.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *sets[] = {cases[i].warps,
+                          "other=LDS",
+                          "alpha=0",
+                          "groups=2048",
+                          "unroll=128",
+                          "loop_overhead=1",
+                          "alu_op=FFMA",
+                          "shared_memory.queue_depth=2",
+                          NULL};
+    TestRun *run = test_run_new(gpu, kernel, sets);
+    sm_run(run->sm);
+    const SmStats *s = sm_stats(run->sm);
+    double ipc = (double)s->shared_accesses / s->cycles;
+    ck_assert_msg(fabs(ipc / cases[i].ipc - 1) < 0.002, "%s: %.5f LDS a cycle, expected %.5f",
+                  cases[i].warps, ipc, cases[i].ipc);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 START_TEST(test_rolling_prefetch_needs_async_copies)
 {
   /* prefetch.yaml, one warp, 16 FFMAs per element, prefetch distance 4, on the toy GPU.
@@ -232,6 +269,7 @@ memops_suite(void)
   tcase_add_test(tc, test_bank_conflict_degree_follows_the_stride);
   tcase_add_test(tc, test_conflicts_add_latency_and_divide_throughput);
   tcase_add_test(tc, test_rolling_prefetch_needs_async_copies);
+  tcase_add_test(tc, test_schedulers_take_turns_at_the_shared_pipe);
   suite_add_tcase(s, tc);
   return s;
 }

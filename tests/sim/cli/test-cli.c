@@ -92,7 +92,7 @@ START_TEST(test_no_fast_forward_prints_the_same_numbers)
 {
   const char *args[] = {
       "run",     H100,    "isa/kernels/mix.yaml", "--set", "other=LDS",       "--set",
-      "alpha=2", "--set", "groups=3000",          "--set", "warps_per_sm=40", "--json",
+      "alpha=2", "--set", "groups=3000",          "--set", "warps_per_sm=32", "--json",
       NULL,      NULL};
   g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
   ck_assert_int_eq(test_smsim(args, &a, &e1), 0);

@@ -41,7 +41,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
                               &w->rng);
     base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
-    sm->smem.first[w->sm] = (guint8)((w->sched % sm->sched_per_sm + 1) % sm->sched_per_sm);
+    sm_smem_turn(sm, w->sm, (w->sched % sm->sched_per_sm + 1) % sm->sched_per_sm);
     sm->stats.shared_accesses++;
     sm->stats.shared_passes += passes;
     if (ii->is_store) {

@@ -37,6 +37,8 @@ struct Sm {
   guint32 *grid_pool;               /* per warp slot: SmScheduler.grid */
   guint8 *pool_pool;                /* per warp slot: in the active pool (policy two_level) */
   guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
+  guint *order;         /* n_sched: the order the schedulers look in this cycle (sm_smem_turn()) */
+  gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
   guint *eligible;
   guint *due;
   guint *prio_pos, *prio_at; /* scratch of pick(): the priority block's eligible warps */
@@ -120,6 +122,16 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
   SmScheduler *s = &sm->sched[w->sched];
   s->wake[sm_warp_pos(sm, w)] = at;
   s->min_wake = MIN(s->min_wake, at);
+}
+
+/* SM @m's schedulers look from its local scheduler @first on, in index order, from the next
+ * cycle (round robin for the shared-memory queue's free places: the one after the last that
+ * queued an access); sm.c rebuilds sm->order before the next cycle. */
+static inline void
+sm_smem_turn(Sm *sm, guint m, guint first)
+{
+  sm->smem.first[m] = (guint8)first;
+  sm->order_stale = TRUE;
 }
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */

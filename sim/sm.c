@@ -62,6 +62,9 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
     sm->pool_joins = g_new0(guint8, sm->n_warps);
   }
+  sm->order = g_new0(guint, sm->n_sched);
+  for (guint i = 0; i < sm->n_sched; i++)
+    sm->order[i] = i;
   sm->eligible = g_new0(guint, sm->n_warps + 1);
   sm->due = g_new0(guint, sm->n_warps + 1);
   sm->prio_pos = g_new0(guint, sm->n_warps + 1);
@@ -153,6 +156,7 @@ sm_free(Sm *sm)
   g_free(sm->pool_leaves);
   g_free(sm->pool_joins);
   g_free(sm->eligible);
+  g_free(sm->order);
   g_free(sm->due);
   g_free(sm->prio_pos);
   g_free(sm->prio_at);
@@ -543,15 +547,18 @@ step(Sm *sm)
   if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
     sm->trace->klass->advance(sm->trace, t);
   fire_events(sm, t);
-  /* within an SM, the scheduler after the last one that queued a shared-memory access looks
-   * first: the schedulers take the queue's free places in turn (before any such access, and
-   * in kernels without one, in index order) */
-  guint per = sm->sched_per_sm;
-  for (guint m = 0, si = 0; m < sm->n_sm; m++) {
-    guint first = sm->smem.first[m];
-    for (guint k = 0; k < per; k++, si++)
-      schedule(sm, si - k + (first + k) % per, t);
+  if (G_UNLIKELY(sm->order_stale)) {
+    /* within an SM, the scheduler after the last one that queued a shared-memory access looks
+     * first: the schedulers take the queue's free places in turn (before any such access, and
+     * in kernels without one, in index order) */
+    guint per = sm->sched_per_sm;
+    for (guint m = 0; m < sm->n_sm; m++)
+      for (guint k = 0, s = sm->smem.first[m]; k < per; k++, s = s + 1 == per ? 0 : s + 1)
+        sm->order[m * per + k] = m * per + s;
+    sm->order_stale = FALSE;
   }
+  for (guint i = 0; i < sm->n_sched; i++)
+    schedule(sm, sm->order[i], t);
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);

@@ -208,23 +208,25 @@ h100_mape(const char *file, guint rows, double *worst)
 
 START_TEST(test_validate_h100_mixes_within_3_percent)
 {
-  /* the eight mixed curves: 2.5 % overall and 4.5 % on the worst curve (l2 alpha 48) when
+  /* the eight mixed curves: 2.4 % overall and 4.6 % on the worst curve (l2 alpha 48) when
    * this test was written; 3.6 % and 11.1 % before block priority and last_resumed, 6.4 %
    * before the write ports, the measured latency distributions and the loop replay */
   double worst, mape = h100_mape("h100-mixes.csv", 384, &worst);
   if (mape >= 0) {
     ck_assert(mape < 3.0);
-    ck_assert_msg(worst <= 8.0, "worst curve %.1f %%", worst);
+    ck_assert_msg(worst <= 6.0, "worst curve %.1f %%", worst);
   }
 }
 END_TEST
 
-START_TEST(test_validate_h100_calibration_within_2_5_percent)
+START_TEST(test_validate_h100_calibration_within_2_percent)
 {
+  /* 1.3 % overall and 4.9 % on the worst curve (stride2) when this test was written; 1.7 %
+   * before the shared-memory turns and the L2 bandwidth */
   double worst, mape = h100_mape("h100-calibration.csv", 320, &worst);
   if (mape >= 0) {
-    ck_assert(mape < 2.5); /* 1.7 % when this test was written */
-    ck_assert_msg(worst <= 8.0, "worst curve %.1f %%", worst);
+    ck_assert(mape < 2.0);
+    ck_assert_msg(worst <= 6.0, "worst curve %.1f %%", worst);
   }
 }
 END_TEST
@@ -426,7 +428,7 @@ sweep_suite(void)
   tcase_add_test(volkov, test_model_overlay_numbers);
   suite_add_tcase(s, volkov);
   TCase *h100 = tcase_create("h100");
-  tcase_add_test(h100, test_validate_h100_calibration_within_2_5_percent);
+  tcase_add_test(h100, test_validate_h100_calibration_within_2_percent);
   tcase_add_test(h100, test_validate_h100_mixes_within_3_percent);
   suite_add_tcase(s, h100);
   TCase *tools = tcase_create("tools");

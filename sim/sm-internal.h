@@ -130,8 +130,10 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
 static inline void
 sm_smem_turn(Sm *sm, guint m, guint first)
 {
-  sm->smem.first[m] = (guint8)first;
-  sm->order_stale = TRUE;
+  if (sm->smem.first[m] != first) {
+    sm->smem.first[m] = (guint8)first;
+    sm->order_stale = TRUE;
+  }
 }
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */

@@ -7,8 +7,8 @@
 
 #include "sm-internal.h"
 
-#define MAX_KEEP 256           /* states kept whole: periods of up to this many looks ... */
-#define MIN_KEEP 4             /* ... at least, however large the machine */
+#define MAX_KEEP 256 /* states kept whole: periods of up to this many looks ... */
+#define MIN_KEEP 1   /* ... at least, however large the machine (the hashes reach further) */
 #define KEEP_BYTES (32u << 20) /* what the states kept whole may take together */
 #define HISTORY 1024           /* hashes of the states seen: longer periods, checked later */
 #define EAGER_LOOKS 64         /* looks at every reference iteration before backing off */

@@ -275,7 +275,6 @@ lookup_op(Asm *a, const Tok *t, const char *mnemonic, IsaOp *op, guint *width)
   return asm_fail_at(a, t, "unknown op '%s'", mnemonic);
 }
 
-/* "SB0, N" after DEPBAR.LE: wait until at most N groups of copies are outstanding. */
 /* A store or copy writes no register: its first operand is an address, [R...]. */
 static gboolean
 expect_address_first(Asm *a, const IsaOpInfo *info, const char *form)
@@ -286,6 +285,7 @@ expect_address_first(Asm *a, const IsaOpInfo *info, const char *form)
                      info->mnemonic, form);
 }
 
+/* "SB0, N" after DEPBAR.LE: wait until at most N groups of copies are outstanding. */
 static gboolean
 parse_depbar(Asm *a, IsaInsn *insn)
 {

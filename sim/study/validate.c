@@ -29,6 +29,25 @@ kind_index(const char *kind)
   return -1;
 }
 
+/* The measuring programs' names for their ILP variants (../shared/data/kernels/mix2.cu,
+ * mix3.cu): gilpK is gmem with K chains, filpK fadd with K chains.  Returns the kind they run
+ * (-1: not such a name) and sets *chains to K. */
+static int
+ilp_kind_index(const char *kind, guint *chains)
+{
+  const char *base = g_str_has_prefix(kind, "gilp")   ? "gmem"
+                     : g_str_has_prefix(kind, "filp") ? "fadd"
+                                                      : NULL;
+  if (base == NULL || !g_ascii_isdigit(kind[4]))
+    return -1;
+  char *end;
+  guint64 k = g_ascii_strtoull(kind + 4, &end, 10);
+  if (*end != '\0' || k < 1 || k > 32)
+    return -1;
+  *chains = (guint)k;
+  return kind_index(base);
+}
+
 /* One field of a CSV line: its text (quotes removed, blanks trimmed) and 1-based column. */
 typedef struct {
   char *text;
@@ -94,14 +113,41 @@ field_number(const char *path, guint line, const Field *f, const char *name, dou
   return TRUE;
 }
 
+/* Groups per loop iteration in the measuring programs' source (the `unroll` of their variant
+ * tables, ../shared/data/kernels/mix2.cu and mix3.cu): their `iters` counts iterations. */
+static guint
+measured_unroll(double alpha, guint ilp)
+{
+  if (alpha < 0)
+    return ilp == 1 ? 16 : ilp == 2 ? 8 : 4;
+  if (alpha == 0)
+    return MAX(1u, 32 / ilp);
+  static const struct {
+    double alpha;
+    guint unroll;
+  } t[] = {{1, 16}, {4, 8}, {8, 4}, {16, 2}, {32, 1}};
+  guint u = 16;
+  for (guint i = 0; i < G_N_ELEMENTS(t) && t[i].alpha <= alpha; i++)
+    u = t[i].unroll;
+  return u;
+}
+
+/* A row of the calibration format; @iters: the file counts loop iterations (the measuring
+ * programs' own output), not groups. */
 static gboolean
-mix_row(const char *path, guint line, GArray *f, const int *col, SmValidateRow *r, GError **error)
+mix_row(const char *path, guint line, GArray *f, const int *col, gboolean iters, SmValidateRow *r,
+        GError **error)
 {
   double v;
   const Field *kind = FIELD(f, col[0]);
-  if (kind_index(kind->text) < 0)
+  guint chains = 0;
+  r->kind_index = kind_index(kind->text);
+  if (r->kind_index < 0)
+    r->kind_index = ilp_kind_index(kind->text, &chains);
+  if (r->kind_index < 0)
     return cfg_fail_at(error, path, line, kind->col,
-                       "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem",
+                       "kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, smem, "
+                       "gilpK or filpK (gmem or fadd with K chains)",
                        kind->text);
   r->kind = g_strdup(kind->text);
   if (!field_number(path, line, FIELD(f, col[1]), "alpha", -1, 1e6, FALSE, &r->alpha, error))
@@ -113,12 +159,21 @@ mix_row(const char *path, guint line, GArray *f, const int *col, SmValidateRow *
   if (!field_number(path, line, FIELD(f, col[2]), "ilp", 1, 32, TRUE, &v, error))
     return FALSE;
   r->ilp = (guint)v;
+  if (chains && r->ilp != chains)
+    return cfg_fail_at(error, path, line, FIELD(f, col[2])->col,
+                       "ilp: %u, but kind '%s' runs %u chains", r->ilp, r->kind, chains);
   if (!field_number(path, line, FIELD(f, col[3]), "warps_per_sm", 1, 1024, TRUE, &v, error))
     return FALSE;
   r->warps = (guint)v;
-  if (!field_number(path, line, FIELD(f, col[4]), "groups_per_warp", 1, 1e7, TRUE, &v, error))
-    return FALSE;
-  r->groups = (guint)v;
+  if (!iters) {
+    if (!field_number(path, line, FIELD(f, col[4]), "groups_per_warp", 1, 1e7, TRUE, &v, error))
+      return FALSE;
+    r->groups = (guint)v;
+  } else {
+    if (!field_number(path, line, FIELD(f, col[4]), "iters", 1, 1e7, TRUE, &v, error))
+      return FALSE;
+    r->groups = (guint)v * measured_unroll(r->alpha, r->ilp);
+  }
   return field_number(path, line, FIELD(f, col[5]), "ipc_total", 0, 1e6, FALSE, &r->measured,
                       error);
 }
@@ -155,6 +210,8 @@ row_clear(gpointer p)
 
 static const char *const mix_columns[] = {"kind",         "alpha",           "ilp",
                                           "warps_per_sm", "groups_per_warp", "ipc_total"};
+static const char *const mix_iters_columns[] = {"kind",         "alpha", "ilp",
+                                                "warps_per_sm", "iters", "ipc_total"};
 static const char *const kernel_columns[] = {"kernel", "set", "metric", "measured", "curve"};
 
 /* Column indices of @names in @header; FALSE with an error naming the first missing one (and
@@ -199,19 +256,26 @@ sm_validation_parse(const char *path, const char *text, GError **error)
   g_array_set_clear_func(v->rows, row_clear);
   v->curves = g_ptr_array_new();
   guint n_need = G_N_ELEMENTS(mix_columns);
-  gboolean kernel_format = FALSE;
-  for (guint c = 0; c < header->len; c++)
+  gboolean kernel_format = FALSE, groups = FALSE, iters = FALSE;
+  for (guint c = 0; c < header->len; c++) {
     kernel_format |= strcmp(FIELD(header, c)->text, "kernel") == 0;
+    groups |= strcmp(FIELD(header, c)->text, "groups_per_warp") == 0;
+    iters |= strcmp(FIELD(header, c)->text, "iters") == 0;
+  }
+  iters = iters && !groups; /* the measuring programs' output counts iterations */
   if (kernel_format) {
     v->format = SM_VALIDATE_KERNEL;
     n_need = G_N_ELEMENTS(kernel_columns);
   }
   const char *hint = kernel_format ? " (kernel format: kernel,set,metric,measured,curve)"
                                    : " (calibration format: kind,alpha,ilp,warps_per_sm,"
-                                     "groups_per_warp,ipc_total; or kernel format: "
+                                     "groups_per_warp (or iters),ipc_total; or kernel format: "
                                      "kernel,set,metric,measured,curve)";
-  if (!find_columns(path, header, kernel_format ? kernel_columns : mix_columns, n_need, hint, col,
-                    error)) {
+  if (!find_columns(path, header,
+                    kernel_format ? kernel_columns
+                    : iters       ? mix_iters_columns
+                                  : mix_columns,
+                    n_need, hint, col, error)) {
     return NULL;
   }
   for (guint l = 1; lines[l]; l++) {
@@ -232,7 +296,7 @@ sm_validation_parse(const char *path, const char *text, GError **error)
     }
     SmValidateRow r = {.line = l + 1};
     gboolean ok = v->format == SM_VALIDATE_KERNEL ? kernel_row(path, l + 1, f, col, &r, error)
-                                                  : mix_row(path, l + 1, f, col, &r, error);
+                                                  : mix_row(path, l + 1, f, col, iters, &r, error);
     if (!ok) {
       row_clear(&r);
       return NULL;
@@ -312,7 +376,7 @@ loop_shape(const Kind *k, double alpha, guint ilp)
 static char **
 row_sets(const SmValidateRow *r)
 {
-  const Kind *k = &kinds[kind_index(r->kind)];
+  const Kind *k = &kinds[r->kind_index];
   gboolean none = r->alpha < 0 || strcmp(k->other, "none") == 0;
   LoopShape loop = loop_shape(k, r->alpha, r->ilp);
   GStrvBuilder *b = g_strv_builder_new();

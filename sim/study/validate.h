@@ -20,7 +20,8 @@ typedef struct {
   guint line;
   /* the calibration format */
   char *kind;
-  double alpha; /* -1: no other instruction */
+  int kind_index; /* the workload it runs (gilp2 runs gmem's) */
+  double alpha;   /* -1: no other instruction */
   guint ilp, groups;
   /* the kernel-measurement format */
   char *kernel, *set, *metric, *curve;

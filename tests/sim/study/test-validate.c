@@ -143,6 +143,90 @@ START_TEST(test_metric_paths_reach_arrays_and_levels)
 }
 END_TEST
 
+/* The simulated column of every row of a calibration-format validate --csv output. */
+static char *
+simulated_column(const char *csv)
+{
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(csv, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  GString *col = g_string_new(NULL);
+  for (guint i = 1; lines[i] && lines[i][0]; i++) {
+    g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+    ck_assert_uint_eq(g_strv_length(f), 8);
+    g_string_append_printf(col, "%s %s\n", f[4], f[5]); /* groups, simulated */
+  }
+  return g_string_free(col, FALSE);
+}
+
+/* The measuring programs' own output (../shared/data/kernels/mix2.cu, mix3.cu): ILP variants
+ * named gilpK / filpK, and loop iterations (`iters`, `unroll` groups each) instead of groups.
+ * Each row must replay exactly what the same workload in the calibration format does. */
+START_TEST(test_measuring_programs_output_replays_the_same_workload)
+{
+  g_autofree char *raw = test_write_temp(
+      "raw.csv", "kind,alpha,ilp,warps_per_sm,iters,cycles_med,ipc_other,ipc_alu,ipc_total,"
+                 "sms_ok\n"
+                 "gilp2,0,2,3,12,1,0,0,0.008,132\n" /* unroll 16: 192 groups */
+                 "filp2,-1,2,2,4,1,0,0,0.99,132\n"  /* unroll 8: 32 groups */
+                 "gmem,8,1,4,5,1,0,0,0.05,132\n"    /* unroll 4: 20 groups */
+                 "sfu,24,1,4,3,1,0,0,1.0,132\n");   /* unroll 2: 6 groups */
+  g_autofree char *cal = test_write_temp("cal.csv", "kind,alpha,ilp,warps_per_sm,groups_per_warp,"
+                                                    "ipc_total\n"
+                                                    "gmem,0,2,3,192,0.008\n"
+                                                    "fadd,-1,2,2,32,0.99\n"
+                                                    "gmem,8,1,4,20,0.05\n"
+                                                    "sfu,24,1,4,6,1.0\n");
+  g_autofree char *c1 = test_write_temp("raw-out.csv", ""),
+                  *c2 = test_write_temp("cal-out.csv", "");
+  const char *a1[] = {"validate", "config/gpus/h100.yaml", raw, "--csv", c1, NULL};
+  const char *a2[] = {"validate", "config/gpus/h100.yaml", cal, "--csv", c2, NULL};
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  ck_assert_msg(test_smsim(a1, &o1, &e1) == 0, "%s", e1);
+  ck_assert_msg(test_smsim(a2, &o2, &e2) == 0, "%s", e2);
+  g_autofree char *s1 = simulated_column(c1), *s2 = simulated_column(c2);
+  ck_assert_str_eq(s1, s2);
+  ck_assert(g_str_has_prefix(s1, "192 ")); /* iterations became groups */
+  ck_assert(strstr(s1, "\n32 ") && strstr(s1, "\n20 ") && strstr(s1, "\n6 "));
+  /* the labels keep the file's names */
+  ck_assert(strstr(o1, "gilp2 alpha=0 ilp=2 ") != NULL);
+  ck_assert(strstr(o1, "filp2 alpha=-1 ilp=2 ") != NULL);
+  /* two warps of two chains of 4-cycle FADDs: one FADD a cycle, less the loop's overhead
+   * (3 instructions in 256) */
+  double filp = g_ascii_strtod(strstr(s1, "\n32 ") + 4, NULL);
+  ck_assert_msg(filp > 0.985 && filp <= 1.0, "%g", filp);
+}
+END_TEST
+
+static void
+assert_bad_mix_row(const char *row, const char *want_suffix)
+{
+  g_autofree char *text =
+      g_strconcat("kind,alpha,ilp,warps_per_sm,groups_per_warp,ipc_total\n", row, "\n", NULL);
+  g_autofree char *path = test_write_temp("mix.csv", text);
+  const char *args[] = {"validate", "config/gpus/h100.yaml", path, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+  g_autofree char *want = g_strconcat(path, ":", want_suffix, "\n", NULL);
+  ck_assert_str_eq(err, want);
+  ck_assert_str_eq(out, "");
+}
+
+START_TEST(test_calibration_format_bad_kinds)
+{
+  assert_bad_mix_row("gilp2,0,1,4,10,0.01", "2:9: ilp: 1, but kind 'gilp2' runs 2 chains");
+  assert_bad_mix_row("filp4,-1,2,4,10,0.01", "2:10: ilp: 2, but kind 'filp4' runs 4 chains");
+  const char *not_one = "2:1: kind '%s' is not one of fadd, gmem, l2, stride2, random, sfu, "
+                        "smem, gilpK or filpK (gmem or fadd with K chains)";
+  const char *names[] = {"gilp", "gilp0", "gilpx", "filp2a", "gilp33", "vector"};
+  for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autofree char *row = g_strdup_printf("%s,0,1,4,10,0.01", names[i]);
+    g_autofree char *want = g_strdup_printf(not_one, names[i]);
+    assert_bad_mix_row(row, want);
+  }
+}
+END_TEST
+
 static Suite *
 validate_suite(void)
 {
@@ -153,6 +237,11 @@ validate_suite(void)
   tcase_add_test(t, test_kernel_format_bad_rows);
   tcase_add_test(t, test_metric_paths_reach_arrays_and_levels);
   suite_add_tcase(s, t);
+  TCase *m = tcase_create("calibration-format");
+  tcase_set_timeout(m, 120);
+  tcase_add_test(m, test_measuring_programs_output_replays_the_same_workload);
+  tcase_add_test(m, test_calibration_format_bad_kinds);
+  suite_add_tcase(s, m);
   return s;
 }
 

@@ -340,15 +340,18 @@ add_take(GStrvBuilder *b, char *s)
 typedef struct {
   double alpha;
   guint groups, movs;
+  guint chain_movs; /* MOVs on each chain: alpha 0 and alpha >= 96 copy the chain's register
+                       (`IMAD.MOV.U32 R8, RZ, RZ, R23`, `MOV R6, R11`) before its first load */
 } LoopShape;
 
-static const LoopShape ldg_loops[] = {{0, 64, 9}, {1, 32, 0}, {2, 16, 0}, {4, 16, 0},
-                                      {8, 8, 0},  {16, 8, 0}, {24, 4, 0}, {32, 4, 0},
-                                      {48, 2, 0}, {64, 2, 0}, {96, 1, 2}};
-static const LoopShape sfu_loops[] = {{0, 128, 0}, {1, 64, 0}, {2, 32, 0}, {4, 32, 0},
-                                      {8, 16, 0},  {16, 8, 0}, {32, 4, 0}, {64, 2, 0}};
-static const LoopShape smem_loops[] = {{0, 128, 0}, {1, 128, 0}, {2, 64, 0}, {4, 64, 0},
-                                       {8, 16, 0},  {16, 8, 0},  {32, 4, 0}, {64, 2, 0}};
+static const LoopShape ldg_loops[] = {{0, 64, 8, 1}, {1, 32, 0, 0}, {2, 16, 0, 0}, {4, 16, 0, 0},
+                                      {8, 8, 0, 0},  {16, 8, 0, 0}, {24, 4, 0, 0}, {32, 4, 0, 0},
+                                      {48, 2, 0, 0}, {64, 2, 0, 0}, {96, 1, 1, 1}};
+static const LoopShape sfu_loops[] = {{0, 128, 0, 0}, {1, 64, 0, 0}, {2, 32, 0, 0}, {4, 32, 0, 0},
+                                      {8, 16, 0, 0},  {16, 8, 0, 0}, {32, 4, 0, 0}, {64, 2, 0, 0}};
+static const LoopShape smem_loops[] = {{0, 128, 0, 0}, {1, 128, 0, 0}, {2, 64, 0, 0},
+                                       {4, 64, 0, 0},  {8, 16, 0, 0},  {16, 8, 0, 0},
+                                       {32, 4, 0, 0},  {64, 2, 0, 0}};
 
 /* The shape for @alpha: the table's entry for the largest alpha not above it. */
 static LoopShape
@@ -387,6 +390,7 @@ row_sets(const SmValidateRow *r)
   add_take(b, g_strdup_printf("unroll=%u", loop.groups));
   g_strv_builder_add(b, "loop_overhead=1");
   add_take(b, g_strdup_printf("loop_movs=%u", loop.movs));
+  add_take(b, g_strdup_printf("chain_movs=%u", loop.chain_movs));
   if (none) {
     /* a group of an ALU-only row is 16 rounds of ilp dependent ALU ops */
     g_strv_builder_add(b, "other=none");

@@ -147,7 +147,7 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
   } cases[] = {
       {"frobnicate=1", "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
                        "pattern, level, groups, alu_op, mov_per_load, unroll, loop_overhead, "
-                       "loop_movs), kernel key or GPU key of that name"},
+                       "loop_movs, chain_movs), kernel key or GPU key of that name"},
       {"memory.dram.latency_cycles=-3", "--set memory.dram.latency_cycles: must be at least 1, "
                                         "got -3"},
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
@@ -177,7 +177,7 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
   const char *sets[] = {"other=FOO", NULL};
   g_autofree char *msg = run_error(sets);
   ck_assert_msg(g_str_has_prefix(msg, SMSIM_SOURCE_DIR "/isa/kernels/mix.yaml:"), "%s", msg);
-  ck_assert_msg(strstr(msg, "mix.yaml:44:17: unknown op 'FOO'") != NULL, "%s", msg);
+  ck_assert_msg(strstr(msg, "mix.yaml:48:17: unknown op 'FOO'") != NULL, "%s", msg);
 }
 END_TEST
 

@@ -159,6 +159,28 @@ START_TEST(test_taken_branches_cost_their_fetch)
 }
 END_TEST
 
+/* The loop's MOVs: an independent one (loop_movs) issues while the chain waits, one that copies
+ * the chain's register (chain_movs) lengthens the chain by its latency once an iteration. */
+START_TEST(test_a_mov_on_the_chain_costs_its_latency_each_iteration)
+{
+  /* one warp on Maxwell (ALU latency 6): 2 iterations of 16 groups of 16 dependent FADDs */
+  const guint64 expect[] = {512 * 6, 512 * 6 + 1, 512 * 6 + 2 * 6, 512 * 6 + 2 * 6};
+  const char *const sets[][10] = {
+      {"other=none", "alpha=16", "warps_per_sm=1", "groups=32", "unroll=16", NULL},
+      {"other=none", "alpha=16", "warps_per_sm=1", "groups=32", "unroll=16", "loop_movs=1", NULL},
+      {"other=none", "alpha=16", "warps_per_sm=1", "groups=32", "unroll=16", "chain_movs=1", NULL},
+      {"other=none", "alpha=16", "warps_per_sm=1", "groups=32", "unroll=16", "chain_movs=1",
+       "loop_movs=1", NULL}};
+  for (guint i = 0; i < G_N_ELEMENTS(expect); i++) {
+    TestRun *run = test_run_new(MAXWELL, MIX, sets[i]);
+    sm_run(run->sm);
+    ck_assert_uint_eq(sm_stats(run->sm)->cycles, expect[i]);
+    ck_assert_uint_eq(sm_stats(run->sm)->issued_op[ISA_OP_MOV], i == 0 ? 0 : i == 3 ? 4 : 2);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 START_TEST(test_a_shared_load_result_takes_the_write_port_an_fadd_wanted)
 {
   /* one scheduler, one write port: LDS at 0 writes back at 6; the FADD ready at 2 would also
@@ -349,6 +371,7 @@ sim_suite(void)
   tcase_add_test(units, test_stride_and_random_patterns_cost_transactions);
   tcase_add_test(units, test_dual_issue_pairs_independent_instructions_of_one_warp);
   tcase_add_test(units, test_taken_branches_cost_their_fetch);
+  tcase_add_test(units, test_a_mov_on_the_chain_costs_its_latency_each_iteration);
   tcase_add_test(units, test_a_shared_load_result_takes_the_write_port_an_fadd_wanted);
   tcase_add_test(units, test_latencies_drawn_from_a_histogram);
   suite_add_tcase(s, units);

@@ -165,15 +165,12 @@ mix_row(const char *path, guint line, GArray *f, const int *col, gboolean iters,
   if (!field_number(path, line, FIELD(f, col[3]), "warps_per_sm", 1, 1024, TRUE, &v, error))
     return FALSE;
   r->warps = (guint)v;
-  if (!iters) {
-    if (!field_number(path, line, FIELD(f, col[4]), "groups_per_warp", 1, 1e7, TRUE, &v, error))
-      return FALSE;
-    r->groups = (guint)v;
-  } else {
-    if (!field_number(path, line, FIELD(f, col[4]), "iters", 1, 1e7, TRUE, &v, error))
-      return FALSE;
-    r->groups = (guint)v * measured_unroll(r->alpha, r->ilp);
-  }
+  /* groups, or iterations of `unroll` groups each: at most 10^7 groups either way */
+  guint per = iters ? measured_unroll(r->alpha, r->ilp) : 1;
+  if (!field_number(path, line, FIELD(f, col[4]), iters ? "iters" : "groups_per_warp", 1,
+                    floor(1e7 / per), TRUE, &v, error))
+    return FALSE;
+  r->groups = (guint)v * per;
   return field_number(path, line, FIELD(f, col[5]), "ipc_total", 0, 1e6, FALSE, &r->measured,
                       error);
 }

@@ -48,6 +48,9 @@ static const CfgField top_fields[] = {
       "results each scheduler's register file takes per cycle (0: as many as arrive)"),
     F("two_level_pool", CFG_FIELD_UINT, two_level_pool, 1, 1024, "warps",
       "policy two_level: warps per scheduler in the active pool"),
+    F("resume_window", CFG_FIELD_UINT, resume_window, 0, 1u << 20, "cycles",
+      "policy last_resumed: warps that resumed within this many cycles of the latest resumed "
+      "eligible warp take turns with it (0: only those that resumed in the same cycle)"),
     FS("limits", "residency limits"),
     FS("units", "execution pipelines"),
     FS("shared_memory", "shared memory"),
@@ -532,10 +535,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   g_string_append_printf(out,
                          "dual_issue: %s\npolicy: %s\nblock_priority: %s\nsm_count: %u\n"
                          "block_launch_cycles: %u\n"
-                         "register_write_ports: %u\ntwo_level_pool: %u\n",
+                         "register_write_ports: %u\ntwo_level_pool: %u\nresume_window: %u\n",
                          dual_names[g->dual_issue], policy_names[g->policy],
                          block_priority_names[g->block_priority], g->sm_count,
-                         g->block_launch_cycles, g->register_write_ports, g->two_level_pool);
+                         g->block_launch_cycles, g->register_write_ports, g->two_level_pool,
+                         g->resume_window);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"

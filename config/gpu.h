@@ -61,6 +61,7 @@ typedef struct {
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
   guint two_level_pool;       /* policy two_level: active warps per scheduler */
+  guint resume_window; /* policy last_resumed: cycles within which resumed warps are equals */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,
         max_threads_per_block;

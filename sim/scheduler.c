@@ -3,8 +3,8 @@
 #include "scheduler.h"
 
 guint
-sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const guint *eligible,
-                  guint n_eligible)
+sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint64 window, guint last,
+                  const guint *eligible, guint n_eligible)
 {
   guint first = G_MAXUINT;
   if (policy == CFG_POLICY_OLDEST) {
@@ -19,7 +19,7 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
   }
   guint64 latest = 0;
   if (policy == CFG_POLICY_LAST_RESUMED) {
-    /* round robin among the warps that resumed last */
+    /* round robin among the warps that resumed last, or at most @window cycles before */
     for (guint i = 0; i < n_eligible; i++)
       if (eligible[i] != SM_SCHEDULER_TAKEN)
         latest = MAX(latest, sched->resumed[eligible[i]]);
@@ -27,7 +27,7 @@ sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last, const 
   for (guint i = 0; i < n_eligible; i++) {
     guint p = eligible[i];
     if (p == SM_SCHEDULER_TAKEN ||
-        (policy == CFG_POLICY_LAST_RESUMED && sched->resumed[p] != latest))
+        (policy == CFG_POLICY_LAST_RESUMED && sched->resumed[p] + window < latest))
       continue;
     if (first == G_MAXUINT)
       first = i;

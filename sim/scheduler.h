@@ -33,8 +33,9 @@ typedef struct {
  * index into @eligible, or G_MAXUINT when none is left.  @last: the position that issued last
  * among the warps taking part (round robin starts after it, gto stays with it).  two_level
  * picks like lrr among the warps its pool admits (the SM loop keeps the pool:
- * sm_scheduler_pool). */
-guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint last,
+ * sm_scheduler_pool).  last_resumed picks like lrr among the eligible warps that resumed at
+ * most @window cycles before the latest resumed eligible warp. */
+guint sm_scheduler_pick(const SmScheduler *sched, CfgPolicy policy, guint64 window, guint last,
                         const guint *eligible, guint n_eligible);
 
 /* Two-level scheduling: @leaves[p] says position p left the active pool (it waits on a

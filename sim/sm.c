@@ -352,7 +352,7 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
 {
   *blk = NULL;
   if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
-    return sm_scheduler_pick(s, sm->policy, s->last, sm->eligible, n_el);
+    return sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, s->last, sm->eligible, n_el);
   if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
     /* one candidate: no order to decide (the common case when warps wait on memory) */
     *blk = &sm->blocks[sm->warps[sm->eligible[0] * sm->n_sched + si].block];
@@ -381,7 +381,8 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     }
   }
   SmBlock *b = &sm->blocks[sm->warps[sm->prio_pos[0] * sm->n_sched + si].block];
-  guint j = sm_scheduler_pick(s, sm->policy, b->last[si % sm->sched_per_sm], sm->prio_pos, n);
+  guint j = sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, b->last[si % sm->sched_per_sm],
+                              sm->prio_pos, n);
   *blk = b;
   return sm->prio_at[j];
 }

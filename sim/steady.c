@@ -235,17 +235,27 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
     if (s->in_pool)
       put(k, s->in_pool[p]);
   }
-  /* resume cycles (policy last_resumed): only their order counts, every later one being
-   * larger than all of them */
+  /* resume cycles (policy last_resumed): their order, every later one being larger than all of
+   * them; with a resume window also whether any two, or one and a later one, are more than
+   * the window apart: the gap to the next earlier one and the age, both capped past it */
+  guint64 window = sm->gpu->resume_window, cap = window + 1;
   for (guint p = 0; sm->policy == CFG_POLICY_LAST_RESUMED && p < s->n_warps; p++) {
     if (k->mode == SHIFT) {
       s->resumed[p] += k->dt;
       continue;
     }
+    guint64 r = s->resumed[p], below = 0;
     guint rank = 0;
-    for (guint q = 0; q < s->n_warps; q++)
-      rank += s->resumed[q] < s->resumed[p];
+    for (guint q = 0; q < s->n_warps; q++) {
+      rank += s->resumed[q] < r;
+      if (s->resumed[q] < r)
+        below = MAX(below, s->resumed[q]);
+    }
     put(k, rank);
+    if (window > 0) {
+      put(k, rank == 0 ? cap : MIN(r - below, cap));
+      put(k, r > k->t ? cap + r - k->t : MIN(k->t - r, cap));
+    }
   }
   cycle(k, &s->min_wake);
   cycle(k, &s->busy_until);

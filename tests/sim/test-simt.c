@@ -306,8 +306,18 @@ START_TEST(test_last_resumed_issues_the_warp_back_from_memory_last_first)
   g_autofree char *oa = issue_order(a), *ob = issue_order(b);
   ck_assert_str_eq(oa, "0:0 1:1 2:2 10:0 11:1 12:2 13:0 14:1 15:2 16:0 17:1 18:2");
   ck_assert_str_eq(ob, "0:0 1:1 2:2 10:0 11:1 12:2 13:2 14:2 15:1 16:1 17:0 18:0");
+  /* a resume window of 1 cycle: warps 1 and 2 (back at 11 and 12) take turns, warp 0 (back
+   * at 10) waits for both; with 2 cycles all three are equals again, as in lrr */
+  const char *w1[] = {"policy=last_resumed", "resume_window=1", NULL},
+             *w2[] = {"policy=last_resumed", "resume_window=2", NULL};
+  Traced *c = run_traced(k, w1), *d = run_traced(k, w2);
+  g_autofree char *oc = issue_order(c), *od = issue_order(d);
+  ck_assert_str_eq(oc, "0:0 1:1 2:2 10:0 11:1 12:2 13:1 14:2 15:1 16:2 17:0 18:0");
+  ck_assert_str_eq(od, oa);
   traced_free(a);
   traced_free(b);
+  traced_free(c);
+  traced_free(d);
 }
 END_TEST
 

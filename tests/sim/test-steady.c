@@ -232,7 +232,10 @@ START_TEST(test_random_settings_fast_forward_exactly)
       g_ptr_array_add(sets, g_strdup("iters=150"));
       break;
     }
-    g_ptr_array_add(sets, g_strdup_printf("policy=%s", policies[g_rand_int_range(rand, 0, 5)]));
+    const char *policy = policies[g_rand_int_range(rand, 0, 5)];
+    g_ptr_array_add(sets, g_strdup_printf("policy=%s", policy));
+    if (strcmp(policy, "last_resumed") == 0)
+      g_ptr_array_add(sets, g_strdup_printf("resume_window=%u", i % 3 * 64));
     g_ptr_array_add(sets,
                     g_strdup_printf("block_priority=%s", priorities[g_rand_int_range(rand, 0, 3)]));
     g_ptr_array_add(sets, NULL);

@@ -337,7 +337,8 @@ END_TEST
 
 START_TEST(test_text_timeline_shows_active_lanes)
 {
-  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16), the warp
+  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16), then waits for
+   * its taken branch to the convergence point (the blanks: the preset's 7 cycles) and
    * reconverges with all 32 ('*', '#') */
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
@@ -353,8 +354,8 @@ START_TEST(test_text_timeline_shows_active_lanes)
                         NULL};
   g_autofree char *text = trace_text("div.txt", args);
   ck_assert_msg(strstr(text,
-                       "warp    0 *****--**++---+---+---+---+---+---+---+++*****--**\n"
-                       "    lanes #####  ##gg   g   g   g   g   g   g   ggg#####  ##\n") != NULL,
+                       "warp    0 *****--**++---+---+---+---+---+---+---++---    +**\n"
+                       "    lanes #####  ##gg   g   g   g   g   g   g   gg       g##\n") != NULL,
                 "%s", text);
   /* a run without divergence has no lanes rows */
   const char *plain[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=2", NULL};

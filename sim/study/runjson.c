@@ -44,6 +44,8 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "sm_count", MAX(s->n_sm, 1u));
   put_int(b, "grid_blocks", k->grid_blocks);
   put_int(b, "cycles", s->cycles);
+  /* at the GPU's clock: what a measuring program times with events */
+  put_double(b, "milliseconds", (double)s->cycles / (gpu->clock_mhz * 1e3));
   put_int(b, "fast_forward_cycles", s->fast_forward_cycles);
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
@@ -90,6 +92,9 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_double(b, "bytes_per_cycle", m.bytes_per_cycle);
   put_double(b, "read_bytes_per_cycle", m.read_bytes_per_cycle);
   put_double(b, "write_bytes_per_cycle", m.write_bytes_per_cycle);
+  /* read and written by all simulated SMs together, per second at the GPU's clock */
+  put_double(b, "gigabytes_per_second",
+             m.bytes_per_cycle * MAX(s->n_sm, 1u) * gpu->clock_mhz * 1e6 / 1e9);
   put_int(b, "loads", s->global_loads);
   put_int(b, "stores", s->global_stores);
   put_int(b, "async_copies", s->async_copies);

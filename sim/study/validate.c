@@ -479,11 +479,13 @@ check_kernel_row(const SmValidation *v, const SmValidateRow *r, const CfgRunSour
   return TRUE;
 }
 
-/* A throughput (more is better): the curve summary gives warps for 90 % of its maximum. */
+/* A throughput (more is better): the curve summary gives warps for 90 % of its maximum.  Not a
+ * time (cycles, milliseconds) nor a latency. */
 static gboolean
 is_throughput(const char *metric)
 {
-  return !g_str_has_suffix(metric, "cycles") && strstr(metric, "latency") == NULL;
+  return !g_str_has_suffix(metric, "cycles") && !g_str_has_suffix(metric, "milliseconds") &&
+         strstr(metric, "latency") == NULL;
 }
 
 static void

@@ -53,6 +53,14 @@ START_TEST(test_run_json_is_one_object_with_the_same_numbers)
   ck_assert_int_eq(sum, 8 * cycles);
   ck_assert_str_eq(
       json_object_get_string_member(json_object_get_object_member(o, "params"), "alpha"), "8");
+  /* in the units measuring programs print: milliseconds at the preset's 1266 MHz, and
+   * gigabytes a second moved by all simulated SMs (one here) */
+  ck_assert_double_eq_tol(json_object_get_double_member(o, "milliseconds"), cycles / 1266e3, 1e-15);
+  JsonObject *mem = json_object_get_object_member(o, "memory");
+  double bpc = json_object_get_double_member(mem, "bytes_per_cycle");
+  ck_assert_double_gt(bpc, 0);
+  ck_assert_double_eq_tol(json_object_get_double_member(mem, "gigabytes_per_second"), bpc * 1.266,
+                          1e-9);
 }
 END_TEST
 

@@ -140,6 +140,29 @@ START_TEST(test_metric_paths_reach_arrays_and_levels)
   const char *a2[] = {"validate", MAXWELL, p2, NULL};
   g_autofree char *o2 = NULL, *e2 = NULL;
   ck_assert_int_eq(test_smsim(a2, &o2, &e2), 2); /* 4 schedulers: indices 0..3 */
+  /* the units measuring programs print: one FADD warp, 64 x 16 x 6 = 6144 cycles at the
+   * preset's 1266 MHz are 0.00485308 ms; the memory rows' gigabytes a second are their bytes
+   * per cycle x 1.266 */
+  const char *units = "kernel,set,metric,measured,curve\n"
+                      "isa/kernels/mix.yaml,other=none;alpha=16;warps_per_sm=1;groups=64,"
+                      "milliseconds,0.004853,ms\n"
+                      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.bytes_per_"
+                      "cycle,10.368,bpc\n"
+                      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.gigabytes_"
+                      "per_second,13.126,gbps\n";
+  g_autofree char *p3 = test_write_temp("units.csv", units);
+  const char *a3[] = {"validate", MAXWELL, p3, NULL};
+  g_autofree char *o3 = NULL, *e3 = NULL;
+  ck_assert_msg(test_smsim(a3, &o3, &e3) == 0, "%s", e3);
+  ck_assert_msg(strstr(o3, " 0.00485308     0.004853") != NULL, "%s", o3);
+  /* the same error for the same run: 10.0323 B/cycle x 1.266 = 12.7009 GB/s, both -3.2 % */
+  ck_assert_msg(strstr(o3, "10.0323       10.368    -3.2%") != NULL, "%s", o3);
+  ck_assert_msg(strstr(o3, "12.7009       13.126    -3.2%") != NULL, "%s", o3);
+  /* a time, not a throughput: no warps for 90 % */
+  const char *ms = strstr(o3, "\nms ");
+  ck_assert_msg(ms != NULL, "%s", o3);
+  const char *eol = strchr(ms + 1, '\n');
+  ck_assert_msg(eol != NULL && eol[-1] == '-', "%s", o3);
 }
 END_TEST
 

@@ -121,48 +121,57 @@ START_TEST(test_kernel_format_bad_rows)
 }
 END_TEST
 
+/* smsim validate on Maxwell with a kernel-measurement file holding @text; its exit status. */
+static int
+validate_text(const char *text, char **out, char **err)
+{
+  g_autofree char *path = test_write_temp("rows.csv", text);
+  const char *args[] = {"validate", MAXWELL, path, NULL};
+  return test_smsim(args, out, err);
+}
+
 START_TEST(test_metric_paths_reach_arrays_and_levels)
 {
-  const char *text = "kernel,set,metric,measured,curve\n"
-                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,issue_slot_utilisation.0,1,a\n"
-                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,memory.levels.dram.bytes_per_"
-                     "cycle,1,b\n"
-                     "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,warp_states.long_scoreboard."
-                     "share,1,c\n";
-  g_autofree char *path = test_write_temp("paths.csv", text);
-  const char *args[] = {"validate", MAXWELL, path, NULL};
   g_autofree char *out = NULL, *err = NULL;
-  ck_assert_msg(test_smsim(args, &out, &err) == 0, "%s", err);
+  int status = validate_text(
+      "kernel,set,metric,measured,curve\n"
+      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,issue_slot_utilisation.0,1,a\n"
+      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,memory.levels.dram.bytes_per_cycle,1,b\n"
+      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=8,warp_states.long_scoreboard.share,1,c\n",
+      &out, &err);
+  ck_assert_msg(status == 0, "%s", err);
   ck_assert(strstr(out, "over 3 rows") != NULL);
-  const char *bad = "kernel,set,metric,measured,curve\n"
-                    "isa/kernels/mix.yaml,,issue_slot_utilisation.4,1,a\n";
-  g_autofree char *p2 = test_write_temp("paths.csv", bad);
-  const char *a2[] = {"validate", MAXWELL, p2, NULL};
   g_autofree char *o2 = NULL, *e2 = NULL;
-  ck_assert_int_eq(test_smsim(a2, &o2, &e2), 2); /* 4 schedulers: indices 0..3 */
+  status = validate_text("kernel,set,metric,measured,curve\n"
+                         "isa/kernels/mix.yaml,,issue_slot_utilisation.4,1,a\n",
+                         &o2, &e2);
+  ck_assert_int_eq(status, 2); /* 4 schedulers: indices 0..3 */
+}
+END_TEST
+
+START_TEST(test_metrics_in_milliseconds_and_gigabytes_a_second)
+{
   /* the units measuring programs print: one FADD warp, 64 x 16 x 6 = 6144 cycles at the
    * preset's 1266 MHz are 0.00485308 ms; the memory rows' gigabytes a second are their bytes
    * per cycle x 1.266 */
-  const char *units = "kernel,set,metric,measured,curve\n"
-                      "isa/kernels/mix.yaml,other=none;alpha=16;warps_per_sm=1;groups=64,"
-                      "milliseconds,0.004853,ms\n"
-                      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.bytes_per_"
-                      "cycle,10.368,bpc\n"
-                      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.gigabytes_"
-                      "per_second,13.126,gbps\n";
-  g_autofree char *p3 = test_write_temp("units.csv", units);
-  const char *a3[] = {"validate", MAXWELL, p3, NULL};
-  g_autofree char *o3 = NULL, *e3 = NULL;
-  ck_assert_msg(test_smsim(a3, &o3, &e3) == 0, "%s", e3);
-  ck_assert_msg(strstr(o3, " 0.00485308     0.004853") != NULL, "%s", o3);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = validate_text(
+      "kernel,set,metric,measured,curve\n"
+      "isa/kernels/mix.yaml,other=none;alpha=16;warps_per_sm=1;groups=64,milliseconds,0.004853,"
+      "one FADD warp: ms\n"
+      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.bytes_per_cycle,10.368,"
+      "bpc\n"
+      "isa/kernels/mix.yaml,alpha=0;warps_per_sm=64;groups=200,memory.gigabytes_per_second,"
+      "13.126,gbps\n",
+      &out, &err);
+  ck_assert_msg(status == 0, "%s", err);
+  ck_assert_msg(strstr(out, " 0.00485308     0.004853") != NULL, "%s", out);
   /* the same error for the same run: 10.0323 B/cycle x 1.266 = 12.7009 GB/s, both -3.2 % */
-  ck_assert_msg(strstr(o3, "10.0323       10.368    -3.2%") != NULL, "%s", o3);
-  ck_assert_msg(strstr(o3, "12.7009       13.126    -3.2%") != NULL, "%s", o3);
+  ck_assert_msg(strstr(out, "10.0323       10.368    -3.2%") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "12.7009       13.126    -3.2%") != NULL, "%s", out);
   /* a time, not a throughput: no warps for 90 % */
-  const char *ms = strstr(o3, "\nms ");
-  ck_assert_msg(ms != NULL, "%s", o3);
-  const char *eol = strchr(ms + 1, '\n');
-  ck_assert_msg(eol != NULL && eol[-1] == '-', "%s", o3);
+  g_autofree char *ms = line_with(out, "one FADD warp: ms ");
+  ck_assert_msg(ms != NULL && g_str_has_suffix(ms, "0.0%        -"), "%s", out);
 }
 END_TEST
 
@@ -259,6 +268,7 @@ validate_suite(void)
   tcase_add_test(t, test_kernel_format_same_bytes_whatever_the_jobs);
   tcase_add_test(t, test_kernel_format_bad_rows);
   tcase_add_test(t, test_metric_paths_reach_arrays_and_levels);
+  tcase_add_test(t, test_metrics_in_milliseconds_and_gigabytes_a_second);
   suite_add_tcase(s, t);
   TCase *m = tcase_create("calibration-format");
   tcase_set_timeout(m, 120);

@@ -30,12 +30,12 @@ sm_blocks_init(Sm *sm)
   sm->sm_blocks = g_new0(guint, sm->n_sm);
 }
 
-/* The next grid block takes block slot @b at cycle @t. */
+/* Grid block @index takes block slot @b at cycle @t. */
 static void
-launch_block(Sm *sm, guint b, guint64 t)
+launch_block(Sm *sm, guint b, guint64 t, guint index)
 {
   SmBlock *blk = &sm->blocks[b];
-  blk->grid_index = sm->next_block++;
+  blk->grid_index = index;
   blk->busy = TRUE;
   sm->sm_blocks[blk->sm]++;
   blk->live = blk->arrived = 0;
@@ -87,7 +87,7 @@ static void
 retire_block(Sm *sm, guint b)
 {
   SmBlock *blk = &sm->blocks[b];
-  sm->blocks_retired++;
+  sm->blocks_retired += sm->mirrored ? sm->n_sm : 1; /* every SM retires its copy */
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
   blk->busy = FALSE;
   sm->sm_blocks[blk->sm]--;
@@ -99,6 +99,24 @@ retire_block(Sm *sm, guint b)
 void
 sm_blocks_dispatch(Sm *sm, guint64 t)
 {
+  if (sm->mirrored) {
+    /* every SM has SM 0's free slots: the blocks go round the SMs, one slot each per round,
+     * SM 0 first (the rule below); SM 0's j-th slot gets the j-th round's first block */
+    guint n_free = 0;
+    for (guint b = 0; b < sm->slots_per_sm; b++)
+      n_free += !sm->blocks[b].busy && sm->blocks[b].free_at <= t;
+    if (n_free == 0 || sm->next_block >= sm->grid_blocks)
+      return;
+    if (sm_mirror_round(sm, n_free)) {
+      guint j = 0;
+      for (guint b = 0; b < sm->slots_per_sm; b++)
+        if (!sm->blocks[b].busy && sm->blocks[b].free_at <= t)
+          launch_block(sm, b, t, sm->next_block + j++ * sm->n_sm);
+      sm->next_block += n_free * sm->n_sm;
+      return;
+    }
+    sm_mirror_end(sm); /* too few blocks left to go round alike */
+  }
   while (sm->next_block < sm->grid_blocks) {
     guint best = G_MAXUINT;
     for (guint b = 0; b < sm->n_block_slots; b++) {
@@ -110,7 +128,7 @@ sm_blocks_dispatch(Sm *sm, guint64 t)
     }
     if (best == G_MAXUINT)
       return;
-    launch_block(sm, best, t);
+    launch_block(sm, best, t, sm->next_block++);
   }
 }
 

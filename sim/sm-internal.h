@@ -54,6 +54,11 @@ struct Sm {
   SmMemory mem;
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;
+  /* SMs (and their schedulers) the loop steps: 1 (sched_per_sm) while every SM is a copy of
+   * SM 0 (mirror.c), else all */
+  guint n_sim_sm, n_sim_sched;
+  gboolean mirrored;
+  SmStats *shown;   /* sm_stats() while mirrored: SM 0's counts for all SMs */
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
   gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
   SmBlock *blocks;                                    /* resident block slots */
@@ -108,6 +113,13 @@ sm_block_warp(Sm *sm, const SmBlock *blk, guint i)
   return &sm->warps[(l / s) * sm->n_sched + blk->sm * s + l % s];
 }
 
+/* @w belongs to an SM the loop steps (the others copy SM 0 while mirrored: mirror.c). */
+static inline gboolean
+sm_warp_stepped(const Sm *sm, const SmWarp *w)
+{
+  return w->exists && w->sm < sm->n_sim_sm;
+}
+
 /* Position of @w in its scheduler's warps[]. */
 static inline guint
 sm_warp_pos(const Sm *sm, const SmWarp *w)
@@ -135,6 +147,16 @@ sm_smem_turn(Sm *sm, guint m, guint first)
     sm->order_stale = TRUE;
   }
 }
+
+/* Identical SMs simulated once (mirror.c).  Whether @sm's SMs all run alike as long as they
+ * receive the same blocks; whether @free_slots slots of each SM can all receive one; and the
+ * end of it: every SM becomes a copy of SM 0 and is stepped from then on. */
+gboolean sm_mirror_possible(const Sm *sm);
+gboolean sm_mirror_round(const Sm *sm, guint free_slots);
+void sm_mirror_end(Sm *sm);
+/* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
+ * draws its own, so no two SMs, and no two periods, are alike. */
+gboolean sm_draws_random(const Sm *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
 void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);

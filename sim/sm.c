@@ -121,6 +121,14 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
 
+  sm->n_sim_sm = sm->n_sm;
+  sm->n_sim_sched = sm->n_sched;
+  sm->shown = g_new0(SmStats, 1);
+  if (sm_mirror_possible(sm)) {
+    sm->mirrored = TRUE;
+    sm->n_sim_sm = 1;
+    sm->n_sim_sched = sm->sched_per_sm;
+  }
   sm_blocks_dispatch(sm, 0); /* the first wave */
   sm->stats.warps = sm->warps_per_sm * sm->n_sm;
   sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
@@ -167,6 +175,7 @@ sm_free(Sm *sm)
     g_free(sm->sched[i].wb_ring);
   g_free(sm->sched);
   g_free(sm->warp_exists);
+  g_free(sm->shown);
   sm_steady_free(sm->steady);
   g_free(sm);
 }
@@ -291,10 +300,16 @@ finish(Sm *sm)
   guint64 end = sm->end_cycle;
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
-    if (!w->exists)
-      continue; /* padding slot */
+    if (!sm_warp_stepped(sm, w))
+      continue; /* padding slot, or a copy of SM 0 (counted below) */
     sm->stats.state_cycles[w->state] += end - MIN(w->state_since, end);
     w->state_since = end;
+  }
+  if (sm->mirrored) {
+    SmStats none = {0};
+    sm_stats_add_repeats(&sm->stats, &none, sm->n_sm - 1); /* every SM did what SM 0 did */
+    sm->stats.mirrored_cycles = end;
+    sm->mirrored = FALSE;
   }
   sm->stats.cycles = end;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
@@ -329,7 +344,7 @@ sm_close(Sm *sm)
   guint64 end = sm->now;
   for (guint i = 0; i < sm->n_warps; i++) {
     const SmWarp *w = &sm->warps[i];
-    if (w->exists && !w->done)
+    if (sm_warp_stepped(sm, w) && !w->done)
       sm->stats.resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
   }
   sm->end_cycle = MAX(sm->end_cycle, end);
@@ -558,12 +573,12 @@ step(Sm *sm)
         sm->order[m * per + k] = m * per + s;
     sm->order_stale = FALSE;
   }
-  for (guint i = 0; i < sm->n_sched; i++)
+  for (guint i = 0; i < sm->n_sim_sched; i++)
     schedule(sm, sm->order[i], t);
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint si = 0; si < sm->n_sched; si++)
+  for (guint si = 0; si < sm->n_sim_sched; si++)
     next = MIN(next, sm->sched[si].min_wake);
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
@@ -627,5 +642,11 @@ sm_now(const Sm *sm)
 const SmStats *
 sm_stats(const Sm *sm)
 {
-  return &sm->stats;
+  if (!sm->mirrored)
+    return &sm->stats;
+  /* SM 0's counts so far, for every SM (states still open are not in them) */
+  *sm->shown = sm->stats;
+  SmStats none = {0};
+  sm_stats_add_repeats(sm->shown, &none, sm->n_sm - 1);
+  return sm->shown;
 }

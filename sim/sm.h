@@ -43,6 +43,11 @@ gboolean sm_stop_requested(void);
  * cycle instead of jumping over repeats of a periodic steady state (steady.h); the results are
  * the same.  On by default. */
 void sm_set_fast_forward(gboolean on);
+/* Process-wide switch (smsim --no-fast-forward turns it off too): SMs built while it is on
+ * step only one of a grid's SMs while all of them run alike (no global memory, no random
+ * draws, the same work in every block, whole rounds of blocks), and count it for all; the
+ * results are the same.  On by default. */
+void sm_set_mirroring(gboolean on);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */

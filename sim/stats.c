@@ -62,3 +62,31 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
       per(s->state_cycles[SM_STATE_SELECTED] + s->state_cycles[SM_STATE_NOT_SELECTED], sm_cycles);
   o->active_per_cycle = per(s->resident_warp_cycles, sm_cycles);
 }
+
+#define ADD(field) s->field += n * (s->field - base->field)
+
+void
+sm_stats_add_repeats(SmStats *s, const SmStats *base, guint64 n)
+{
+  ADD(issued);
+  ADD(thread_instructions);
+  ADD(branches);
+  ADD(divergent_branches);
+  ADD(eligible_warp_cycles);
+  ADD(resident_warp_cycles);
+  ADD(global_loads);
+  ADD(global_stores);
+  ADD(global_load_latency);
+  ADD(shared_accesses);
+  ADD(shared_passes);
+  ADD(shared_stores);
+  ADD(async_copies);
+  for (guint i = 0; i < ISA_UNIT_COUNT; i++)
+    ADD(issued_unit[i]);
+  for (guint i = 0; i < ISA_OP_COUNT; i++)
+    ADD(issued_op[i]);
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    ADD(state_cycles[i]);
+  for (guint i = 0; i < SM_MAX_SCHEDULERS; i++)
+    ADD(sched_issue_cycles[i]);
+}

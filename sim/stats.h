@@ -29,6 +29,7 @@ typedef struct {
   guint64 cycles;                     /* first warp start to last warp end */
   guint64 visited_cycles;             /* cycles the loop stepped through (the rest were skipped) */
   guint64 fast_forward_cycles;        /* cycles jumped over as repeats of a periodic state */
+  guint64 mirrored_cycles;            /* first cycles, in which every SM ran alike: one stepped */
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
   guint64 issued;
@@ -75,3 +76,8 @@ typedef struct {
 } SmSummary;
 
 void sm_summary_compute(const SmStats *stats, SmSummary *out);
+
+/* Adds @n more times what the counts of warps' work (instructions, accesses, warp-cycles by
+ * state, ...) grew by since @base: a fast-forward over @n periods, or (@base all zero) @n more
+ * SMs that did the same.  Cycles and the memory system's counts are left alone. */
+void sm_stats_add_repeats(SmStats *s, const SmStats *base, guint64 n);

@@ -41,7 +41,7 @@ struct SmSteady {
   guint64 ref_issued;      /* its issue count at the last look */
   guint level;             /* the loop level whose iterations it looks at */
   guint32 count;           /* that loop's counter at the last look */
-  guint64 iter;            /* iterations of that loop seen since the last forget() */
+  guint64 iter;            /* iterations of that loop seen since the last sm_steady_forget() */
   guint n, next;           /* hashes held; where the next one goes */
   guint looks, wait;       /* looks without a repeat; iterations to let pass before the next */
   Seen seen[HISTORY];      /* the states seen, oldest overwritten first */
@@ -108,14 +108,8 @@ sm_steady_new(const Sm *sm)
 {
   if (!fast_forward_on || sm->limit != 0)
     return NULL; /* per-warp instruction limits end runs mid-loop */
-  for (guint i = 0; i < sm->prog->n_insns; i++) {
-    const SmInsnInfo *ii = &sm->info[i];
-    if (sm->prog->insns[i].kind != ISA_INSN_OP)
-      continue;
-    /* every global access draws random numbers (addresses, latencies): never periodic */
-    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0))
-      return NULL;
-  }
+  if (sm_draws_random(sm))
+    return NULL; /* a state with random numbers in it never comes back */
   SmSteady *st = g_new0(SmSteady, 1);
   st->ref = G_MAXUINT;
   snapshot_init(&st->cand);
@@ -292,11 +286,13 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
 static void
 walk(Sm *sm, Walk *k)
 {
+  /* the SMs stepped (the others are copies of SM 0 made later: mirror.c) */
   for (guint i = 0; i < sm->n_warps; i++)
-    walk_warp(sm, &sm->warps[i], k);
-  for (guint i = 0; i < sm->n_sched; i++)
+    if (sm->warps[i].sm < sm->n_sim_sm)
+      walk_warp(sm, &sm->warps[i], k);
+  for (guint i = 0; i < sm->n_sim_sched; i++)
     walk_scheduler(sm, &sm->sched[i], k);
-  for (guint b = 0; b < sm->n_block_slots; b++) {
+  for (guint b = 0; b < sm->n_sim_sm * sm->slots_per_sm; b++) {
     SmBlock *blk = &sm->blocks[b];
     put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
     put(k, blk->grid_index);
@@ -306,7 +302,7 @@ walk(Sm *sm, Walk *k)
     cycle(k, &blk->retire);
     cycle(k, &blk->free_at);
   }
-  for (guint m = 0; m < sm->n_sm; m++) {
+  for (guint m = 0; m < sm->n_sim_sm; m++) {
     put(k, sm->sm_blocks[m] | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
   }
@@ -320,7 +316,7 @@ flush_states(Sm *sm, guint64 t)
 {
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
-    if (!w->exists)
+    if (!sm_warp_stepped(sm, w))
       continue;
     g_assert(w->state_since <= t);
     sm->stats.state_cycles[w->state] += t - w->state_since;
@@ -391,31 +387,13 @@ periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
   return k == G_MAXUINT64 ? 0 : k; /* nothing counts down: no end in sight, do not jump */
 }
 
-#define ADD(field) sm->stats.field += n * (sm->stats.field - old->stats.field)
-
 /* Jumps @n periods of @old's length from the state in st->cur. */
 static void
 jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
   SmStats before = sm->stats;
-  ADD(issued);
-  ADD(thread_instructions);
-  ADD(branches);
-  ADD(divergent_branches);
-  ADD(eligible_warp_cycles);
-  ADD(resident_warp_cycles);
-  ADD(shared_accesses);
-  ADD(shared_passes);
-  ADD(shared_stores);
-  for (guint i = 0; i < ISA_UNIT_COUNT; i++)
-    ADD(issued_unit[i]);
-  for (guint i = 0; i < ISA_OP_COUNT; i++)
-    ADD(issued_op[i]);
-  for (guint i = 0; i < SM_STATE_COUNT; i++)
-    ADD(state_cycles[i]);
-  for (guint i = 0; i < SM_MAX_SCHEDULERS; i++)
-    ADD(sched_issue_cycles[i]);
+  sm_stats_add_repeats(&sm->stats, &old->stats, n);
   /* nothing of global memory moves in a periodic state (sm_steady_new) */
   g_assert(before.global_loads == old->stats.global_loads &&
            before.global_stores == old->stats.global_stores &&
@@ -435,9 +413,9 @@ jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
   sm->now += dt;
 }
 
-/* Forgets the states seen: after a jump, or when what they were taken at changed. */
-static void
-forget(SmSteady *st)
+/* After a jump, or when what they were taken at changed. */
+void
+sm_steady_forget(SmSteady *st)
 {
   st->n = st->next = st->next_whole = st->looks = st->wait = 0;
   st->iter = 0;
@@ -455,7 +433,7 @@ try_jump(Sm *sm, SmSteady *st, const Snapshot *old, guint64 limit)
   if (n == 0)
     return FALSE;
   jump(sm, old, &st->cur, n);
-  forget(st);
+  sm_steady_forget(st);
   return TRUE;
 }
 
@@ -468,7 +446,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
      * them on ties), so that a warp a priority keeps waiting does not set the pace of the
      * looks; what was seen before is forgotten */
     st->ref = G_MAXUINT;
-    forget(st);
+    sm_steady_forget(st);
     for (guint i = 0; i < sm->n_warps; i++)
       if (sm->warps[i].exists && !sm->warps[i].done &&
           (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
@@ -493,7 +471,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   if (level != st->level) {
     st->level = level;
     st->count = ref->loop_left[level];
-    forget(st);
+    sm_steady_forget(st);
     return;
   }
   if (ref->loop_left[level] == st->count)

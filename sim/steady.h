@@ -31,3 +31,5 @@ void sm_steady_free(SmSteady *st);
 /* Called after each step of the cycle loop: looks for a repeated state and, when it finds
  * one, jumps over whole periods, never to a cycle past @limit. */
 void sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit);
+/* Forgets the states seen (the machine changed under it). */
+void sm_steady_forget(SmSteady *st);

@@ -41,11 +41,13 @@ void sm_cli_catch_signals(void);
 int sm_cli_interrupted(const char *command);
 
 /* --no-fast-forward, taken by every command that simulates: @var set turns off the exact
- * fast-forward over periodic steady states (sm_set_fast_forward). */
+ * fast-forward over periodic steady states (sm_set_fast_forward) and the stepping of one SM for
+ * all that run alike (sm_set_mirroring). */
 #define SM_CLI_NO_FAST_FORWARD(var)                                                                \
   {                                                                                                \
     "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &(var),                                            \
-        "Step through every cycle even where the machine's state repeats (same results, slower)",  \
+        "Step through every cycle of every SM, even where the state repeats or the SMs run alike " \
+        "(same results, slower)",                                                                  \
         NULL                                                                                       \
   }
 

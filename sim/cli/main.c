@@ -23,7 +23,7 @@ static const char usage_text[] =
     "                  [--max-cycles N]\n"
     "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
     "  smsim describe  GPU.yaml [--set K=V]...\n"
-    "run, sweep and validate also take --no-fast-forward (step through every cycle).\n"
+    "run, sweep and validate also take --no-fast-forward (step through every cycle of every SM).\n"
     "Run 'smsim COMMAND --help' for a command's options.\n";
 
 static int

@@ -31,10 +31,21 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
     g_string_append_printf(out, "; grid of %u blocks", k->grid_blocks);
   g_string_append_c(out, '\n');
   g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT, s->cycles);
-  if (s->fast_forward_cycles)
-    g_string_append_printf(out,
-                           " (%" G_GUINT64_FORMAT " fast-forwarded: a periodic state repeated)",
-                           s->fast_forward_cycles);
+  /* how the loop got there: cycles jumped over, SMs stepped as one */
+  const char *sep = " (";
+  if (s->fast_forward_cycles) {
+    g_string_append_printf(out, "%s%" G_GUINT64_FORMAT " fast-forwarded: a periodic state repeated",
+                           sep, s->fast_forward_cycles);
+    sep = "; ";
+  }
+  if (s->mirrored_cycles >= s->cycles && s->mirrored_cycles)
+    g_string_append_printf(out, "%sthe %u SMs ran alike: one stepped for all", sep, s->n_sm);
+  else if (s->mirrored_cycles)
+    g_string_append_printf(
+        out, "%sthe %u SMs ran alike for %" G_GUINT64_FORMAT " cycles: one stepped for all", sep,
+        s->n_sm, s->mirrored_cycles);
+  if (s->fast_forward_cycles || s->mirrored_cycles)
+    g_string_append_c(out, ')');
   g_string_append_c(out, '\n');
   g_string_append_printf(out, "issued      %" G_GUINT64_FORMAT " warp-instructions:", s->issued);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)

@@ -76,6 +76,7 @@ sm_cmd_run(int argc, char **argv)
                     &argv))
     return 2;
   sm_set_fast_forward(!no_ff);
+  sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   GError *error = NULL;

@@ -366,6 +366,7 @@ sm_cmd_sweep(int argc, char **argv)
                     &argc, &argv))
     return 2;
   sm_set_fast_forward(!no_ff);
+  sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
   if (varies == NULL)

@@ -130,6 +130,7 @@ sm_cmd_validate(int argc, char **argv)
           entries, &argc, &argv))
     return 2;
   sm_set_fast_forward(!no_ff);
+  sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
   guint64 max_cycles;

@@ -30,9 +30,8 @@ sm_blocks_init(Sm *sm)
   sm->sm_blocks = g_new0(guint, sm->n_sm);
 }
 
-/* Grid block @index takes block slot @b at cycle @t. */
-static void
-launch_block(Sm *sm, guint b, guint64 t, guint index)
+void
+sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
 {
   SmBlock *blk = &sm->blocks[b];
   blk->grid_index = index;
@@ -87,7 +86,7 @@ static void
 retire_block(Sm *sm, guint b)
 {
   SmBlock *blk = &sm->blocks[b];
-  sm->blocks_retired += sm->mirrored ? sm->n_sm : 1; /* every SM retires its copy */
+  sm->blocks_retired += sm->weight[blk->sm]; /* with the SMs that run alike (mirror.c) */
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
   blk->busy = FALSE;
   sm->sm_blocks[blk->sm]--;
@@ -100,22 +99,8 @@ void
 sm_blocks_dispatch(Sm *sm, guint64 t)
 {
   if (sm->mirrored) {
-    /* every SM has SM 0's free slots: the blocks go round the SMs, one slot each per round,
-     * SM 0 first (the rule below); SM 0's j-th slot gets the j-th round's first block */
-    guint n_free = 0;
-    for (guint b = 0; b < sm->slots_per_sm; b++)
-      n_free += !sm->blocks[b].busy && sm->blocks[b].free_at <= t;
-    if (n_free == 0 || sm->next_block >= sm->grid_blocks)
-      return;
-    if (sm_mirror_round(sm, n_free)) {
-      guint j = 0;
-      for (guint b = 0; b < sm->slots_per_sm; b++)
-        if (!sm->blocks[b].busy && sm->blocks[b].free_at <= t)
-          launch_block(sm, b, t, sm->next_block + j++ * sm->n_sm);
-      sm->next_block += n_free * sm->n_sm;
-      return;
-    }
-    sm_mirror_end(sm); /* too few blocks left to go round alike */
+    sm_mirror_dispatch(sm, t); /* the same rule for SMs that run alike */
+    return;
   }
   while (sm->next_block < sm->grid_blocks) {
     guint best = G_MAXUINT;
@@ -128,7 +113,7 @@ sm_blocks_dispatch(Sm *sm, guint64 t)
     }
     if (best == G_MAXUINT)
       return;
-    launch_block(sm, best, t, sm->next_block++);
+    sm_blocks_launch(sm, best, t, sm->next_block++);
   }
 }
 
@@ -162,7 +147,7 @@ void
 sm_blocks_warp_finished(Sm *sm, SmWarp *w)
 {
   guint64 end = MAX(w->finish, w->last_issue + 1);
-  sm->stats.resident_warp_cycles += end - w->launched;
+  sm->stats.resident_warp_cycles += (end - w->launched) * sm->weight[w->sm];
   SmBlock *blk = &sm->blocks[w->block];
   blk->retire = MAX(blk->retire, end);
   blk->live--;

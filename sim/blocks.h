@@ -30,6 +30,8 @@ void sm_blocks_init(Sm *sm);
  * goes to a free slot of the SM holding the fewest blocks (the lowest-numbered on ties), so a
  * wave spreads over the SMs. */
 void sm_blocks_dispatch(Sm *sm, guint64 t);
+/* Grid block @index takes block slot @b at cycle @t (the block scheduler, mirror.c). */
+void sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index);
 /* @w issued BAR.SYNC at cycle @t: it waits until the block's other live warps arrive. */
 void sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t);
 /* @w has issued its last instruction. */

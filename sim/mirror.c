@@ -1,11 +1,13 @@
-/* Identical SMs simulated once.  A grid whose SMs cannot tell each other apart (no global
- * memory, which they share; no random draws, which differ per warp; every block the same
- * work) runs the same on every SM as long as every SM receives the same blocks at the same
- * cycles.  Then only SM 0 is stepped: it receives every n_sm-th block of each round of the
- * block scheduler, the grid index the full machine would give it, and its counts stand for
- * all SMs.  When the grid's last blocks cannot go round every SM alike (a partial wave), or a
- * trace wants every SM, the others become copies of SM 0 and every SM is stepped from then on.
- * The results are those of stepping every SM (tests compare both). */
+/* SMs that run alike, stepped once.  Without global memory (which the SMs share) and random
+ * draws (each warp draws its own numbers), and with every block doing the same work, two SMs
+ * that received the same blocks at the same cycles run alike.  The block scheduler sends a
+ * wave's blocks round the SMs, so whole waves leave every SM alike, and a partial one leaves
+ * two kinds: those given one block more and the others.  Only one SM of each kind is stepped;
+ * its counts are multiplied by the SMs it stands for as they are made (weight[]).  The block
+ * scheduler's rule runs for every SM (each has the free slots of the SM it runs like); SMs of
+ * one kind given different blocks part, the first of a new kind becoming a copy of the SM it
+ * ran like.  A trace wants every SM: then all become copies and all are stepped.  The results
+ * are those of stepping every SM (tests/sim/test-mirror.c compares both). */
 #include "sm-internal.h"
 
 #include <string.h>
@@ -35,11 +37,12 @@ sm_draws_random(const Sm *sm)
   return FALSE;
 }
 
-gboolean
-sm_mirror_possible(const Sm *sm)
+/* @sm's SMs can run alike: nothing couples them or tells them apart but their blocks. */
+static gboolean
+mirror_possible(const Sm *sm)
 {
-  if (!mirroring_on || sm->n_sm < 2 || sm->grid_blocks < sm->n_sm * sm->slots_per_sm)
-    return FALSE; /* one SM, or not even a first wave on every SM */
+  if (!mirroring_on || sm->n_sm < 2)
+    return FALSE;
   if (sm_draws_random(sm))
     return FALSE; /* global memory couples the SMs; each warp draws its own numbers */
   const GArray *bp = sm->kernel->block_passes;
@@ -49,10 +52,32 @@ sm_mirror_possible(const Sm *sm)
   return TRUE;
 }
 
-gboolean
-sm_mirror_round(const Sm *sm, guint free_slots)
+void
+sm_mirror_init(Sm *sm)
 {
-  return sm->grid_blocks - sm->next_block >= (guint64)free_slots * sm->n_sm;
+  guint n = sm->n_sm;
+  sm->weight = g_new(guint64, n);
+  sm->rep = g_new(guint, n);
+  sm->sim_sms = g_new(guint, n);
+  sm->mirrored = mirror_possible(sm);
+  for (guint m = 0; m < n; m++) {
+    sm->rep[m] = sm->mirrored ? 0 : m;
+    sm->weight[m] = sm->mirrored ? (m == 0 ? n : 0) : 1;
+    sm->sim_sms[m] = m;
+  }
+  sm->n_sim_sm = sm->mirrored ? 1 : n;
+  sm->stats.stepped_sms = sm->n_sim_sm;
+  if (sm->mirrored)
+    sm->mirror_scratch = g_new(guint, (gsize)n * (3 + sm->slots_per_sm) + sm->slots_per_sm + 1);
+}
+
+void
+sm_mirror_clear(Sm *sm)
+{
+  g_free(sm->weight);
+  g_free(sm->rep);
+  g_free(sm->sim_sms);
+  g_free(sm->mirror_scratch);
 }
 
 /* @to becomes a copy of @from, an SM @k places further (its own slots, pools and numbers). */
@@ -65,7 +90,7 @@ copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
   to->sched = keep.sched;
   to->sm = keep.sm;
   to->block = keep.block;
-  to->rng = keep.rng; /* never drawn (sm_mirror_possible) */
+  to->rng = keep.rng; /* never drawn (mirror_possible) */
   to->sb = keep.sb;
   memcpy(to->sb.ready, from->sb.ready, sizeof(guint64) * n_regs * ISA_UNIT_COUNT);
   memcpy(to->sb.producer, from->sb.producer, n_regs);
@@ -105,49 +130,125 @@ copy_scheduler(const Sm *sm, SmScheduler *to, const SmScheduler *from, guint k)
   (void)sm;
 }
 
+/* SM @to becomes a copy of SM @from (its grid indices shifted by the distance between them). */
+static void
+copy_sm(Sm *sm, guint from, guint to)
+{
+  guint per = sm->sched_per_sm, slots = sm->slots_per_sm, shift = to - from;
+  for (guint q = 0; q < per; q++) {
+    guint a = from * per + q, b = to * per + q;
+    copy_scheduler(sm, &sm->sched[b], &sm->sched[a], shift);
+    for (guint p = 0; p < sm->sched[a].n_warps; p++)
+      copy_warp(sm, &sm->warps[p * sm->n_sched + b], &sm->warps[p * sm->n_sched + a]);
+  }
+  for (guint j = 0; j < slots; j++) {
+    const SmBlock *src = &sm->blocks[from * slots + j];
+    SmBlock *dst = &sm->blocks[to * slots + j];
+    guint keep_sm = dst->sm, keep_first = dst->first_local, keep_n = dst->n_warps;
+    *dst = *src;
+    dst->sm = keep_sm;
+    dst->first_local = keep_first;
+    dst->n_warps = keep_n;
+    dst->grid_index = src->grid_index + shift;
+  }
+  sm->sm_blocks[to] = sm->sm_blocks[from];
+  sm->smem.free[to] = sm->smem.free[from];
+  sm->smem.first[to] = sm->smem.first[from];
+  sm->order_stale = TRUE;
+}
+
+/* SM @m is stepped from now on, standing for itself and the SMs of its kind moved to it. */
+static void
+add_stepped(Sm *sm, guint m)
+{
+  guint i = sm->n_sim_sm++;
+  while (i > 0 && sm->sim_sms[i - 1] > m) {
+    sm->sim_sms[i] = sm->sim_sms[i - 1];
+    i--;
+  }
+  sm->sim_sms[i] = m;
+  sm->stats.stepped_sms = MAX(sm->stats.stepped_sms, sm->n_sim_sm);
+}
+
+void
+sm_mirror_dispatch(Sm *sm, guint64 t)
+{
+  guint n = sm->n_sm, slots = sm->slots_per_sm;
+  guint *n_free = sm->mirror_scratch, *held = n_free + n, *given = held + n, *got = given + n;
+  /* every SM has the free slots and the blocks of the SM it runs like */
+  for (guint m = 0; m < n; m++) {
+    guint r = sm->rep[m];
+    n_free[m] = 0;
+    for (guint j = 0; j < slots; j++)
+      n_free[m] += !sm->blocks[r * slots + j].busy && sm->blocks[r * slots + j].free_at <= t;
+    held[m] = sm->sm_blocks[r];
+    given[m] = 0;
+  }
+  /* the block scheduler's rule (sm_blocks_dispatch): the next block to the SM holding the
+   * fewest, the lowest-numbered on ties, into its lowest free slot */
+  while (sm->next_block < sm->grid_blocks) {
+    guint best = G_MAXUINT;
+    for (guint m = 0; m < n; m++)
+      if (given[m] < n_free[m] && (best == G_MAXUINT || held[m] < held[best]))
+        best = m;
+    if (best == G_MAXUINT)
+      break;
+    got[best * slots + given[best]++] = sm->next_block++;
+    held[best]++;
+  }
+  /* SMs of one kind given different numbers of blocks part: the first SM given a number the
+   * stepped one was not becomes a copy of it (before either receives its blocks) */
+  guint n_stepped = sm->n_sim_sm, *kind = got + (gsize)n * slots; /* by number given */
+  for (guint i = 0; i < n_stepped; i++) {
+    guint r = sm->sim_sms[i];
+    for (guint g = 0; g <= slots; g++)
+      kind[g] = G_MAXUINT;
+    kind[given[r]] = r;
+    for (guint m = r + 1; m < n; m++) {
+      if (sm->rep[m] != r || given[m] == given[r])
+        continue;
+      guint to = kind[given[m]];
+      if (to == G_MAXUINT) {
+        to = kind[given[m]] = m;
+        copy_sm(sm, r, m);
+        sm->weight[m] = 0;
+        add_stepped(sm, m);
+      }
+      sm->rep[m] = to;
+      sm->weight[to]++;
+      sm->weight[r]--;
+    }
+  }
+  /* only the stepped SMs launch, each its own blocks */
+  for (guint i = 0; i < sm->n_sim_sm; i++) {
+    guint r = sm->sim_sms[i], k = 0;
+    for (guint j = 0; j < slots && k < given[r]; j++) {
+      SmBlock *blk = &sm->blocks[r * slots + j];
+      if (!blk->busy && blk->free_at <= t)
+        sm_blocks_launch(sm, r * slots + j, t, got[r * slots + k++]);
+    }
+  }
+  if (sm->n_sim_sm == n)
+    sm->mirrored = FALSE; /* every SM is stepped: the plain rule from now on */
+  if (sm->steady)
+    sm_steady_forget(sm->steady);
+}
+
 void
 sm_mirror_end(Sm *sm)
 {
   if (!sm->mirrored)
     return;
-  guint per = sm->sched_per_sm, slots = sm->slots_per_sm;
-  /* block launches SM 0 waits for: every SM waits for its own */
-  guint n_ev = sm->engine.n;
-  SmEvent *ev = g_memdup2(sm->engine.heap, sizeof(SmEvent) * MAX(n_ev, 1u));
-  for (guint k = 1; k < sm->n_sm; k++) {
-    for (guint q = 0; q < per; q++) {
-      guint from = q, to = k * per + q;
-      copy_scheduler(sm, &sm->sched[to], &sm->sched[from], k);
-      for (guint p = 0; p < sm->sched[from].n_warps; p++)
-        copy_warp(sm, &sm->warps[p * sm->n_sched + to], &sm->warps[p * sm->n_sched + from]);
-    }
-    for (guint b = 0; b < slots; b++) {
-      const SmBlock *from = &sm->blocks[b];
-      SmBlock *to = &sm->blocks[k * slots + b];
-      guint keep_sm = to->sm, keep_first = to->first_local, keep_n = to->n_warps;
-      *to = *from;
-      to->sm = keep_sm;
-      to->first_local = keep_first;
-      to->n_warps = keep_n;
-      to->grid_index = from->grid_index + k;
-    }
-    sm->sm_blocks[k] = sm->sm_blocks[0];
-    sm->smem.free[k] = sm->smem.free[0];
-    sm->smem.first[k] = sm->smem.first[0];
-    for (guint i = 0; i < n_ev; i++) {
-      g_assert(ev[i].kind == SM_EVENT_BLOCK_LAUNCH && ev[i].arg < slots);
-      sm_engine_push(&sm->engine, ev[i].cycle, ev[i].priority, ev[i].kind, k * slots + ev[i].arg);
-    }
+  for (guint m = 0; m < sm->n_sm; m++) {
+    if (sm->weight[m] == 0)
+      copy_sm(sm, sm->rep[m], m); /* its stepped SM has a lower number: not yet changed */
+    sm->weight[m] = 1;
+    sm->rep[m] = m;
+    sm->sim_sms[m] = m;
   }
-  g_free(ev);
-  sm->order_stale = TRUE;
-  /* the counts so far were SM 0's: each SM did the same */
-  SmStats none = {0};
-  sm_stats_add_repeats(&sm->stats, &none, sm->n_sm - 1);
-  sm->stats.mirrored_cycles = sm->now;
-  sm->mirrored = FALSE;
   sm->n_sim_sm = sm->n_sm;
-  sm->n_sim_sched = sm->n_sched;
+  sm->stats.stepped_sms = sm->n_sm;
+  sm->mirrored = FALSE;
   if (sm->steady)
     sm_steady_forget(sm->steady);
 }

@@ -54,12 +54,15 @@ struct Sm {
   SmMemory mem;
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;
-  /* SMs (and their schedulers) the loop steps: 1 (sched_per_sm) while every SM is a copy of
-   * SM 0 (mirror.c), else all */
-  guint n_sim_sm, n_sim_sched;
-  gboolean mirrored;
-  SmStats *shown;   /* sm_stats() while mirrored: SM 0's counts for all SMs */
-  guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+  /* SMs that run alike are stepped once (mirror.c): the loop steps sim_sms[0..n_sim_sm), in
+   * ascending order; each stands for weight[] SMs (its counts are made that many times), the
+   * others for none; rep[m] is the SM stepped for SM m.  Otherwise each SM stands for itself. */
+  guint *sim_sms, n_sim_sm;
+  guint64 *weight;
+  guint *rep;
+  gboolean mirrored;     /* some SMs are not stepped */
+  guint *mirror_scratch; /* sm_mirror_dispatch()'s */
+  guint lg_waiters;      /* warps in lg_throttle until a memory transaction completes */
   gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
   SmBlock *blocks;                                    /* resident block slots */
   guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
@@ -113,11 +116,11 @@ sm_block_warp(Sm *sm, const SmBlock *blk, guint i)
   return &sm->warps[(l / s) * sm->n_sched + blk->sm * s + l % s];
 }
 
-/* @w belongs to an SM the loop steps (the others copy SM 0 while mirrored: mirror.c). */
+/* @w belongs to an SM the loop steps (the others run like one of those: mirror.c). */
 static inline gboolean
 sm_warp_stepped(const Sm *sm, const SmWarp *w)
 {
-  return w->exists && w->sm < sm->n_sim_sm;
+  return w->exists && sm->weight[w->sm] > 0;
 }
 
 /* Position of @w in its scheduler's warps[]. */
@@ -148,11 +151,13 @@ sm_smem_turn(Sm *sm, guint m, guint first)
   }
 }
 
-/* Identical SMs simulated once (mirror.c).  Whether @sm's SMs all run alike as long as they
- * receive the same blocks; whether @free_slots slots of each SM can all receive one; and the
- * end of it: every SM becomes a copy of SM 0 and is stepped from then on. */
-gboolean sm_mirror_possible(const Sm *sm);
-gboolean sm_mirror_round(const Sm *sm, guint free_slots);
+/* SMs that run alike stepped once (mirror.c): set up before the first wave (every SM stands
+ * for itself unless all can run alike); the block scheduler's rule while some SMs are not
+ * stepped (SMs given different blocks part, one of them becoming a copy of the one it ran
+ * like); the end of it (every SM a copy of the one it ran like, all stepped: for a trace). */
+void sm_mirror_init(Sm *sm);
+void sm_mirror_clear(Sm *sm);
+void sm_mirror_dispatch(Sm *sm, guint64 t);
 void sm_mirror_end(Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
  * draws its own, so no two SMs, and no two periods, are alike. */

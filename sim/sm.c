@@ -121,14 +121,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
 
-  sm->n_sim_sm = sm->n_sm;
-  sm->n_sim_sched = sm->n_sched;
-  sm->shown = g_new0(SmStats, 1);
-  if (sm_mirror_possible(sm)) {
-    sm->mirrored = TRUE;
-    sm->n_sim_sm = 1;
-    sm->n_sim_sched = sm->sched_per_sm;
-  }
+  sm_mirror_init(sm);
   sm_blocks_dispatch(sm, 0); /* the first wave */
   sm->stats.warps = sm->warps_per_sm * sm->n_sm;
   sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
@@ -175,7 +168,7 @@ sm_free(Sm *sm)
     g_free(sm->sched[i].wb_ring);
   g_free(sm->sched);
   g_free(sm->warp_exists);
-  g_free(sm->shown);
+  sm_mirror_clear(sm);
   sm_steady_free(sm->steady);
   g_free(sm);
 }
@@ -185,7 +178,7 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (w->state == state)
     return;
-  sm->stats.state_cycles[w->state] += at - w->state_since;
+  sm->stats.state_cycles[w->state] += (at - w->state_since) * sm->weight[w->sm];
   if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
   if (G_UNLIKELY(sm->trace))
@@ -301,15 +294,9 @@ finish(Sm *sm)
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
     if (!sm_warp_stepped(sm, w))
-      continue; /* padding slot, or a copy of SM 0 (counted below) */
-    sm->stats.state_cycles[w->state] += end - MIN(w->state_since, end);
+      continue; /* padding slot, or an SM that runs like a stepped one (counted with it) */
+    sm->stats.state_cycles[w->state] += (end - MIN(w->state_since, end)) * sm->weight[w->sm];
     w->state_since = end;
-  }
-  if (sm->mirrored) {
-    SmStats none = {0};
-    sm_stats_add_repeats(&sm->stats, &none, sm->n_sm - 1); /* every SM did what SM 0 did */
-    sm->stats.mirrored_cycles = end;
-    sm->mirrored = FALSE;
   }
   sm->stats.cycles = end;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
@@ -345,7 +332,8 @@ sm_close(Sm *sm)
   for (guint i = 0; i < sm->n_warps; i++) {
     const SmWarp *w = &sm->warps[i];
     if (sm_warp_stepped(sm, w) && !w->done)
-      sm->stats.resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
+      sm->stats.resident_warp_cycles +=
+          (end - MIN(w->launched, end)) * sm->weight[w->sm]; /* still resident */
   }
   sm->end_cycle = MAX(sm->end_cycle, end);
   finish(sm);
@@ -498,7 +486,7 @@ schedule(Sm *sm, guint si, guint64 t)
     n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
     s->hot = new_hot = 0;
   } else if (n_el > 0) {
-    sm->stats.sched_issue_cycles[si % sm->sched_per_sm]++;
+    sm->stats.sched_issue_cycles[si % sm->sched_per_sm] += sm->weight[si / sm->sched_per_sm];
   }
   guint slots = sm->issue_width, n_taken = 0;
   guint64 taken = 0;
@@ -573,13 +561,16 @@ step(Sm *sm)
         sm->order[m * per + k] = m * per + s;
     sm->order_stale = FALSE;
   }
-  for (guint i = 0; i < sm->n_sim_sched; i++)
-    schedule(sm, sm->order[i], t);
+  guint per = sm->sched_per_sm;
+  for (guint i = 0; i < sm->n_sim_sm; i++)
+    for (guint q = sm->sim_sms[i] * per, e = q + per; q < e; q++)
+      schedule(sm, sm->order[q], t);
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint si = 0; si < sm->n_sim_sched; si++)
-    next = MIN(next, sm->sched[si].min_wake);
+  for (guint i = 0; i < sm->n_sim_sm; i++)
+    for (guint q = sm->sim_sms[i] * per, e = q + per; q < e; q++)
+      next = MIN(next, sm->sched[q].min_wake);
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
   sm->now = next;
@@ -642,11 +633,5 @@ sm_now(const Sm *sm)
 const SmStats *
 sm_stats(const Sm *sm)
 {
-  if (!sm->mirrored)
-    return &sm->stats;
-  /* SM 0's counts so far, for every SM (states still open are not in them) */
-  *sm->shown = sm->stats;
-  SmStats none = {0};
-  sm_stats_add_repeats(sm->shown, &none, sm->n_sm - 1);
-  return sm->shown;
+  return &sm->stats;
 }

@@ -44,9 +44,9 @@ gboolean sm_stop_requested(void);
  * the same.  On by default. */
 void sm_set_fast_forward(gboolean on);
 /* Process-wide switch (smsim --no-fast-forward turns it off too): SMs built while it is on
- * step only one of a grid's SMs while all of them run alike (no global memory, no random
- * draws, the same work in every block, whole rounds of blocks), and count it for all; the
- * results are the same.  On by default. */
+ * step one SM of each kind that runs alike (no global memory, no random draws, the same work
+ * in every block, the same blocks received) and count it for all of its kind; the results are
+ * the same.  On by default. */
 void sm_set_mirroring(gboolean on);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a

@@ -26,10 +26,10 @@ const char *sm_state_name(SmState state);
 #define SM_MAX_SCHEDULERS 16u
 
 typedef struct {
-  guint64 cycles;                     /* first warp start to last warp end */
-  guint64 visited_cycles;             /* cycles the loop stepped through (the rest were skipped) */
-  guint64 fast_forward_cycles;        /* cycles jumped over as repeats of a periodic state */
-  guint64 mirrored_cycles;            /* first cycles, in which every SM ran alike: one stepped */
+  guint64 cycles;              /* first warp start to last warp end */
+  guint64 visited_cycles;      /* cycles the loop stepped through (the rest were skipped) */
+  guint64 fast_forward_cycles; /* cycles jumped over as repeats of a periodic state */
+  guint stepped_sms;           /* most SMs stepped at once; the others ran like one of them */
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
   guint64 issued;

@@ -286,13 +286,16 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
 static void
 walk(Sm *sm, Walk *k)
 {
-  /* the SMs stepped (the others are copies of SM 0 made later: mirror.c) */
+  /* the SMs stepped and what each stands for (the others run like one of them: mirror.c) */
   for (guint i = 0; i < sm->n_warps; i++)
-    if (sm->warps[i].sm < sm->n_sim_sm)
+    if (sm->weight[sm->warps[i].sm] > 0)
       walk_warp(sm, &sm->warps[i], k);
-  for (guint i = 0; i < sm->n_sim_sched; i++)
-    walk_scheduler(sm, &sm->sched[i], k);
-  for (guint b = 0; b < sm->n_sim_sm * sm->slots_per_sm; b++) {
+  for (guint i = 0; i < sm->n_sched; i++)
+    if (sm->weight[i / sm->sched_per_sm] > 0)
+      walk_scheduler(sm, &sm->sched[i], k);
+  for (guint b = 0; b < sm->n_block_slots; b++) {
+    if (sm->weight[sm->blocks[b].sm] == 0)
+      continue;
     SmBlock *blk = &sm->blocks[b];
     put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
     put(k, blk->grid_index);
@@ -302,7 +305,10 @@ walk(Sm *sm, Walk *k)
     cycle(k, &blk->retire);
     cycle(k, &blk->free_at);
   }
-  for (guint m = 0; m < sm->n_sim_sm; m++) {
+  for (guint m = 0; m < sm->n_sm; m++) {
+    put(k, sm->weight[m]);
+    if (sm->weight[m] == 0)
+      continue;
     put(k, sm->sm_blocks[m] | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
   }
@@ -319,7 +325,7 @@ flush_states(Sm *sm, guint64 t)
     if (!sm_warp_stepped(sm, w))
       continue;
     g_assert(w->state_since <= t);
-    sm->stats.state_cycles[w->state] += t - w->state_since;
+    sm->stats.state_cycles[w->state] += (t - w->state_since) * sm->weight[w->sm];
     w->state_since = t;
   }
 }

@@ -38,13 +38,13 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                            sep, s->fast_forward_cycles);
     sep = "; ";
   }
-  if (s->mirrored_cycles >= s->cycles && s->mirrored_cycles)
+  gboolean alike = s->stepped_sms > 0 && s->stepped_sms < s->n_sm;
+  if (alike && s->stepped_sms == 1)
     g_string_append_printf(out, "%sthe %u SMs ran alike: one stepped for all", sep, s->n_sm);
-  else if (s->mirrored_cycles)
-    g_string_append_printf(
-        out, "%sthe %u SMs ran alike for %" G_GUINT64_FORMAT " cycles: one stepped for all", sep,
-        s->n_sm, s->mirrored_cycles);
-  if (s->fast_forward_cycles || s->mirrored_cycles)
+  else if (alike)
+    g_string_append_printf(out, "%sthe %u SMs ran as %u kinds: one of each stepped", sep, s->n_sm,
+                           s->stepped_sms);
+  if (s->fast_forward_cycles || alike)
     g_string_append_c(out, ')');
   g_string_append_c(out, '\n');
   g_string_append_printf(out, "issued      %" G_GUINT64_FORMAT " warp-instructions:", s->issued);

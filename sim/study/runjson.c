@@ -47,7 +47,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   /* at the GPU's clock: what a measuring program times with events */
   put_double(b, "milliseconds", (double)s->cycles / (gpu->clock_mhz * 1e3));
   put_int(b, "fast_forward_cycles", s->fast_forward_cycles);
-  put_int(b, "mirrored_cycles", s->mirrored_cycles);
+  put_int(b, "stepped_sms", s->stepped_sms);
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
   put_int(b, "total", s->issued);

@@ -11,7 +11,8 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
   guint64 now_ticks = sm_ticks(t);
-  guint64 wt = sm->weight[w->sm]; /* the SMs this one stands for (mirror.c) */
+  guint64 wt = w->weight;
+      /* the SMs its SM stands for (mirror.c) */ /* the SMs this one stands for (mirror.c) */
   s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   /* the result is ready for a consumer on unit u at base + latency[u] */

@@ -52,6 +52,18 @@ mirror_possible(const Sm *sm)
   return TRUE;
 }
 
+/* SM @m stands for @weight SMs (0: it is not stepped). */
+static void
+set_weight(Sm *sm, guint m, guint64 weight)
+{
+  sm->weight[m] = weight;
+  for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
+    sm->sched[q].weight = (guint)weight;
+    for (guint p = 0; p < sm->sched[q].n_warps; p++)
+      sm->warps[p * sm->n_sched + q].weight = (guint32)weight;
+  }
+}
+
 void
 sm_mirror_init(Sm *sm)
 {
@@ -62,11 +74,12 @@ sm_mirror_init(Sm *sm)
   sm->mirrored = mirror_possible(sm);
   for (guint m = 0; m < n; m++) {
     sm->rep[m] = sm->mirrored ? 0 : m;
-    sm->weight[m] = sm->mirrored ? (m == 0 ? n : 0) : 1;
+    set_weight(sm, m, sm->mirrored ? (m == 0 ? n : 0) : 1);
     sm->sim_sms[m] = m;
   }
   sm->n_sim_sm = sm->mirrored ? 1 : n;
   sm->stats.stepped_sms = sm->n_sim_sm;
+  sm->order_stale = TRUE; /* the schedulers that look (sm.c) */
   if (sm->mirrored)
     sm->mirror_scratch = g_new(guint, (gsize)n * (3 + sm->slots_per_sm) + sm->slots_per_sm + 1);
 }
@@ -168,6 +181,7 @@ add_stepped(Sm *sm, guint m)
   }
   sm->sim_sms[i] = m;
   sm->stats.stepped_sms = MAX(sm->stats.stepped_sms, sm->n_sim_sm);
+  sm->order_stale = TRUE;
 }
 
 void
@@ -211,12 +225,12 @@ sm_mirror_dispatch(Sm *sm, guint64 t)
       if (to == G_MAXUINT) {
         to = kind[given[m]] = m;
         copy_sm(sm, r, m);
-        sm->weight[m] = 0;
+        set_weight(sm, m, 0);
         add_stepped(sm, m);
       }
       sm->rep[m] = to;
-      sm->weight[to]++;
-      sm->weight[r]--;
+      set_weight(sm, to, sm->weight[to] + 1);
+      set_weight(sm, r, sm->weight[r] - 1);
     }
   }
   /* only the stepped SMs launch, each its own blocks */
@@ -242,13 +256,14 @@ sm_mirror_end(Sm *sm)
   for (guint m = 0; m < sm->n_sm; m++) {
     if (sm->weight[m] == 0)
       copy_sm(sm, sm->rep[m], m); /* its stepped SM has a lower number: not yet changed */
-    sm->weight[m] = 1;
+    set_weight(sm, m, 1);
     sm->rep[m] = m;
     sm->sim_sms[m] = m;
   }
   sm->n_sim_sm = sm->n_sm;
   sm->stats.stepped_sms = sm->n_sm;
   sm->mirrored = FALSE;
+  sm->order_stale = TRUE;
   if (sm->steady)
     sm_steady_forget(sm->steady);
 }

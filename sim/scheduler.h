@@ -10,6 +10,8 @@ typedef struct {
                        (SM_NEVER: finished, or waiting for a memory completion) */
   guint64 min_wake; /* minimum of wake[]: the scheduler has nothing to do before it */
   guint n_warps;
+  guint sm, local; /* its SM, and its number within it */
+  guint weight;    /* SMs its SM stands for (mirror.c) */
   guint last; /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */

@@ -37,7 +37,9 @@ struct Sm {
   guint32 *grid_pool;               /* per warp slot: SmScheduler.grid */
   guint8 *pool_pool;                /* per warp slot: in the active pool (policy two_level) */
   guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
-  guint *order;         /* n_sched: the order the schedulers look in this cycle (sm_smem_turn()) */
+  guint *order; /* the schedulers of the SMs stepped, in the order they look this cycle
+                   (sm_smem_turn(), mirror.c) */
+  guint n_order;
   gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
   guint *eligible;
   guint *due;

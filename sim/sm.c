@@ -82,6 +82,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
+    sm->sched[s].sm = s / sm->sched_per_sm;
+    sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
       sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
   }
@@ -178,7 +180,7 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (w->state == state)
     return;
-  sm->stats.state_cycles[w->state] += (at - w->state_since) * sm->weight[w->sm];
+  sm->stats.state_cycles[w->state] += (at - w->state_since) * w->weight;
   if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
   if (G_UNLIKELY(sm->trace))
@@ -486,7 +488,7 @@ schedule(Sm *sm, guint si, guint64 t)
     n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
     s->hot = new_hot = 0;
   } else if (n_el > 0) {
-    sm->stats.sched_issue_cycles[si % sm->sched_per_sm] += sm->weight[si / sm->sched_per_sm];
+    sm->stats.sched_issue_cycles[s->local] += s->weight;
   }
   guint slots = sm->issue_width, n_taken = 0;
   guint64 taken = 0;
@@ -554,23 +556,23 @@ step(Sm *sm)
   if (G_UNLIKELY(sm->order_stale)) {
     /* within an SM, the scheduler after the last one that queued a shared-memory access looks
      * first: the schedulers take the queue's free places in turn (before any such access, and
-     * in kernels without one, in index order) */
-    guint per = sm->sched_per_sm;
-    for (guint m = 0; m < sm->n_sm; m++)
+     * in kernels without one, in index order); only the SMs stepped (mirror.c) look */
+    guint per = sm->sched_per_sm, n = 0;
+    for (guint i = 0; i < sm->n_sim_sm; i++) {
+      guint m = sm->sim_sms[i];
       for (guint k = 0, s = sm->smem.first[m]; k < per; k++, s = s + 1 == per ? 0 : s + 1)
-        sm->order[m * per + k] = m * per + s;
+        sm->order[n++] = m * per + s;
+    }
+    sm->n_order = n;
     sm->order_stale = FALSE;
   }
-  guint per = sm->sched_per_sm;
-  for (guint i = 0; i < sm->n_sim_sm; i++)
-    for (guint q = sm->sim_sms[i] * per, e = q + per; q < e; q++)
-      schedule(sm, sm->order[q], t);
+  for (guint i = 0; i < sm->n_order; i++)
+    schedule(sm, sm->order[i], t);
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint i = 0; i < sm->n_sim_sm; i++)
-    for (guint q = sm->sim_sms[i] * per, e = q + per; q < e; q++)
-      next = MIN(next, sm->sched[q].min_wake);
+  for (guint i = 0; i < sm->n_order; i++)
+    next = MIN(next, sm->sched[sm->order[i]].min_wake);
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
   sm->now = next;

@@ -31,6 +31,7 @@ typedef struct SmWarp {
   guint16 block;       /* block slot (all SMs numbered together) */
   guint16 sm;          /* SM it belongs to */
   guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
+  guint32 weight;      /* SMs its SM stands for: its counts are made that many times (mirror.c) */
   SmScoreboard sb;
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
   /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */

@@ -72,8 +72,8 @@ sm_cmd_run(int argc, char **argv)
        "With --max-cycles: still report what was simulated before the stop", NULL},
       SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel on one SM", entries, &argc,
-                    &argv))
+  if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel (one SM, or sm_count of them)",
+                    entries, &argc, &argv))
     return 2;
   sm_set_fast_forward(!no_ff);
   sm_set_mirroring(!no_ff);

@@ -147,7 +147,7 @@ void
 sm_blocks_warp_finished(Sm *sm, SmWarp *w)
 {
   guint64 end = MAX(w->finish, w->last_issue + 1);
-  sm->stats.resident_warp_cycles += (end - w->launched) * sm->weight[w->sm];
+  w->stats->resident_warp_cycles += end - w->launched;
   SmBlock *blk = &sm->blocks[w->block];
   blk->retire = MAX(blk->retire, end);
   blk->live--;

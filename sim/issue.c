@@ -11,8 +11,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
   guint64 now_ticks = sm_ticks(t);
-  guint64 wt = w->weight;
-      /* the SMs its SM stands for (mirror.c) */ /* the SMs this one stands for (mirror.c) */
+  SmStats *st = w->stats; /* its SM's counts (mirror.c) */
   s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   /* the result is ready for a consumer on unit u at base + latency[u] */
@@ -44,10 +43,10 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
                               &w->rng);
     base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
     sm_smem_turn(sm, w->sm, (w->sched % sm->sched_per_sm + 1) % sm->sched_per_sm);
-    sm->stats.shared_accesses += wt;
-    sm->stats.shared_passes += passes * wt;
+    st->shared_accesses++;
+    st->shared_passes += passes;
     if (ii->is_store) {
-      sm->stats.shared_stores += wt;
+      st->shared_stores++;
       w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
     }
     break;
@@ -75,17 +74,17 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     sm_trace_issue(sm, s, w, t, slot, complete, passes);
   w->issued++;
   w->last_issue = t;
-  sm->stats.issued += wt;
-  sm->stats.issued_unit[ii->unit] += wt;
-  sm->stats.issued_op[insn->op] += wt;
-  sm->stats.thread_instructions += w->n_active * wt;
+  st->issued++;
+  st->issued_unit[ii->unit]++;
+  st->issued_op[insn->op]++;
+  st->thread_instructions += w->n_active;
   /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
   gboolean is_bra = insn->op == ISA_OP_BRA;
   gboolean taken =
       is_bra && !insn->count &&
       !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
         sm->prog->insns[w->pc + 1].kind == ISA_INSN_END && w->loop_left[w->depth - 1] == 1);
-  sm->stats.branches += is_bra * wt;
+  st->branches += is_bra;
   guint extra = 0; /* cycles of a convergence-barrier instruction */
   if (G_UNLIKELY(ii->special == SM_SPECIAL_SIMT)) {
     SmSimtStep step;
@@ -93,7 +92,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->n_active = sm_popcount32(w->active);
     w->pc = step.next_pc;
     taken |= step.redirect;
-    sm->stats.divergent_branches += step.divergent * wt;
+    st->divergent_branches += step.divergent;
     extra = step.barrier_op == 1   ? sm->gpu->branch.bssy_cycles
             : step.barrier_op == 2 ? sm->gpu->branch.bsync_cycles
                                    : 0;

@@ -3,7 +3,8 @@
  * that received the same blocks at the same cycles run alike.  The block scheduler sends a
  * wave's blocks round the SMs, so whole waves leave every SM alike, and a partial one leaves
  * two kinds: those given one block more and the others.  Only one SM of each kind is stepped;
- * its counts are multiplied by the SMs it stands for as they are made (weight[]).  The block
+ * its counts go to a block of its own, added to the run's times the SMs it stands for
+ * (weight[]) whenever that number changes or the totals are read.  The block
  * scheduler's rule runs for every SM (each has the free slots of the SM it runs like); SMs of
  * one kind given different blocks part, the first of a new kind becoming a copy of the SM it
  * ran like.  A trace wants every SM: then all become copies and all are stepped.  The results
@@ -52,16 +53,64 @@ mirror_possible(const Sm *sm)
   return TRUE;
 }
 
+/* SM @m's warps and schedulers count into @stats. */
+static void
+count_into(Sm *sm, guint m, SmStats *stats)
+{
+  for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
+    sm->sched[q].stats = stats;
+    for (guint p = 0; p < sm->sched[q].n_warps; p++)
+      sm->warps[p * sm->n_sched + q].stats = stats;
+  }
+}
+
+/* SM @m's counts so far go into the totals, for the SMs it stands for. */
+static void
+fold(Sm *sm, guint m)
+{
+  if (sm->sm_counts == NULL || sm->weight[m] == 0)
+    return;
+  sm_stats_add_scaled(&sm->stats, &sm->sm_counts[m], NULL, sm->weight[m]);
+  memset(&sm->sm_counts[m], 0, sizeof sm->sm_counts[m]);
+}
+
+void
+sm_mirror_fold(Sm *sm)
+{
+  for (guint i = 0; i < sm->n_sim_sm; i++)
+    fold(sm, sm->sim_sms[i]);
+}
+
+const SmStats *
+sm_mirror_totals(const Sm *sm)
+{
+  *sm->totals = sm->stats;
+  for (guint i = 0; i < sm->n_sim_sm; i++) {
+    guint m = sm->sim_sms[i];
+    sm_stats_add_scaled(sm->totals, &sm->sm_counts[m], NULL, sm->weight[m]);
+  }
+  return sm->totals;
+}
+
 /* SM @m stands for @weight SMs (0: it is not stepped). */
 static void
 set_weight(Sm *sm, guint m, guint64 weight)
 {
+  fold(sm, m);
   sm->weight[m] = weight;
-  for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
-    sm->sched[q].weight = (guint)weight;
-    for (guint p = 0; p < sm->sched[q].n_warps; p++)
-      sm->warps[p * sm->n_sched + q].weight = (guint32)weight;
-  }
+}
+
+/* Every SM is stepped from now on: each counts into the totals. */
+static void
+stop_mirroring(Sm *sm)
+{
+  sm_mirror_fold(sm);
+  for (guint m = 0; m < sm->n_sm; m++)
+    count_into(sm, m, &sm->stats);
+  sm->mirrored = FALSE;
+  sm->order_stale = TRUE;
+  if (sm->steady)
+    sm_steady_forget(sm->steady);
 }
 
 void
@@ -72,10 +121,15 @@ sm_mirror_init(Sm *sm)
   sm->rep = g_new(guint, n);
   sm->sim_sms = g_new(guint, n);
   sm->mirrored = mirror_possible(sm);
+  if (sm->mirrored) {
+    sm->sm_counts = g_new0(SmStats, n);
+    sm->totals = g_new0(SmStats, 1);
+  }
   for (guint m = 0; m < n; m++) {
     sm->rep[m] = sm->mirrored ? 0 : m;
-    set_weight(sm, m, sm->mirrored ? (m == 0 ? n : 0) : 1);
+    sm->weight[m] = sm->mirrored ? (m == 0 ? n : 0) : 1;
     sm->sim_sms[m] = m;
+    count_into(sm, m, sm->mirrored ? &sm->sm_counts[m] : &sm->stats);
   }
   sm->n_sim_sm = sm->mirrored ? 1 : n;
   sm->stats.stepped_sms = sm->n_sim_sm;
@@ -91,6 +145,8 @@ sm_mirror_clear(Sm *sm)
   g_free(sm->rep);
   g_free(sm->sim_sms);
   g_free(sm->mirror_scratch);
+  g_free(sm->sm_counts);
+  g_free(sm->totals);
 }
 
 /* @to becomes a copy of @from, an SM @k places further (its own slots, pools and numbers). */
@@ -105,6 +161,7 @@ copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
   to->block = keep.block;
   to->rng = keep.rng; /* never drawn (mirror_possible) */
   to->sb = keep.sb;
+  to->stats = keep.stats;
   memcpy(to->sb.ready, from->sb.ready, sizeof(guint64) * n_regs * ISA_UNIT_COUNT);
   memcpy(to->sb.producer, from->sb.producer, n_regs);
   to->copy_done = keep.copy_done;
@@ -225,7 +282,7 @@ sm_mirror_dispatch(Sm *sm, guint64 t)
       if (to == G_MAXUINT) {
         to = kind[given[m]] = m;
         copy_sm(sm, r, m);
-        set_weight(sm, m, 0);
+        count_into(sm, m, &sm->sm_counts[m]); /* its own, still empty */
         add_stepped(sm, m);
       }
       sm->rep[m] = to;
@@ -243,8 +300,8 @@ sm_mirror_dispatch(Sm *sm, guint64 t)
     }
   }
   if (sm->n_sim_sm == n)
-    sm->mirrored = FALSE; /* every SM is stepped: the plain rule from now on */
-  if (sm->steady)
+    stop_mirroring(sm); /* every SM is stepped: the plain rule from now on */
+  else if (sm->steady)
     sm_steady_forget(sm->steady);
 }
 
@@ -262,8 +319,5 @@ sm_mirror_end(Sm *sm)
   }
   sm->n_sim_sm = sm->n_sm;
   sm->stats.stepped_sms = sm->n_sm;
-  sm->mirrored = FALSE;
-  sm->order_stale = TRUE;
-  if (sm->steady)
-    sm_steady_forget(sm->steady);
+  stop_mirroring(sm);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../config/gpu.h"
+#include "stats.h"
 
 typedef struct {
   guint *warps;     /* warp indices, oldest first */
@@ -10,9 +11,9 @@ typedef struct {
                        (SM_NEVER: finished, or waiting for a memory completion) */
   guint64 min_wake; /* minimum of wake[]: the scheduler has nothing to do before it */
   guint n_warps;
-  guint sm, local; /* its SM, and its number within it */
-  guint weight;    /* SMs its SM stands for (mirror.c) */
-  guint last; /* position in warps[] of the last warp that issued (block_priority: per block) */
+  guint local;    /* its number within its SM */
+  SmStats *stats; /* where its counts go: the run's, or its SM's (mirror.c) */
+  guint last;     /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */

@@ -63,6 +63,8 @@ struct Sm {
   guint64 *weight;
   guint *rep;
   gboolean mirrored;     /* some SMs are not stepped */
+  SmStats *sm_counts;    /* while mirrored, per SM: its counts since they were last folded in */
+  SmStats *totals;       /* sm_stats() while mirrored */
   guint *mirror_scratch; /* sm_mirror_dispatch()'s */
   guint lg_waiters;      /* warps in lg_throttle until a memory transaction completes */
   gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
@@ -161,6 +163,11 @@ void sm_mirror_init(Sm *sm);
 void sm_mirror_clear(Sm *sm);
 void sm_mirror_dispatch(Sm *sm, guint64 t);
 void sm_mirror_end(Sm *sm);
+/* Adds the counts of the stepped SMs, each times the SMs it stands for, to sm->stats (before
+ * reading or copying it: the end of a run, a fast-forward's snapshot). */
+void sm_mirror_fold(Sm *sm);
+/* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
+const SmStats *sm_mirror_totals(const Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
  * draws its own, so no two SMs, and no two periods, are alike. */
 gboolean sm_draws_random(const Sm *sm);

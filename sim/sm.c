@@ -82,7 +82,6 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
-    sm->sched[s].sm = s / sm->sched_per_sm;
     sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
       sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
@@ -180,7 +179,7 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (w->state == state)
     return;
-  sm->stats.state_cycles[w->state] += (at - w->state_since) * w->weight;
+  w->stats->state_cycles[w->state] += at - w->state_since;
   if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
   if (G_UNLIKELY(sm->trace))
@@ -297,9 +296,10 @@ finish(Sm *sm)
     SmWarp *w = &sm->warps[i];
     if (!sm_warp_stepped(sm, w))
       continue; /* padding slot, or an SM that runs like a stepped one (counted with it) */
-    sm->stats.state_cycles[w->state] += (end - MIN(w->state_since, end)) * sm->weight[w->sm];
+    w->stats->state_cycles[w->state] += end - MIN(w->state_since, end);
     w->state_since = end;
   }
+  sm_mirror_fold(sm);
   sm->stats.cycles = end;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     sm->stats.transactions[l] = sm->mem.levels[l].transactions;
@@ -334,8 +334,7 @@ sm_close(Sm *sm)
   for (guint i = 0; i < sm->n_warps; i++) {
     const SmWarp *w = &sm->warps[i];
     if (sm_warp_stepped(sm, w) && !w->done)
-      sm->stats.resident_warp_cycles +=
-          (end - MIN(w->launched, end)) * sm->weight[w->sm]; /* still resident */
+      w->stats->resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
   }
   sm->end_cycle = MAX(sm->end_cycle, end);
   finish(sm);
@@ -488,7 +487,7 @@ schedule(Sm *sm, guint si, guint64 t)
     n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
     s->hot = new_hot = 0;
   } else if (n_el > 0) {
-    sm->stats.sched_issue_cycles[s->local] += s->weight;
+    s->stats->sched_issue_cycles[s->local]++;
   }
   guint slots = sm->issue_width, n_taken = 0;
   guint64 taken = 0;
@@ -571,8 +570,13 @@ step(Sm *sm)
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint i = 0; i < sm->n_order; i++)
-    next = MIN(next, sm->sched[sm->order[i]].min_wake);
+  if (G_LIKELY(!sm->mirrored)) {
+    for (guint si = 0; si < sm->n_sched; si++)
+      next = MIN(next, sm->sched[si].min_wake);
+  } else {
+    for (guint i = 0; i < sm->n_order; i++)
+      next = MIN(next, sm->sched[sm->order[i]].min_wake);
+  }
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
   sm->now = next;
@@ -635,5 +639,5 @@ sm_now(const Sm *sm)
 const SmStats *
 sm_stats(const Sm *sm)
 {
-  return &sm->stats;
+  return sm->mirrored ? sm_mirror_totals(sm) : &sm->stats;
 }

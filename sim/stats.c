@@ -63,11 +63,14 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->active_per_cycle = per(s->resident_warp_cycles, sm_cycles);
 }
 
-#define ADD(field) s->field += n * (s->field - base->field)
+#define ADD(field) to->field += n * (a->field - b->field)
 
 void
-sm_stats_add_repeats(SmStats *s, const SmStats *base, guint64 n)
+sm_stats_add_scaled(SmStats *to, const SmStats *a, const SmStats *b, guint64 n)
 {
+  static const SmStats zero;
+  if (b == NULL)
+    b = &zero;
   ADD(issued);
   ADD(thread_instructions);
   ADD(branches);

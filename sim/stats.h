@@ -77,7 +77,8 @@ typedef struct {
 
 void sm_summary_compute(const SmStats *stats, SmSummary *out);
 
-/* Adds @n more times what the counts of warps' work (instructions, accesses, warp-cycles by
- * state, ...) grew by since @base: a fast-forward over @n periods, or (@base all zero) @n more
- * SMs that did the same.  Cycles and the memory system's counts are left alone. */
-void sm_stats_add_repeats(SmStats *s, const SmStats *base, guint64 n);
+/* Adds to @to @n times what the counts of warps' work (instructions, accesses, warp-cycles by
+ * state, ...) in @a exceed those in @b (NULL: zero): a fast-forward over @n periods (@to = @a,
+ * @b the state a period ago), or the counts of one SM made for @n that run alike.  Cycles and
+ * the memory system's counts are left alone. */
+void sm_stats_add_scaled(SmStats *to, const SmStats *a, const SmStats *b, guint64 n);

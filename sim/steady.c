@@ -325,7 +325,7 @@ flush_states(Sm *sm, guint64 t)
     if (!sm_warp_stepped(sm, w))
       continue;
     g_assert(w->state_since <= t);
-    sm->stats.state_cycles[w->state] += (t - w->state_since) * sm->weight[w->sm];
+    w->stats->state_cycles[w->state] += t - w->state_since;
     w->state_since = t;
   }
 }
@@ -337,6 +337,7 @@ take(Sm *sm, Snapshot *s, guint64 t)
   g_array_set_size(s->counters, 0);
   g_array_set_size(s->issued, 0);
   flush_states(sm, t);
+  sm_mirror_fold(sm); /* the counts of the SMs that stand for others, in the totals */
   Walk k = {ENCODE, t, 0, &s->state};
   walk(sm, &k);
   for (guint i = 0; i < sm->n_warps; i++) {
@@ -399,7 +400,7 @@ jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
   SmStats before = sm->stats;
-  sm_stats_add_repeats(&sm->stats, &old->stats, n);
+  sm_stats_add_scaled(&sm->stats, &sm->stats, &old->stats, n);
   /* nothing of global memory moves in a periodic state (sm_steady_new) */
   g_assert(before.global_loads == old->stats.global_loads &&
            before.global_stores == old->stats.global_stores &&

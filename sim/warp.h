@@ -6,6 +6,7 @@
 #include "fixed.h"
 #include "scoreboard.h"
 #include "simt.h"
+#include "stats.h"
 
 typedef struct SmWarp {
   /* read every visited cycle: kept together at the front */
@@ -31,8 +32,8 @@ typedef struct SmWarp {
   guint16 block;       /* block slot (all SMs numbered together) */
   guint16 sm;          /* SM it belongs to */
   guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
-  guint32 weight;      /* SMs its SM stands for: its counts are made that many times (mirror.c) */
   SmScoreboard sb;
+  SmStats *stats;           /* where its counts go: the run's, or its SM's (mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
   /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */
   guint64 copy_open;   /* completion of the copies in the group still open */

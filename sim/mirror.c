@@ -21,23 +21,6 @@ sm_set_mirroring(gboolean on)
   mirroring_on = on;
 }
 
-gboolean
-sm_draws_random(const Sm *sm)
-{
-  for (guint i = 0; i < sm->prog->n_insns; i++) {
-    const IsaInsn *insn = &sm->prog->insns[i];
-    const SmInsnInfo *ii = &sm->info[i];
-    if (insn->kind != ISA_INSN_OP)
-      continue;
-    /* global accesses draw addresses and latencies; random shared-memory addresses and chance
-     * predicates draw per lane */
-    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0) ||
-        (insn->op == ISA_OP_ISETP && insn->pattern == ISA_PRED_CHANCE))
-      return TRUE;
-  }
-  return FALSE;
-}
-
 /* @sm's SMs can run alike: nothing couples them or tells them apart but their blocks. */
 static gboolean
 mirror_possible(const Sm *sm)
@@ -177,7 +160,7 @@ copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
 }
 
 static void
-copy_scheduler(const Sm *sm, SmScheduler *to, const SmScheduler *from, guint k)
+copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
 {
   to->min_wake = from->min_wake;
   to->last = from->last;
@@ -197,7 +180,6 @@ copy_scheduler(const Sm *sm, SmScheduler *to, const SmScheduler *from, guint k)
     if (to->in_pool)
       to->in_pool[p] = from->in_pool[p];
   }
-  (void)sm;
 }
 
 /* SM @to becomes a copy of SM @from (its grid indices shifted by the distance between them). */
@@ -207,7 +189,7 @@ copy_sm(Sm *sm, guint from, guint to)
   guint per = sm->sched_per_sm, slots = sm->slots_per_sm, shift = to - from;
   for (guint q = 0; q < per; q++) {
     guint a = from * per + q, b = to * per + q;
-    copy_scheduler(sm, &sm->sched[b], &sm->sched[a], shift);
+    copy_scheduler(&sm->sched[b], &sm->sched[a], shift);
     for (guint p = 0; p < sm->sched[a].n_warps; p++)
       copy_warp(sm, &sm->warps[p * sm->n_sched + b], &sm->warps[p * sm->n_sched + a]);
   }

@@ -57,8 +57,9 @@ struct Sm {
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;
   /* SMs that run alike are stepped once (mirror.c): the loop steps sim_sms[0..n_sim_sm), in
-   * ascending order; each stands for weight[] SMs (its counts are made that many times), the
-   * others for none; rep[m] is the SM stepped for SM m.  Otherwise each SM stands for itself. */
+   * ascending order; each stands for weight[] SMs (its counts, kept in sm_counts[], go into
+   * the totals that many times), the others for none; rep[m] is the SM stepped for SM m.
+   * Otherwise each SM stands for itself and counts straight into the totals. */
   guint *sim_sms, n_sim_sm;
   guint64 *weight;
   guint *rep;
@@ -169,7 +170,7 @@ void sm_mirror_fold(Sm *sm);
 /* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
 const SmStats *sm_mirror_totals(const Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
- * draws its own, so no two SMs, and no two periods, are alike. */
+ * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm.c */
 gboolean sm_draws_random(const Sm *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */

@@ -135,6 +135,23 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   return sm;
 }
 
+gboolean
+sm_draws_random(const Sm *sm)
+{
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const IsaInsn *insn = &sm->prog->insns[i];
+    const SmInsnInfo *ii = &sm->info[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    /* global accesses draw addresses and latencies; random shared-memory addresses and chance
+     * predicates draw per lane */
+    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0) ||
+        (insn->op == ISA_OP_ISETP && insn->pattern == ISA_PRED_CHANCE))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 void
 sm_free(Sm *sm)
 {

@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 char *
 test_source_path(const char *relative)
@@ -32,6 +33,23 @@ test_run_free(TestRun *run)
   cfg_kernel_free(run->kernel);
   cfg_gpu_free(run->gpu);
   g_free(run);
+}
+
+void
+test_assert_same_counts(const SmStats *a, const SmStats *b, const char *what)
+{
+  SmStats x = *a, y = *b;
+  x.visited_cycles = y.visited_cycles = 0;
+  x.fast_forward_cycles = y.fast_forward_cycles = 0;
+  x.stepped_sms = y.stepped_sms = 0;
+  for (guint s = 0; s < SM_STATE_COUNT; s++)
+    ck_assert_msg(x.state_cycles[s] == y.state_cycles[s],
+                  "%s: %s warp-cycles %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, what,
+                  sm_state_name(s), x.state_cycles[s], y.state_cycles[s]);
+  ck_assert_msg(memcmp(&x, &y, sizeof x) == 0,
+                "%s: counters differ (cycles %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
+                ", issued %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
+                what, x.cycles, y.cycles, x.issued, y.issued);
 }
 
 static guint64

@@ -18,6 +18,10 @@ typedef struct {
 TestRun *test_run_new(const char *gpu, const char *kernel, const char *const *sets);
 void test_run_free(TestRun *run);
 
+/* Every counter of @a and @b is equal, except those that say how the loop got there (cycles
+ * stepped, fast-forwarded, SMs stepped): @what names the run in the failure. */
+void test_assert_same_counts(const SmStats *a, const SmStats *b, const char *what);
+
 /* Warp-instructions of @unit (ISA_UNIT_COUNT = all) issued per cycle in [from, to): the
  * steady-state throughput while every warp is still running. */
 double test_window_ipc(TestRun *run, guint unit, guint64 from, guint64 to);

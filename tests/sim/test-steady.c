@@ -7,19 +7,6 @@
 #include "helpers.h"
 #include "steady.h"
 
-/* Every counter except the two that say how the loop got there. */
-static void
-assert_same_stats(const SmStats *a, const SmStats *b, const char *what)
-{
-  SmStats x = *a, y = *b;
-  x.visited_cycles = y.visited_cycles = 0;
-  x.fast_forward_cycles = y.fast_forward_cycles = 0;
-  ck_assert_msg(memcmp(&x, &y, sizeof x) == 0,
-                "%s: counters differ (cycles %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
-                ", issued %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
-                what, x.cycles, y.cycles, x.issued, y.issued);
-}
-
 /* Runs @kernel on @gpu with @sets, fast-forward on and off; returns the cycles jumped over. */
 static guint64
 run_both(const char *gpu, const char *kernel, const char *const *sets)
@@ -36,7 +23,7 @@ run_both(const char *gpu, const char *kernel, const char *const *sets)
   g_autofree char *joined = g_strjoinv(" ", (char **)sets);
   g_autofree char *what = g_strdup_printf("%s %s %s", gpu, kernel, joined);
   ck_assert_uint_eq(stats[0].fast_forward_cycles, 0);
-  assert_same_stats(&stats[0], &stats[1], what);
+  test_assert_same_counts(&stats[0], &stats[1], what);
   return stats[1].fast_forward_cycles;
 }
 

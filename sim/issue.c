@@ -42,7 +42,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
                               &w->rng);
     base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
-    sm_smem_turn(sm, w->sm, (w->sched % sm->sched_per_sm + 1) % sm->sched_per_sm);
+    sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
     st->shared_accesses++;
     st->shared_passes += passes;
     if (ii->is_store) {
@@ -99,7 +99,10 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   } else {
     w->pc++;
   }
-  sm_warp_settle(w, sm->prog, sm->limit);
+  /* most instructions are followed by another one: no loop marker to pass, no end */
+  if (G_UNLIKELY(w->pc >= sm->prog->n_insns || sm->prog->insns[w->pc].kind != ISA_INSN_OP ||
+                 (sm->limit != 0 && w->issued >= sm->limit)))
+    sm_warp_settle(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
     sm_blocks_arrive(sm, w, t);

@@ -140,6 +140,8 @@ copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
   SmWarp keep = *to;
   *to = *from;
   to->sched = keep.sched;
+  to->local = keep.local;
+  to->pos = keep.pos;
   to->sm = keep.sm;
   to->block = keep.block;
   to->rng = keep.rng; /* never drawn (mirror_possible) */

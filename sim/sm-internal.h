@@ -12,6 +12,7 @@
 #include "sm.h"
 #include "smem.h"
 #include "steady.h"
+#include "wake.h"
 #include "warp.h"
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
@@ -42,7 +43,7 @@ struct Sm {
   guint n_order;
   gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
   guint *eligible;
-  guint *due;
+  SmWakePass wake_pass;      /* schedule()'s pass over a scheduler's wake times (wake.h) */
   guint *prio_pos, *prio_at; /* scratch of pick(): the priority block's eligible warps */
   guint issue_width;
   CfgDualIssue dual_issue;
@@ -132,7 +133,7 @@ sm_warp_stepped(const Sm *sm, const SmWarp *w)
 static inline guint
 sm_warp_pos(const Sm *sm, const SmWarp *w)
 {
-  return (guint)(w - sm->warps) / sm->n_sched;
+  return w->pos;
 }
 
 /* Nothing about @w changes before cycle @at: its scheduler looks at it again then. */

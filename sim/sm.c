@@ -66,7 +66,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   for (guint i = 0; i < sm->n_sched; i++)
     sm->order[i] = i;
   sm->eligible = g_new0(guint, sm->n_warps + 1);
-  sm->due = g_new0(guint, sm->n_warps + 1);
+  sm->wake_pass = sm_wake_pass_choose();
   sm->prio_pos = g_new0(guint, sm->n_warps + 1);
   sm->prio_at = g_new0(guint, sm->n_warps + 1);
   guint at = 0;
@@ -105,6 +105,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     w->sched = (guint16)(i % sm->n_sched);
     w->sm = (guint16)(w->sched / sm->sched_per_sm);
+    w->local = (guint8)(w->sched % sm->sched_per_sm);
+    w->pos = (guint16)(i / sm->n_sched);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
     w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
     for (guint r = 0; r < n_regs; r++)
@@ -176,7 +178,6 @@ sm_free(Sm *sm)
   g_free(sm->pool_joins);
   g_free(sm->eligible);
   g_free(sm->order);
-  g_free(sm->due);
   g_free(sm->prio_pos);
   g_free(sm->prio_at);
   g_free(sm->blocks);
@@ -402,8 +403,8 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     }
   }
   SmBlock *b = &sm->blocks[sm->warps[sm->prio_pos[0] * sm->n_sched + si].block];
-  guint j = sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, b->last[si % sm->sched_per_sm],
-                              sm->prio_pos, n);
+  guint j =
+      sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, b->last[s->local], sm->prio_pos, n);
   *blk = b;
   return sm->prio_at[j];
 }
@@ -418,54 +419,42 @@ schedule(Sm *sm, guint si, guint64 t)
     return s->min_wake;
   /* wakes set while this scheduler issues (a barrier its warp releases) lower it again */
   s->min_wake = SM_NEVER;
-  /* branch-free pass: positions due now, and the earliest wake of the others */
-  guint64 min_a = SM_NEVER, min_b = SM_NEVER; /* two chains: half the dependency length */
-  guint n_due = 0, q = 0;
-  for (; q + 1 < s->n_warps; q += 2) {
-    guint64 wa = s->wake[q], wb = s->wake[q + 1];
-    sm->due[n_due] = q;
-    n_due += wa <= t;
-    sm->due[n_due] = q + 1;
-    n_due += wb <= t;
-    guint64 la = wa > t ? wa : SM_NEVER, lb = wb > t ? wb : SM_NEVER;
-    min_a = la < min_a ? la : min_a;
-    min_b = lb < min_b ? lb : min_b;
-  }
-  if (q < s->n_warps) {
-    guint64 wa = s->wake[q];
-    sm->due[n_due] = q;
-    n_due += wa <= t;
-    min_a = wa > t && wa < min_a ? wa : min_a;
-  }
-  guint64 smin = MIN(min_a, min_b);
+  /* the pass over the wake times (wake.h), 64 positions at a time: which are due now, and the
+   * earliest wake of the others */
+  guint64 smin = SM_NEVER;
   guint n_el = 0;
   gboolean hot_ok = sm->hot_ok && s->n_warps <= 64;
   guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
-  for (guint d = 0; d < n_due; d++) {
-    guint p = sm->due[d];
-    SmWarp *w = &sm->warps[p * sm->n_sched + si];
-    if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
-        sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
-      /* still eligible: its operands were ready, and a pipe that takes one instruction per
-       * cycle is free again at the start of every cycle */
-      sm->eligible[n_el++] = p;
-      s->wake[p] = t + 1;
-      continue;
+  for (guint base = 0; base < s->n_warps; base += 64) {
+    guint64 later;
+    guint64 due = sm->wake_pass(s->wake + base, MIN(s->n_warps - base, 64u), t, &later);
+    smin = MIN(smin, later);
+    for (; due; due &= due - 1) {
+      guint p = base + (guint)__builtin_ctzll(due);
+      SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
+          sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
+        /* still eligible: its operands were ready, and a pipe that takes one instruction per
+         * cycle is free again at the start of every cycle */
+        sm->eligible[n_el++] = p;
+        s->wake[p] = t + 1;
+        continue;
+      }
+      guint64 wake;
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st == SM_STATE_ELIGIBLE) {
+        /* provisionally not selected; the warp that issues is set to selected below */
+        sm->eligible[n_el++] = p;
+        set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+        s->wake[p] = t + 1;
+        continue;
+      }
+      set_state(sm, w, (SmState)st, t);
+      s->wake[p] = wake;
+      if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
+        sm->lg_waiters++;
+      smin = MIN(smin, wake);
     }
-    guint64 wake;
-    guint st = warp_check(sm, w, s, t, &wake);
-    if (st == SM_STATE_ELIGIBLE) {
-      /* provisionally not selected; the warp that issues is set to selected below */
-      sm->eligible[n_el++] = p;
-      set_state(sm, w, SM_STATE_NOT_SELECTED, t);
-      s->wake[p] = t + 1;
-      continue;
-    }
-    set_state(sm, w, (SmState)st, t);
-    s->wake[p] = wake;
-    if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
-      sm->lg_waiters++;
-    smin = MIN(smin, wake);
   }
   if (hot_ok) {
     /* the warps eligible now that would stay so, unseen, if not taken */
@@ -535,7 +524,7 @@ schedule(Sm *sm, guint si, guint64 t)
     slots--;
     s->last = p;
     if (blk)
-      blk->last[si % sm->sched_per_sm] = p;
+      blk->last[s->local] = p;
     if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
       /* further independent instructions of the same warp, in order */
       while (slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
@@ -587,13 +576,8 @@ step(Sm *sm)
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  if (G_LIKELY(!sm->mirrored)) {
-    for (guint si = 0; si < sm->n_sched; si++)
-      next = MIN(next, sm->sched[si].min_wake);
-  } else {
-    for (guint i = 0; i < sm->n_order; i++)
-      next = MIN(next, sm->sched[sm->order[i]].min_wake);
-  }
+  for (guint i = 0; i < sm->n_order; i++)
+    next = MIN(next, sm->sched[sm->order[i]].min_wake);
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
   sm->now = next;

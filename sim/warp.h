@@ -15,6 +15,8 @@ typedef struct SmWarp {
   guint8 done;      /* no more instructions */
   guint8 state;     /* SmState since state_since */
   guint16 sched;    /* scheduler index (all SMs' schedulers numbered together) */
+  guint8 local;     /* ... within its SM */
+  guint16 pos;      /* its position in that scheduler's warps[] */
   guint8 unit;      /* IsaUnit of the instruction at pc */
   guint8 space;     /* IsaSpace of the instruction at pc */
   guint16 n_trans;  /* its memory transactions (global ops) */

@@ -1,7 +1,10 @@
-/* The event queue: order by (cycle, priority, sequence), whatever the push order. */
+/* The event queue: order by (cycle, priority, sequence), whatever the push order.  And the
+ * pass over a scheduler's wake times (wake.h): the host's fastest against the portable one and
+ * against the definition. */
 #include <check.h>
 
 #include "engine.h"
+#include "wake.h"
 
 START_TEST(test_events_pop_in_cycle_order)
 {
@@ -71,6 +74,54 @@ START_TEST(test_many_random_events_come_out_sorted_and_stable)
 }
 END_TEST
 
+/* Every length up to 64, wake times around t (due, just after, far, never): the pass this host
+ * uses (AVX-512 where there is one) and the portable pass agree with the definition. */
+START_TEST(test_wake_pass_matches_definition)
+{
+  SmWakePass fast = sm_wake_pass_choose();
+  GRand *r = g_rand_new_with_seed(7);
+  guint64 wake[64];
+  for (guint round = 0; round < 400; round++) {
+    guint n = 1 + round % 64;
+    guint64 t = 1000 + g_rand_int_range(r, 0, 50);
+    for (guint q = 0; q < n; q++) {
+      switch (g_rand_int_range(r, 0, 5)) {
+      case 0:
+        wake[q] = SM_NEVER;
+        break;
+      case 1:
+        wake[q] = t;
+        break;
+      case 2:
+        wake[q] = t + 1;
+        break;
+      default:
+        wake[q] = (guint64)g_rand_int_range(r, 0, 2100);
+        break;
+      }
+    }
+    guint64 due = 0, later = SM_NEVER;
+    for (guint q = 0; q < n; q++) {
+      if (wake[q] <= t)
+        due |= (guint64)1 << q;
+      else
+        later = MIN(later, wake[q]);
+    }
+    guint64 later_fast = 0, later_portable = 0;
+    ck_assert_uint_eq(fast(wake, n, t, &later_fast), due);
+    ck_assert_uint_eq(later_fast, later);
+    ck_assert_uint_eq(sm_wake_pass_portable(wake, n, t, &later_portable), due);
+    ck_assert_uint_eq(later_portable, later);
+  }
+  /* nothing after t: the earliest later wake is "never" */
+  wake[0] = 5;
+  guint64 later = 0;
+  ck_assert_uint_eq(fast(wake, 1, 5, &later), 1);
+  ck_assert_uint_eq(later, SM_NEVER);
+  g_rand_free(r);
+}
+END_TEST
+
 static Suite *
 engine_suite(void)
 {
@@ -80,6 +131,9 @@ engine_suite(void)
   tcase_add_test(tc, test_ties_break_by_priority_then_push_order);
   tcase_add_test(tc, test_many_random_events_come_out_sorted_and_stable);
   suite_add_tcase(s, tc);
+  TCase *tw = tcase_create("wake");
+  tcase_add_test(tw, test_wake_pass_matches_definition);
+  suite_add_tcase(s, tw);
   return s;
 }
 

@@ -99,10 +99,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   } else {
     w->pc++;
   }
-  /* most instructions are followed by another one: no loop marker to pass, no end */
-  if (G_UNLIKELY(w->pc >= sm->prog->n_insns || sm->prog->insns[w->pc].kind != ISA_INSN_OP ||
-                 (sm->limit != 0 && w->issued >= sm->limit)))
-    sm_warp_settle(w, sm->prog, sm->limit);
+  sm_warp_advance(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
     sm_blocks_arrive(sm, w, t);

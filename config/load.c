@@ -363,6 +363,51 @@ set_node(CfgNodeKind kind, const char *origin, const char *path)
   return n;
 }
 
+/* Every node of @n's tree is reported as made by @set_key (no file position). */
+static void
+mark_set(CfgNode *n, const char *set_key)
+{
+  g_free(n->set_key);
+  n->set_key = g_strdup(set_key);
+  for (guint i = 0; n->keys && i < n->keys->len; i++)
+    mark_set(g_ptr_array_index(n->keys, i), set_key);
+  for (guint i = 0; n->items && i < n->items->len; i++)
+    mark_set(g_ptr_array_index(n->items, i), set_key);
+}
+
+/* The node a --set value makes: a scalar, or for "[...]" a list in YAML's flow style (items
+ * may be lists themselves: latency_histogram=[[515, 433], [535, 7641]]). */
+static CfgNode *
+set_value(const char *value, const char *origin, const char *path, GError **error)
+{
+  g_autofree char *set_key = g_strdup_printf("%s %s", origin, path);
+  if (value[0] != '[') {
+    CfgNode *leaf = set_node(CFG_NODE_SCALAR, origin, path);
+    leaf->value = g_strdup(value);
+    return leaf;
+  }
+  /* parsed as the value of a one-key mapping (the loader's documents are mappings) */
+  g_autofree char *text = g_strdup_printf("v: %s\n", value);
+  GError *local = NULL;
+  CfgNode *doc = cfg_load_string(set_key, text, &local);
+  CfgNode *list = doc ? cfg_node_get(doc, "v") : NULL;
+  if (list == NULL || list->kind != CFG_NODE_SEQ || doc->keys->len != 1) {
+    /* the loader's message without its position inside the made-up document */
+    const char *why = local ? local->message : "not a list";
+    const char *after = local ? strstr(why, ": ") : NULL;
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "%s: '%s' is not a list of values, e.g. [1, 2] (%s)", set_key, value,
+                after ? after + 2 : why);
+    g_clear_error(&local);
+    cfg_node_free(doc);
+    return NULL;
+  }
+  g_ptr_array_steal_index(doc->items, 0); /* the list outlives its document */
+  cfg_node_free(doc);
+  mark_set(list, set_key);
+  return list;
+}
+
 gboolean
 cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char *origin,
                   GError **error)
@@ -391,18 +436,20 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char
     }
     map = child;
   }
-  CfgNode *leaf = set_node(CFG_NODE_SCALAR, origin, path);
-  leaf->value = g_strdup(value);
+  CfgNode *leaf = set_value(value, origin, path, error);
+  if (leaf == NULL)
+    return FALSE;
   gint i = map_index(map, parts[n - 1]);
   if (i >= 0) {
     CfgNode *old = g_ptr_array_index(map->items, (guint)i);
-    if (old->kind == CFG_NODE_SEQ) {
+    if (old->kind == CFG_NODE_SEQ && leaf->kind != CFG_NODE_SEQ) {
       cfg_node_free(leaf);
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
-                  "%s %s: '%s' is a list; change it in the file", origin, path, parts[n - 1]);
+                  "%s %s: '%s' is a list: give one, e.g. %s=[1, 2]", origin, path, parts[n - 1],
+                  path);
       return FALSE;
     }
-    if (old->kind != CFG_NODE_SCALAR) {
+    if (old->kind == CFG_NODE_MAP) {
       cfg_node_free(leaf);
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
                   "%s %s: '%s' is a section, set one of its keys instead", origin, path,

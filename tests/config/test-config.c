@@ -125,6 +125,53 @@ START_TEST(test_set_overrides_gpu_kernel_and_params)
 }
 END_TEST
 
+/* A value in brackets is a list: kernel keys and GPU keys that take one, nested lists too. */
+START_TEST(test_set_gives_lists)
+{
+  g_autofree char *gp = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kp = test_source_path("isa/kernels/occupancy-lab.yaml");
+  const char *sets[] = {"block_passes=[1, 1,2]", "warp_passes=[3]",
+                        "memory.dram.latency_histogram=[[500, 1], [900, 3]]", NULL};
+  CfgGpu *g = NULL;
+  CfgKernel *k = NULL;
+  GError *error = NULL;
+  ck_assert_msg(cfg_load_run(gp, kp, sets, &g, &k, &error), "%s", error ? error->message : "");
+  ck_assert_uint_eq(k->block_passes->len, 3);
+  ck_assert_uint_eq(g_array_index(k->block_passes, guint, 1), 1);
+  ck_assert_uint_eq(g_array_index(k->block_passes, guint, 2), 2);
+  ck_assert_uint_eq(k->warp_passes->len, 1);
+  ck_assert_uint_eq(g_array_index(k->warp_passes, guint, 0), 3);
+  const CfgMemLevel *dram = &g->memory.levels[cfg_gpu_level(g, "dram")];
+  ck_assert_uint_eq(dram->n_latencies, 2);
+  ck_assert_uint_eq(dram->latency_bin[1], 900);
+  ck_assert_double_eq(dram->latency_weight[1], 3);
+  cfg_gpu_free(g);
+  cfg_kernel_free(k);
+
+  const struct {
+    const char *set, *expect;
+  } bad[] = {
+      {"block_passes=[1,", "--set block_passes: '[1,' is not a list of values, e.g. [1, 2] ("},
+      {"block_passes=[1, 2] x", "--set block_passes: '[1, 2] x' is not a list of values"},
+      {"block_passes=2", "--set block_passes: 'block_passes' must be a list of whole numbers"},
+      {"block_passes=[1,-2]", "--set block_passes: 'pass count' must be a whole number from 0 "
+                              "to 1e+06, got -2"},
+      {"memory.dram.latency_histogram=[[500, 1], [900]]",
+       "--set memory.dram.latency_histogram: expected a pair [cycles, weight]"},
+      {"memory.dram.latency_histogram=700", "--set memory.dram.latency_histogram: "
+                                            "'latency_histogram' is a list: give one, e.g. "
+                                            "memory.dram.latency_histogram=[1, 2]"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+    const char *one[] = {bad[i].set, NULL};
+    ck_assert(!cfg_load_run(gp, kp, one, &g, &k, &error));
+    ck_assert_msg(strstr(error->message, bad[i].expect) != NULL, "--set %s: got '%s'", bad[i].set,
+                  error->message);
+    g_clear_error(&error);
+  }
+}
+END_TEST
+
 static char *
 run_error(const char *const *sets)
 {
@@ -242,6 +289,7 @@ config_suite(void)
   TCase *tk = tcase_create("kernel");
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
+  tcase_add_test(tk, test_set_gives_lists);
   tcase_add_test(tk, test_register_file_bounds_occupancy);
   suite_add_tcase(s, tk);
   return s;

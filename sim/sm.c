@@ -427,7 +427,9 @@ schedule(Sm *sm, guint si, guint64 t)
   guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
   for (guint base = 0; base < s->n_warps; base += 64) {
     guint64 later;
-    guint64 due = sm->wake_pass(s->wake + base, MIN(s->n_warps - base, 64u), t, &later);
+    guint n = MIN(s->n_warps - base, 64u);
+    guint64 due = n >= 8 ? sm->wake_pass(s->wake + base, n, t, &later)
+                         : sm_wake_pass_small(s->wake + base, n, t, &later);
     smin = MIN(smin, later);
     for (; due; due &= due - 1) {
       guint p = base + (guint)__builtin_ctzll(due);
@@ -576,8 +578,13 @@ step(Sm *sm)
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  for (guint i = 0; i < sm->n_order; i++)
-    next = MIN(next, sm->sched[sm->order[i]].min_wake);
+  if (G_LIKELY(!sm->mirrored)) {
+    for (guint si = 0; si < sm->n_sched; si++)
+      next = MIN(next, sm->sched[si].min_wake);
+  } else {
+    for (guint i = 0; i < sm->n_order; i++)
+      next = MIN(next, sm->sched[sm->order[i]].min_wake);
+  }
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);
   sm->now = next;

@@ -10,7 +10,31 @@
  * (G_MAXUINT64 when none).  @n <= 64. */
 typedef guint64 (*SmWakePass)(const guint64 *wake, guint n, guint64 t, guint64 *later);
 
-/* The fastest pass this host runs. */
+/* The fastest pass this host runs for eight wake times or more (fewer: sm_wake_pass_small). */
 SmWakePass sm_wake_pass_choose(void);
-/* The portable one (tests compare the two). */
+
+/* The portable pass, inline: for a few wake times a call costs more than the pass itself. */
+static inline guint64
+sm_wake_pass_small(const guint64 *wake, guint n, guint64 t, guint64 *later)
+{
+  /* two chains of minima: half the dependency length */
+  guint64 due = 0, min_a = G_MAXUINT64, min_b = G_MAXUINT64;
+  guint q = 0;
+  for (; q + 1 < n; q += 2) {
+    guint64 wa = wake[q], wb = wake[q + 1];
+    due |= (guint64)(wa <= t) << q | (guint64)(wb <= t) << (q + 1);
+    guint64 la = wa > t ? wa : G_MAXUINT64, lb = wb > t ? wb : G_MAXUINT64;
+    min_a = la < min_a ? la : min_a;
+    min_b = lb < min_b ? lb : min_b;
+  }
+  if (q < n) {
+    guint64 wa = wake[q];
+    due |= (guint64)(wa <= t) << q;
+    min_a = wa > t && wa < min_a ? wa : min_a;
+  }
+  *later = MIN(min_a, min_b);
+  return due;
+}
+
+/* The same, out of line (the choice where the host has no AVX-512; tests compare them). */
 guint64 sm_wake_pass_portable(const guint64 *wake, guint n, guint64 t, guint64 *later);

@@ -6,6 +6,14 @@
 
 #include <signal.h>
 
+static gboolean portable_pass;
+
+void
+sm_set_portable_pass(gboolean on)
+{
+  portable_pass = on;
+}
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -66,7 +74,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   for (guint i = 0; i < sm->n_sched; i++)
     sm->order[i] = i;
   sm->eligible = g_new0(guint, sm->n_warps + 1);
-  sm->wake_pass = sm_wake_pass_choose();
+  sm->wake_pass = portable_pass ? sm_wake_pass_portable : sm_wake_pass_choose();
   sm->prio_pos = g_new0(guint, sm->n_warps + 1);
   sm->prio_at = g_new0(guint, sm->n_warps + 1);
   guint at = 0;

@@ -434,11 +434,11 @@ schedule(Sm *sm, guint si, guint64 t)
   gboolean hot_ok = sm->hot_ok && s->n_warps <= 64;
   guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
   for (guint base = 0; base < s->n_warps; base += 64) {
-    guint64 later;
     guint n = MIN(s->n_warps - base, 64u);
-    guint64 due = n >= 8 ? sm->wake_pass(s->wake + base, n, t, &later)
-                         : sm_wake_pass_small(s->wake + base, n, t, &later);
-    smin = MIN(smin, later);
+    SmWakeDue pass =
+        n >= 8 ? sm->wake_pass(s->wake + base, n, t) : sm_wake_pass_small(s->wake + base, n, t);
+    guint64 due = pass.due;
+    smin = MIN(smin, pass.later);
     for (; due; due &= due - 1) {
       guint p = base + (guint)__builtin_ctzll(due);
       SmWarp *w = &sm->warps[p * sm->n_sched + si];

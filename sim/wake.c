@@ -6,15 +6,15 @@
 #define SM_WAKE_AVX512 1
 #endif
 
-guint64
-sm_wake_pass_portable(const guint64 *wake, guint n, guint64 t, guint64 *later)
+SmWakeDue
+sm_wake_pass_portable(const guint64 *wake, guint n, guint64 t)
 {
-  return sm_wake_pass_small(wake, n, t, later);
+  return sm_wake_pass_small(wake, n, t);
 }
 
 #ifdef SM_WAKE_AVX512
-__attribute__((target("avx512f"))) static guint64
-pass_avx512(const guint64 *wake, guint n, guint64 t, guint64 *later)
+__attribute__((target("avx512f"))) static SmWakeDue
+pass_avx512(const guint64 *wake, guint n, guint64 t)
 {
   __m512i tv = _mm512_set1_epi64((long long)t);
   __m512i least = _mm512_set1_epi64(-1);
@@ -27,8 +27,7 @@ pass_avx512(const guint64 *wake, guint n, guint64 t, guint64 *later)
     least = _mm512_mask_min_epu64(least, after, least, w);
     due |= (guint64)now << q;
   }
-  *later = (guint64)_mm512_reduce_min_epu64(least);
-  return due;
+  return (SmWakeDue){due, (guint64)_mm512_reduce_min_epu64(least)};
 }
 #endif
 

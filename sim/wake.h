@@ -6,16 +6,21 @@
 
 #include <glib.h>
 
-/* Bit p of the result is set when wake[p] <= @t; *@later is the earliest wake[p] > @t
- * (G_MAXUINT64 when none).  @n <= 64. */
-typedef guint64 (*SmWakePass)(const guint64 *wake, guint n, guint64 t, guint64 *later);
+/* What the pass finds: bit p of @due is set when wake[p] <= t; @later is the earliest
+ * wake[p] > t (G_MAXUINT64 when none).  Two words: returned in registers. */
+typedef struct {
+  guint64 due, later;
+} SmWakeDue;
+
+/* The pass over @n <= 64 wake times at cycle @t. */
+typedef SmWakeDue (*SmWakePass)(const guint64 *wake, guint n, guint64 t);
 
 /* The fastest pass this host runs for eight wake times or more (fewer: sm_wake_pass_small). */
 SmWakePass sm_wake_pass_choose(void);
 
 /* The portable pass, inline: for a few wake times a call costs more than the pass itself. */
-static inline guint64
-sm_wake_pass_small(const guint64 *wake, guint n, guint64 t, guint64 *later)
+static inline SmWakeDue
+sm_wake_pass_small(const guint64 *wake, guint n, guint64 t)
 {
   /* two chains of minima: half the dependency length */
   guint64 due = 0, min_a = G_MAXUINT64, min_b = G_MAXUINT64;
@@ -32,9 +37,8 @@ sm_wake_pass_small(const guint64 *wake, guint n, guint64 t, guint64 *later)
     due |= (guint64)(wa <= t) << q;
     min_a = wa > t && wa < min_a ? wa : min_a;
   }
-  *later = MIN(min_a, min_b);
-  return due;
+  return (SmWakeDue){due, MIN(min_a, min_b)};
 }
 
 /* The same, out of line (the choice where the host has no AVX-512; tests compare them). */
-guint64 sm_wake_pass_portable(const guint64 *wake, guint n, guint64 t, guint64 *later);
+SmWakeDue sm_wake_pass_portable(const guint64 *wake, guint n, guint64 t);

@@ -107,17 +107,17 @@ START_TEST(test_wake_pass_matches_definition)
       else
         later = MIN(later, wake[q]);
     }
-    guint64 later_fast = 0, later_portable = 0;
-    ck_assert_uint_eq(fast(wake, n, t, &later_fast), due);
-    ck_assert_uint_eq(later_fast, later);
-    ck_assert_uint_eq(sm_wake_pass_portable(wake, n, t, &later_portable), due);
-    ck_assert_uint_eq(later_portable, later);
+    SmWakeDue f = fast(wake, n, t), p = sm_wake_pass_portable(wake, n, t);
+    ck_assert_uint_eq(f.due, due);
+    ck_assert_uint_eq(f.later, later);
+    ck_assert_uint_eq(p.due, due);
+    ck_assert_uint_eq(p.later, later);
   }
   /* nothing after t: the earliest later wake is "never" */
   wake[0] = 5;
-  guint64 later = 0;
-  ck_assert_uint_eq(fast(wake, 1, 5, &later), 1);
-  ck_assert_uint_eq(later, SM_NEVER);
+  SmWakeDue f = fast(wake, 1, 5);
+  ck_assert_uint_eq(f.due, 1);
+  ck_assert_uint_eq(f.later, SM_NEVER);
   g_rand_free(r);
 }
 END_TEST

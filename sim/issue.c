@@ -99,7 +99,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   } else {
     w->pc++;
   }
-  sm_warp_advance(w, sm->prog, sm->limit);
+  sm_warp_settle(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
     sm_blocks_arrive(sm, w, t);

@@ -122,21 +122,3 @@ sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
     return;
   }
 }
-
-/* sm_warp_settle() after an issue, with the common cases inline: the next instruction follows,
- * or the end of a repeat body whose loop goes round again leads back to one. */
-static inline void
-sm_warp_advance(SmWarp *w, const IsaProgram *prog, guint64 limit)
-{
-  if (G_LIKELY(w->pc < prog->n_insns)) {
-    const IsaInsn *insn = &prog->insns[w->pc];
-    if (insn->kind == ISA_INSN_END && w->loop_left[w->depth - 1] > 1) {
-      w->loop_left[w->depth - 1]--;
-      w->pc = w->loop_body[w->depth - 1];
-      insn = &prog->insns[w->pc];
-    }
-    if (G_LIKELY(insn->kind == ISA_INSN_OP && (limit == 0 || w->issued < limit)))
-      return;
-  }
-  sm_warp_settle(w, prog, limit);
-}

@@ -171,7 +171,7 @@ void sm_mirror_fold(Sm *sm);
 /* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
 const SmStats *sm_mirror_totals(const Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
- * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm.c */
+ * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
 gboolean sm_draws_random(const Sm *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */

@@ -1,0 +1,197 @@
+/* Building one simulated machine from a GPU and a kernel (its warps, schedulers, pools and
+ * units, the first wave of blocks) and freeing it.  Not how it runs: the cycle loop (sm.c). */
+#include "sm-internal.h"
+
+static gboolean portable_pass;
+
+void
+sm_set_portable_pass(gboolean on)
+{
+  portable_pass = on;
+}
+
+Sm *
+sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  Sm *sm = g_new0(Sm, 1);
+  sm->gpu = gpu;
+  sm->kernel = kernel;
+  sm->prog = kernel->program;
+  sm->n_sm = gpu->sm_count;
+  sm->warps_per_sm = kernel->warps_per_sm;
+  sm->sched_per_sm = gpu->schedulers;
+  /* every scheduler gets the same number of slots; the extra ones never hold a warp */
+  sm->n_warps = (kernel->warps_per_sm + sm->sched_per_sm - 1) / sm->sched_per_sm *
+                sm->sched_per_sm * sm->n_sm;
+  sm->n_sched = sm->sched_per_sm * sm->n_sm;
+  sm->sched = g_new0(SmScheduler, sm->n_sched);
+  sm->issue_width = gpu->issue_width;
+  sm->dual_issue = gpu->dual_issue;
+  sm->policy = gpu->policy;
+  sm->block_priority = gpu->block_priority;
+  sm->limit = kernel->instructions_per_warp;
+  sm->branch_taken_cycles = gpu->branch.taken_cycles;
+  sm->wb_ports = gpu->register_write_ports;
+  sm->info = sm_pipe_decode(gpu, kernel);
+  if (sm->wb_ports >= gpu->issue_width) {
+    /* the ports can only run short when results of different latencies meet: with every
+     * register result a fixed latency after issue, and no more issues per cycle than ports,
+     * they never do; then the check is skipped (the results are the same) */
+    gboolean mixed = FALSE;
+    guint32 latency = 0;
+    for (guint i = 0; i < sm->prog->n_insns; i++) {
+      const SmInsnInfo *ii = &sm->info[i];
+      if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register)
+        continue;
+      if (!ii->fixed_latency || (latency && ii->max_latency != latency))
+        mixed = TRUE;
+      latency = ii->max_latency;
+    }
+    if (!mixed)
+      sm->wb_ports = 0;
+  }
+  sm->hot_ok = sm->wb_ports == 0; /* with ports to check, eligibility changes every cycle */
+
+  guint n_regs = MAX(sm->prog->n_regs, 1u);
+  sm->warps = g_new0(SmWarp, sm->n_warps);
+  sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
+  sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+  sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->wake_pool = g_new0(guint64, sm->n_warps);
+  sm->age_pool = g_new0(guint64, sm->n_warps);
+  sm->resumed_pool = g_new0(guint64, sm->n_warps);
+  sm->grid_pool = g_new0(guint32, sm->n_warps);
+  if (sm->policy == CFG_POLICY_TWO_LEVEL) {
+    sm->pool_pool = g_new0(guint8, sm->n_warps);
+    sm->pool_leaves = g_new0(guint8, sm->n_warps);
+    sm->pool_joins = g_new0(guint8, sm->n_warps);
+  }
+  sm->order = g_new0(guint, sm->n_sched);
+  for (guint i = 0; i < sm->n_sched; i++)
+    sm->order[i] = i;
+  sm->eligible = g_new0(guint, sm->n_warps + 1);
+  sm->wake_pass = portable_pass ? sm_wake_pass_portable : sm_wake_pass_choose();
+  sm->prio_pos = g_new0(guint, sm->n_warps + 1);
+  sm->prio_at = g_new0(guint, sm->n_warps + 1);
+  guint at = 0;
+  for (guint s = 0; s < sm->n_sched; s++) {
+    sm->sched[s].warps = sm->sched_pool + at;
+    sm->sched[s].wake = sm->wake_pool + at;
+    sm->sched[s].age = sm->age_pool + at;
+    sm->sched[s].resumed = sm->resumed_pool + at;
+    sm->sched[s].grid = sm->grid_pool + at;
+    if (sm->pool_pool)
+      sm->sched[s].in_pool = sm->pool_pool + at;
+    for (guint w = s; w < sm->n_warps; w += sm->n_sched)
+      sm->sched_pool[at++] = w;
+    sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
+    sm->sched[s].last = G_MAXUINT;
+    sm->sched[s].local = s % sm->sched_per_sm;
+    if (sm->wb_ports)
+      sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
+  }
+  gboolean copies = FALSE;
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    copies |= sm->info[i].special == SM_SPECIAL_LDGDEPBAR;
+  if (copies)
+    sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
+  if (sm->prog->simt) {
+    sm->simt_pool = g_new0(SmSimt, sm->n_warps);
+    sm->pred_pool = g_new0(guint32, (gsize)sm->n_warps * n_regs);
+  }
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    if (copies)
+      w->copy_done = sm->copy_pool + (gsize)i * SM_COPY_RING;
+    if (sm->simt_pool) {
+      w->simt = &sm->simt_pool[i];
+      w->simt->pred = sm->pred_pool + (gsize)i * n_regs;
+    }
+    w->sched = (guint16)(i % sm->n_sched);
+    w->sm = (guint16)(w->sched / sm->sched_per_sm);
+    w->local = (guint8)(w->sched % sm->sched_per_sm);
+    w->pos = (guint16)(i / sm->n_sched);
+    w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
+    w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
+    for (guint r = 0; r < n_regs; r++)
+      w->sb.producer[r] = SM_STATE_WAIT;
+    w->state = SM_STATE_NO_INSTRUCTION;
+    w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
+    w->done = TRUE; /* until a block launches into its slot */
+    sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
+  }
+  sm_blocks_init(sm);
+
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
+  sm_smem_init(&sm->smem, gpu, sm->n_sm);
+  sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
+  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
+
+  sm_mirror_init(sm);
+  sm_blocks_dispatch(sm, 0); /* the first wave */
+  sm->stats.warps = sm->warps_per_sm * sm->n_sm;
+  sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
+  sm->stats.n_sm = sm->n_sm;
+  sm->stats.schedulers = sm->sched_per_sm;
+  sm->stats.n_levels = gpu->memory.n_levels;
+  sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
+  sm->finished = sm->blocks_retired == sm->grid_blocks;
+  sm->steady = sm_steady_new(sm);
+  return sm;
+}
+
+gboolean
+sm_draws_random(const Sm *sm)
+{
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const IsaInsn *insn = &sm->prog->insns[i];
+    const SmInsnInfo *ii = &sm->info[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    /* global accesses draw addresses and latencies; random shared-memory addresses and chance
+     * predicates draw per lane */
+    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0) ||
+        (insn->op == ISA_OP_ISETP && insn->pattern == ISA_PRED_CHANCE))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+void
+sm_free(Sm *sm)
+{
+  if (sm == NULL)
+    return;
+  sm_memory_clear(&sm->mem);
+  sm_engine_clear(&sm->engine);
+  g_free(sm->info);
+  g_free(sm->warps);
+  g_free(sm->ready_pool);
+  g_free(sm->producer_pool);
+  g_free(sm->copy_pool);
+  g_free(sm->simt_pool);
+  g_free(sm->pred_pool);
+  g_free(sm->sched_pool);
+  g_free(sm->wake_pool);
+  g_free(sm->age_pool);
+  g_free(sm->resumed_pool);
+  g_free(sm->grid_pool);
+  g_free(sm->pool_pool);
+  g_free(sm->pool_leaves);
+  g_free(sm->pool_joins);
+  g_free(sm->eligible);
+  g_free(sm->order);
+  g_free(sm->prio_pos);
+  g_free(sm->prio_at);
+  g_free(sm->blocks);
+  g_free(sm->sm_blocks);
+  sm_smem_clear(&sm->smem);
+  for (guint i = 0; i < sm->n_sched; i++)
+    g_free(sm->sched[i].wb_ring);
+  g_free(sm->sched);
+  g_free(sm->warp_exists);
+  sm_mirror_clear(sm);
+  sm_steady_free(sm->steady);
+  g_free(sm);
+}

@@ -62,6 +62,9 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       break;
     }
     }
+    /* what comes after it is known without lane masks; it reaches no memory (sm.c) */
+    ii->ahead_ok = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
+                   ii->special != SM_SPECIAL_BAR;
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
       ii->result_state = SM_STATE_WAIT;
@@ -73,6 +76,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->special = SM_SPECIAL_NONE;
       ii->n_trans = 0;
       ii->writes_register = 0;
+      ii->ahead_ok = 1;
     }
   }
   return info;

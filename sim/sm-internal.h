@@ -53,6 +53,11 @@ struct Sm {
   guint branch_taken_cycles;
   guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */
   gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
+  /* a warp alone on its scheduler issues on without the loop visiting its cycles (sm.c,
+   * run_ahead()): set when nothing but its own scheduler can wake a warp there (no barriers,
+   * no two-level pool); run_until is the cycle sm_run_until() stops at */
+  gboolean run_ahead_ok;
+  guint64 run_until;
   SmEngine engine;
   SmMemory mem;
   SmSharedMemory smem;

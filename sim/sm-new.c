@@ -3,11 +3,18 @@
 #include "sm-internal.h"
 
 static gboolean portable_pass;
+static gboolean no_run_ahead;
 
 void
 sm_set_portable_pass(gboolean on)
 {
   portable_pass = on;
+}
+
+void
+sm_set_run_ahead(gboolean on)
+{
+  no_run_ahead = !on;
 }
 
 Sm *
@@ -51,6 +58,14 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       sm->wb_ports = 0;
   }
   sm->hot_ok = sm->wb_ports == 0; /* with ports to check, eligibility changes every cycle */
+  /* a barrier's release wakes warps of other schedulers; the active pool changes with every
+   * warp's state; a warp issuing two instructions a cycle may issue a memory access with the
+   * second */
+  sm->run_ahead_ok = !no_run_ahead && sm->policy != CFG_POLICY_TWO_LEVEL &&
+                     !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].special == SM_SPECIAL_BAR)
+      sm->run_ahead_ok = FALSE;
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   sm->warps = g_new0(SmWarp, sm->n_warps);

@@ -223,6 +223,106 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
   return sm->prio_at[j];
 }
 
+/* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this
+ * cycle (after that none are left for it); returns its wake. */
+static inline guint64
+issue_taken(Sm *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t, guint *slots)
+{
+  sm_issue(sm, s, w, t, sm->issue_width - *slots);
+  (*slots)--;
+  s->last = p;
+  if (blk)
+    blk->last[s->local] = p;
+  if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
+    /* further independent instructions of the same warp, in order */
+    guint64 wake;
+    while (*slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
+      sm_issue(sm, s, w, t, sm->issue_width - *slots);
+      (*slots)--;
+    }
+    *slots = 0;
+  }
+  return after_issue(sm, s, w, t);
+}
+
+/* @w may issue its instruction ahead of the loop (run_ahead()): it uses no memory, and the
+ * warp's check the cycle after (after_issue()) reads nothing outside its scheduler: the next
+ * instruction uses no memory either, or waits for this one's result until later; and a
+ * per-warp limit on instructions does not end the warp there. */
+static inline gboolean
+ahead_ok(const Sm *sm, const SmWarp *w)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (!ii->ahead_ok || (sm->limit && w->issued + 1 >= sm->limit))
+    return FALSE;
+  guint32 next = sm_warp_peek_next(w, sm->prog);
+  if (next >= sm->prog->n_insns)
+    return FALSE;
+  const SmInsnInfo *ni = &sm->info[next];
+  if (ni->space == ISA_SPACE_NONE)
+    return TRUE;
+  const IsaInsn *x = &sm->prog->insns[w->pc], *y = &sm->prog->insns[next];
+  if (x->dst == ISA_NO_REG || ii->never || ii->latency[ni->unit] < 2)
+    return FALSE;
+  gboolean reads = y->dst == x->dst;
+  for (guint i = 0; i < y->nsrc; i++)
+    reads |= y->src[i] == x->dst;
+  return reads;
+}
+
+/* The first cycle after @t at which something outside a scheduler could wake one of its
+ * warps: a block launching into its slots (a retirement from @t on launches a block
+ * block_launch_cycles after a cycle past @t at the earliest), or a memory completion waking
+ * warps held by the limit on outstanding requests (none is held: lg_waiters counts them all,
+ * and only a look at a warp holds it). */
+static guint64
+horizon(const Sm *sm, guint64 t)
+{
+  guint64 h = sm->run_until;
+  if (sm->lg_waiters > 0)
+    return t + 1;
+  if (sm->next_block < sm->grid_blocks)
+    h = MIN(h, MIN(sm_engine_next_cycle(&sm->engine), t + 1 + sm->gpu->block_launch_cycles));
+  return h;
+}
+
+/* @w (of block @blk, or NULL) was the only warp of @s that could issue at the last look, and
+ * it did; its next look would be at its wake time.  Before @limit no other warp of @s is due and
+ * nothing else can wake one (horizon()), and an instruction that uses no memory, followed by one
+ * that uses none either, reaches nothing outside @s, neither when it issues nor when the warp is
+ * checked the cycle after (pipe.c, ahead_ok): the loop would look at @s only for @w, and find
+ * what is found here, cycle by cycle, without visiting those cycles.  Stops before any other
+ * instruction (the shared-memory queue and global requests are reached in the loop's order
+ * among schedulers, and checked against what other schedulers did up to that cycle), at
+ * @w's end, or at @limit; returns @w's next wake then. */
+static G_GNUC_NO_INLINE guint64
+run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 limit)
+{
+  if (sm->steady || sm->trace || sm->mirrored)
+    return s->wake[w->pos]; /* they see every cycle (their state is read between steps) */
+  guint p = w->pos;
+  guint64 u = s->wake[p];
+  while (u < limit && !w->done && ahead_ok(sm, w)) {
+    guint64 wake;
+    guint st = warp_check(sm, w, s, u, &wake);
+    if (st != SM_STATE_ELIGIBLE) {
+      set_state(sm, w, (SmState)st, u);
+      u = wake;
+      continue;
+    }
+    set_state(sm, w, SM_STATE_NOT_SELECTED, u);
+    if (s->busy_until > u) {
+      u = s->busy_until; /* the scheduler is still busy with an earlier issue */
+      continue;
+    }
+    s->stats->sched_issue_cycles[s->local]++;
+    guint slots = sm->issue_width;
+    u = issue_taken(sm, s, w, p, blk, u, &slots);
+  }
+  s->wake[p] = u;
+  return u;
+}
+
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
@@ -313,6 +413,9 @@ schedule(Sm *sm, guint si, guint64 t)
   }
   guint slots = sm->issue_width, n_taken = 0;
   guint64 taken = 0;
+  SmWarp *last = NULL;      /* the warp that issued last, its block, and the earliest wake of the */
+  SmBlock *last_blk = NULL; /* warps looked at before it issued */
+  guint64 others = SM_NEVER;
   while (slots > 0) {
     SmBlock *blk;
     guint i = pick(sm, s, si, n_el, &blk);
@@ -336,21 +439,11 @@ schedule(Sm *sm, guint si, guint64 t)
         continue;
       }
     }
-    sm_issue(sm, s, w, t, sm->issue_width - slots);
-    slots--;
-    s->last = p;
-    if (blk)
-      blk->last[s->local] = p;
-    if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
-      /* further independent instructions of the same warp, in order */
-      while (slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
-        sm_issue(sm, s, w, t, sm->issue_width - slots);
-        slots--;
-      }
-      slots = 0;
-    }
-    wake = after_issue(sm, s, w, t);
+    wake = issue_taken(sm, s, w, p, blk, t, &slots);
     s->wake[p] = wake;
+    last = w;
+    last_blk = blk;
+    others = smin;
     smin = MIN(smin, wake);
   }
   if (hot_ok) {
@@ -362,6 +455,9 @@ schedule(Sm *sm, guint si, guint64 t)
   }
   if (n_taken < n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
+  else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others)
+    /* the one warp that could issue, did: its next issues, until another warp is due */
+    smin = MIN(others, run_ahead(sm, s, last, last_blk, MIN(others, horizon(sm, t))));
   s->min_wake = MIN(s->min_wake, smin);
   return s->min_wake;
 }
@@ -407,6 +503,7 @@ step(Sm *sm)
 void
 sm_run_until(Sm *sm, guint64 cycle)
 {
+  sm->run_until = cycle; /* no issue at or past it (run_ahead()) */
   while (!sm->finished && sm->now < cycle) {
     if (G_UNLIKELY(stop_requested))
       return; /* the caller decides: sm_close() keeps what was simulated */

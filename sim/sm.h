@@ -51,6 +51,10 @@ void sm_set_mirroring(gboolean on);
 /* Process-wide switch for tests: SMs built while it is on use the portable pass over wake
  * times even where the host has AVX-512 (wake.h); the results are the same.  Off by default. */
 void sm_set_portable_pass(gboolean on);
+/* Process-wide switch for tests: SMs built while it is off visit every cycle in which a warp
+ * alone on its scheduler issues, instead of issuing its next instructions without the loop
+ * (sm.c, run_ahead()); the results are the same.  On by default. */
+void sm_set_run_ahead(gboolean on);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */

@@ -77,32 +77,64 @@ sm_warp_copies_ready(const SmWarp *w, guint n)
   return ready;
 }
 
+/* Follows loop markers from *@pc to the next real instruction or the stream's end, with the
+ * open repeat blocks in @depth, @body and @left. */
+static inline void
+sm_loops_walk(const IsaProgram *prog, guint32 *pc, guint8 *depth, guint32 *body, guint32 *left)
+{
+  while (*pc < prog->n_insns) {
+    const IsaInsn *insn = &prog->insns[*pc];
+    if (insn->kind == ISA_INSN_OP)
+      break;
+    if (insn->kind == ISA_INSN_LOOP) {
+      if (insn->count == 0) {
+        *pc = insn->jump + 1;
+      } else {
+        body[*depth] = *pc + 1;
+        left[*depth] = insn->count;
+        (*depth)++;
+        (*pc)++;
+      }
+    } else if (--left[*depth - 1] > 0) {
+      *pc = body[*depth - 1];
+    } else {
+      (*depth)--;
+      (*pc)++;
+    }
+  }
+}
+
+/* The instruction @w issues after the one at pc, when that one is not a SIMT step: its index,
+ * or prog->n_insns when the stream ends there (it may start again).  Changes nothing. */
+static inline guint32
+sm_warp_peek_next(const SmWarp *w, const IsaProgram *prog)
+{
+  guint32 pc = w->pc + 1;
+  if (pc >= prog->n_insns)
+    return pc;
+  const IsaInsn *insn = &prog->insns[pc];
+  if (insn->kind == ISA_INSN_OP)
+    return pc; /* the common cases: no marker in between, */
+  if (insn->kind == ISA_INSN_END && w->loop_left[w->depth - 1] > 1 &&
+      prog->insns[w->loop_body[w->depth - 1]].kind == ISA_INSN_OP)
+    return w->loop_body[w->depth - 1]; /* or a repeat body going round again */
+  guint8 depth = w->depth;
+  guint32 body[ISA_MAX_LOOP_DEPTH], left[ISA_MAX_LOOP_DEPTH];
+  for (guint i = 0; i < depth; i++) {
+    body[i] = w->loop_body[i];
+    left[i] = w->loop_left[i];
+  }
+  sm_loops_walk(prog, &pc, &depth, body, left);
+  return pc;
+}
+
 /* Moves @w to the next real instruction from pc (which is at a loop marker or past the end).
  * @limit: instructions a warp issues before it stops (0 = one pass over the stream). */
 static inline void
 sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
 {
   for (;;) {
-    while (w->pc < prog->n_insns) {
-      const IsaInsn *insn = &prog->insns[w->pc];
-      if (insn->kind == ISA_INSN_OP)
-        break;
-      if (insn->kind == ISA_INSN_LOOP) {
-        if (insn->count == 0) {
-          w->pc = insn->jump + 1;
-        } else {
-          w->loop_body[w->depth] = w->pc + 1;
-          w->loop_left[w->depth] = insn->count;
-          w->depth++;
-          w->pc++;
-        }
-      } else if (--w->loop_left[w->depth - 1] > 0) {
-        w->pc = w->loop_body[w->depth - 1];
-      } else {
-        w->depth--;
-        w->pc++;
-      }
-    }
+    sm_loops_walk(prog, &w->pc, &w->depth, w->loop_body, w->loop_left);
     if (w->pc < prog->n_insns && (limit == 0 || w->issued < limit))
       return;
     if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {

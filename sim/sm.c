@@ -455,7 +455,8 @@ schedule(Sm *sm, guint si, guint64 t)
   }
   if (n_taken < n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
-  else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others)
+  else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others &&
+           !last->done && sm->info[last->pc].ahead_ok)
     /* the one warp that could issue, did: its next issues, until another warp is due */
     smin = MIN(others, run_ahead(sm, s, last, last_blk, MIN(others, horizon(sm, t))));
   s->min_wake = MIN(s->min_wake, smin);

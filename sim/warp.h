@@ -134,7 +134,11 @@ static inline void
 sm_warp_settle(SmWarp *w, const IsaProgram *prog, guint64 limit)
 {
   for (;;) {
-    sm_loops_walk(prog, &w->pc, &w->depth, w->loop_body, w->loop_left);
+    guint32 pc = w->pc;
+    guint8 depth = w->depth;
+    sm_loops_walk(prog, &pc, &depth, w->loop_body, w->loop_left);
+    w->pc = pc;
+    w->depth = depth;
     if (w->pc < prog->n_insns && (limit == 0 || w->issued < limit))
       return;
     if (limit != 0 && w->issued < limit && prog->dynamic_count > 0) {

@@ -34,10 +34,10 @@ typedef struct {
   guint16 passes;         /* shared: bank passes (0: random addresses, drawn per access) */
   guint8 writes_register; /* has a destination in the register file (not a predicate) */
   guint8 fixed_latency;   /* its result arrives a fixed latency after issue (ALU ops) */
-  guint8 ahead_ok;     /* uses no memory, nor can the instruction after it, which is known without
-                          lane masks: a warp alone may issue it ahead of the loop (sm.c) */
-  guint16 n_trans;     /* global: transactions per warp-instruction */
-  guint32 trans_bytes; /* global: bytes per transaction */
+  guint8 ahead_ok;        /* uses no memory, and the next instruction is known without lane masks:
+                             a warp alone may issue it ahead of the loop (sm.c, run_ahead()) */
+  guint16 n_trans;        /* global: transactions per warp-instruction */
+  guint32 trans_bytes;    /* global: bytes per transaction */
   guint32 issue_cycles;
   guint64 ii_ticks; /* pipe initiation interval: 32 / lanes cycles */
   guint32 latency[ISA_UNIT_COUNT];

@@ -55,7 +55,8 @@ struct Sm {
   gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
   /* a warp alone on its scheduler issues on without the loop visiting its cycles (sm.c,
    * run_ahead()): set when nothing but its own scheduler can wake a warp there (no barriers,
-   * no two-level pool); run_until is the cycle sm_run_until() stops at */
+   * no two-level pool) and a warp issues one instruction a cycle; run_until is the cycle
+   * sm_run_until() stops at */
   gboolean run_ahead_ok;
   guint64 run_until;
   SmEngine engine;

@@ -63,9 +63,6 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
    * second */
   sm->run_ahead_ok = !no_run_ahead && sm->policy != CFG_POLICY_TWO_LEVEL &&
                      !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
-  for (guint i = 0; i < sm->prog->n_insns; i++)
-    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].special == SM_SPECIAL_BAR)
-      sm->run_ahead_ok = FALSE;
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   sm->warps = g_new0(SmWarp, sm->n_warps);
@@ -106,8 +103,11 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
       sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
   }
   gboolean copies = FALSE;
-  for (guint i = 0; i < sm->prog->n_insns; i++)
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
     copies |= sm->info[i].special == SM_SPECIAL_LDGDEPBAR;
+    if (sm->info[i].special == SM_SPECIAL_BAR)
+      sm->run_ahead_ok = FALSE; /* a barrier: no run-ahead (above) */
+  }
   if (copies)
     sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
   if (sm->prog->simt) {

@@ -286,20 +286,21 @@ horizon(const Sm *sm, guint64 t)
   return h;
 }
 
-/* @w (of block @blk, or NULL) was the only warp of @s that could issue at the last look, and
- * it did; its next look would be at its wake time.  Before @limit no other warp of @s is due and
- * nothing else can wake one (horizon()), and an instruction that uses no memory, followed by one
- * that uses none either, reaches nothing outside @s, neither when it issues nor when the warp is
- * checked the cycle after (pipe.c, ahead_ok): the loop would look at @s only for @w, and find
- * what is found here, cycle by cycle, without visiting those cycles.  Stops before any other
- * instruction (the shared-memory queue and global requests are reached in the loop's order
- * among schedulers, and checked against what other schedulers did up to that cycle), at
- * @w's end, or at @limit; returns @w's next wake then. */
+/* @w (of block @blk, or NULL) was the only warp of @s that could issue at the look at @t, and
+ * it did; its next look would be at its wake time.  Before @others no other warp of @s is due,
+ * and before horizon() nothing else can wake one; an instruction that ahead_ok() lets through
+ * reaches nothing outside @s, neither when it issues nor when the warp is checked the cycle
+ * after: the loop would look at @s only for @w, and find what is found here, cycle by cycle,
+ * without visiting those cycles.  Stops before any other instruction (the shared-memory queue
+ * and global requests are reached in the loop's order among schedulers, and checked against
+ * what other schedulers did up to that cycle), at @w's end, or at that limit; returns @w's
+ * next wake then. */
 static G_GNUC_NO_INLINE guint64
-run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 limit)
+run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 others)
 {
   if (sm->steady || sm->trace || sm->mirrored)
     return s->wake[w->pos]; /* they see every cycle (their state is read between steps) */
+  guint64 limit = MIN(others, horizon(sm, t));
   guint p = w->pos;
   guint64 u = s->wake[p];
   while (u < limit && !w->done && ahead_ok(sm, w)) {
@@ -458,7 +459,7 @@ schedule(Sm *sm, guint si, guint64 t)
   else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others &&
            !last->done && sm->info[last->pc].ahead_ok)
     /* the one warp that could issue, did: its next issues, until another warp is due */
-    smin = MIN(others, run_ahead(sm, s, last, last_blk, MIN(others, horizon(sm, t))));
+    smin = MIN(others, run_ahead(sm, s, last, last_blk, t, others));
   s->min_wake = MIN(s->min_wake, smin);
   return s->min_wake;
 }

@@ -91,8 +91,10 @@ retire_block(Sm *sm, guint b)
   blk->busy = FALSE;
   sm->sm_blocks[blk->sm]--;
   blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
-  if (sm->next_block < sm->grid_blocks)
+  if (sm->next_block < sm->grid_blocks) {
     sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
+    sm->launch_at = MIN(sm->launch_at, blk->free_at);
+  }
 }
 
 void

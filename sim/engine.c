@@ -48,6 +48,16 @@ sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, 
   engine->heap[i] = ev;
 }
 
+guint64
+sm_engine_next_of(const SmEngine *engine, guint32 kind)
+{
+  guint64 next = SM_NEVER;
+  for (guint i = 0; i < engine->n; i++)
+    if (engine->heap[i].kind == kind)
+      next = MIN(next, engine->heap[i].cycle);
+  return next;
+}
+
 gboolean
 sm_engine_pop(SmEngine *engine, SmEvent *out)
 {

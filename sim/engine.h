@@ -41,5 +41,7 @@ sm_engine_next_cycle(const SmEngine *engine)
 {
   return engine->n ? engine->heap[0].cycle : SM_NEVER;
 }
+/* Cycle of the earliest event of @kind, or SM_NEVER: a walk over the whole queue. */
+guint64 sm_engine_next_of(const SmEngine *engine, guint32 kind);
 /* Removes the earliest event into *out; FALSE when empty. */
 gboolean sm_engine_pop(SmEngine *engine, SmEvent *out);

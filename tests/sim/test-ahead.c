@@ -97,6 +97,13 @@ static const Case cases[] = {
      {"threads=3840", "groups=6", "sm_count=2", "block_launch_cycles=50", NULL},
      FALSE,
      1.0},
+    /* a memory-bound grid of several waves: memory events in the queue do not stop a warp
+     * running ahead, only the next block launch does */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/occupancy-lab.yaml",
+     {"threads=23040", "groups=20", "sm_count=2", NULL},
+     FALSE,
+     0.62},
     /* a per-warp limit on instructions, ending warps mid-loop */
     {"config/gpus/h100.yaml",
      "isa/kernels/mix.yaml",

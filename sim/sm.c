@@ -166,6 +166,8 @@ sm_close(Sm *sm)
   if (sm->finished)
     return;
   guint64 end = sm->now;
+  if (sm->steady)
+    end = MAX(end, sm_steady_until(sm->steady)); /* a scheduler jumped past an interruption */
   for (guint i = 0; i < sm->n_warps; i++) {
     const SmWarp *w = &sm->warps[i];
     if (sm_warp_stepped(sm, w) && !w->done)
@@ -563,5 +565,7 @@ sm_now(const Sm *sm)
 const SmStats *
 sm_stats(const Sm *sm)
 {
-  return sm->mirrored ? sm_mirror_totals(sm) : &sm->stats;
+  if (sm->mirrored)
+    return sm_mirror_totals(sm);
+  return sm->steady ? sm_steady_totals(sm, sm->steady) : &sm->stats;
 }

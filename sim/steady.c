@@ -36,7 +36,13 @@ typedef struct {
   guint64 iter; /* reference iterations counted when it was seen */
 } Seen;
 
-struct SmSteady {
+/* One detector: of the whole SM, or of one scheduler whose warps nothing outside it reaches
+ * (decoupled(), below). */
+typedef struct {
+  guint scope;             /* the scheduler it watches; G_MAXUINT: the whole SM */
+  SmStats *stats;          /* what its warps and scheduler count into */
+  guint64 jumped;          /* cycles jumped over (a scheduler's) */
+  guint64 until;           /* the cycle its last jump reached (a scheduler's) */
   guint ref;               /* reference warp slot; G_MAXUINT: none chosen */
   guint64 ref_issued;      /* its issue count at the last look */
   guint level;             /* the loop level whose iterations it looks at */
@@ -50,6 +56,13 @@ struct SmSteady {
   gboolean pending;        /* cand holds a state a repeat is expected of ... */
   guint64 due;             /* ... at this iteration */
   Snapshot cand, cur;
+} Detector;
+
+struct SmSteady {
+  Detector *d;
+  guint n;         /* one for the whole SM, or one per scheduler */
+  SmStats *counts; /* per scheduler (n > 1): its warps' and its own counts */
+  SmStats totals;  /* sm_steady_totals() */
 };
 
 static gboolean fast_forward_on = TRUE;
@@ -103,17 +116,61 @@ snapshot_clear(Snapshot *s)
   g_array_free(s->issued, TRUE);
 }
 
+/* Nothing outside a scheduler reaches its warps, nor they anything outside it: one SM, no
+ * memory of any kind (queues and channels are shared), no barrier (it releases warps of
+ * every scheduler), and no block waiting to launch (it would land on every scheduler when
+ * one retires).  Each scheduler then runs as if alone, and may repeat its own state at its
+ * own period: with 7 warps on some and 8 on others, the SM as a whole repeats only after the
+ * product of the two. */
+static gboolean
+decoupled(const Sm *sm)
+{
+  if (sm->n_sm != 1 || sm->n_sched < 2 || sm->mirrored || sm->grid_blocks > sm->n_block_slots)
+    return FALSE;
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP &&
+        (sm->info[i].space != ISA_SPACE_NONE || sm->info[i].special == SM_SPECIAL_BAR ||
+         sm->info[i].special == SM_SPECIAL_LDGSTS || sm->info[i].special == SM_SPECIAL_LDGDEPBAR ||
+         sm->info[i].special == SM_SPECIAL_DEPBAR))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+detector_init(Detector *d, guint scope, SmStats *stats)
+{
+  d->scope = scope;
+  d->stats = stats;
+  d->ref = G_MAXUINT;
+  snapshot_init(&d->cand);
+  snapshot_init(&d->cur); /* the others when first needed */
+}
+
 SmSteady *
-sm_steady_new(const Sm *sm)
+sm_steady_new(Sm *sm)
 {
   if (!fast_forward_on || sm->limit != 0)
     return NULL; /* per-warp instruction limits end runs mid-loop */
   if (sm_draws_random(sm))
     return NULL; /* a state with random numbers in it never comes back */
   SmSteady *st = g_new0(SmSteady, 1);
-  st->ref = G_MAXUINT;
-  snapshot_init(&st->cand);
-  snapshot_init(&st->cur); /* the others when first needed */
+  if (!decoupled(sm)) {
+    st->n = 1;
+    st->d = g_new0(Detector, 1);
+    detector_init(&st->d[0], G_MAXUINT, &sm->stats);
+    return st;
+  }
+  /* one detector per scheduler, each with counts of its own (a period's counts are the
+   * difference of two looks) */
+  st->n = sm->n_sched;
+  st->d = g_new0(Detector, st->n);
+  st->counts = g_new0(SmStats, st->n);
+  for (guint q = 0; q < st->n; q++) {
+    detector_init(&st->d[q], q, &st->counts[q]);
+    sm->sched[q].stats = &st->counts[q];
+  }
+  for (guint i = 0; i < sm->n_warps; i++)
+    sm->warps[i].stats = &st->counts[sm->warps[i].sched];
   return st;
 }
 
@@ -122,11 +179,41 @@ sm_steady_free(SmSteady *st)
 {
   if (st == NULL)
     return;
-  for (guint i = 0; i < MAX_KEEP; i++)
-    snapshot_clear(&st->snap[i]);
-  snapshot_clear(&st->cand);
-  snapshot_clear(&st->cur);
+  for (guint q = 0; q < st->n; q++) {
+    Detector *d = &st->d[q];
+    for (guint i = 0; i < MAX_KEEP; i++)
+      snapshot_clear(&d->snap[i]);
+    snapshot_clear(&d->cand);
+    snapshot_clear(&d->cur);
+  }
+  g_free(st->d);
+  g_free(st->counts);
   g_free(st);
+}
+
+guint64
+sm_steady_until(const SmSteady *st)
+{
+  guint64 until = 0;
+  for (guint q = 0; q < st->n; q++)
+    until = MAX(until, st->d[q].until);
+  return until;
+}
+
+const SmStats *
+sm_steady_totals(const Sm *sm, SmSteady *st)
+{
+  if (st->counts == NULL)
+    return &sm->stats;
+  st->totals = sm->stats;
+  guint64 jumped = 0;
+  for (guint q = 0; q < st->n; q++) {
+    sm_stats_add_scaled(&st->totals, &st->counts[q], NULL, 1);
+    jumped += st->d[q].jumped;
+  }
+  /* the cycles each scheduler jumped over, on average */
+  st->totals.fast_forward_cycles += jumped / st->n;
+  return &st->totals;
 }
 
 /* One walk over the state: ENCODE appends it to out relative to cycle t (times before t are
@@ -283,9 +370,24 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
   }
 }
 
+/* The warps of scheduler @scope: warp slots scope, scope + n_sched, ... (sm-new.c). */
+#define FOR_SCOPE_WARPS(sm, scope, i)                                                              \
+  for (guint i = (scope) == G_MAXUINT ? 0 : (scope); i < (sm)->n_warps;                            \
+       i += (scope) == G_MAXUINT ? 1 : (sm)->n_sched)
+
 static void
-walk(Sm *sm, Walk *k)
+walk(Sm *sm, Walk *k, guint scope)
 {
+  if (scope != G_MAXUINT) {
+    /* a scheduler's own state; block priority also reads its blocks' places */
+    FOR_SCOPE_WARPS(sm, scope, i)
+    walk_warp(sm, &sm->warps[i], k);
+    walk_scheduler(sm, &sm->sched[scope], k);
+    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
+      for (guint b = 0; b < sm->n_block_slots; b++)
+        put(k, sm->blocks[b].last[sm->sched[scope].local]);
+    return;
+  }
   /* the SMs stepped and what each stands for (the others run like one of them: mirror.c) */
   for (guint i = 0; i < sm->n_warps; i++)
     if (sm->weight[sm->warps[i].sm] > 0)
@@ -318,9 +420,10 @@ walk(Sm *sm, Walk *k)
 
 /* Closes every warp's current state interval at @t (the counts are sums: the same totals). */
 static void
-flush_states(Sm *sm, guint64 t)
+flush_states(Sm *sm, guint64 t, guint scope)
 {
-  for (guint i = 0; i < sm->n_warps; i++) {
+  FOR_SCOPE_WARPS(sm, scope, i)
+  {
     SmWarp *w = &sm->warps[i];
     if (!sm_warp_stepped(sm, w))
       continue;
@@ -331,20 +434,21 @@ flush_states(Sm *sm, guint64 t)
 }
 
 static void
-take(Sm *sm, Snapshot *s, guint64 t)
+take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
 {
   s->state.len = 0;
   g_array_set_size(s->counters, 0);
   g_array_set_size(s->issued, 0);
-  flush_states(sm, t);
+  flush_states(sm, t, d->scope);
   sm_mirror_fold(sm); /* the counts of the SMs that stand for others, in the totals */
   Walk k = {ENCODE, t, 0, &s->state};
-  walk(sm, &k);
-  for (guint i = 0; i < sm->n_warps; i++) {
+  walk(sm, &k, d->scope);
+  FOR_SCOPE_WARPS(sm, d->scope, i)
+  {
     const SmWarp *w = &sm->warps[i];
     g_array_append_val(s->issued, w->issued);
-    for (guint d = 0; d < w->depth; d++)
-      g_array_append_val(s->counters, w->loop_left[d]);
+    for (guint e = 0; e < w->depth; e++)
+      g_array_append_val(s->counters, w->loop_left[e]);
   }
   guint64 h = 0xcbf29ce484222325ull;
   gsize i = 0;
@@ -357,7 +461,7 @@ take(Sm *sm, Snapshot *s, guint64 t)
     h = (h ^ s->state.data[i]) * 0x100000001b3ull;
   s->hash = h ^ s->state.len;
   s->t = t;
-  s->stats = sm->stats;
+  s->stats = *d->stats;
 }
 
 /* Whole periods from @old to @cur that can be skipped.  In each warp the outermost loop whose
@@ -365,7 +469,7 @@ take(Sm *sm, Snapshot *s, guint64 t)
  * back where they were); it must stay above 1, never reaching its last iteration, through
  * every skipped period. */
 static guint64
-periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
+periods(const Sm *sm, guint scope, const Snapshot *old, const Snapshot *cur)
 {
   if (old->hash != cur->hash || old->state.len != cur->state.len ||
       old->counters->len != cur->counters->len ||
@@ -375,7 +479,8 @@ periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
   const guint32 *a = (const guint32 *)(void *)old->counters->data;
   const guint32 *b = (const guint32 *)(void *)cur->counters->data;
   guint c = 0;
-  for (guint i = 0; i < sm->n_warps; i++) {
+  FOR_SCOPE_WARPS(sm, scope, i)
+  {
     guint depth = sm->warps[i].depth; /* the same in both: it is part of the state */
     guint d = 0;
     while (d < depth && a[c + d] == b[c + d])
@@ -394,58 +499,79 @@ periods(const Sm *sm, const Snapshot *old, const Snapshot *cur)
   return k == G_MAXUINT64 ? 0 : k; /* nothing counts down: no end in sight, do not jump */
 }
 
-/* Jumps @n periods of @old's length from the state in st->cur. */
+/* Jumps @n periods of @old's length from the state in d->cur: the whole SM, its clock with
+ * it; or one scheduler, whose warps' times move on while the clock stays (nothing else reads
+ * them: the loop next looks at that scheduler when its first warp is due, n periods on). */
 static void
-jump(Sm *sm, const Snapshot *old, const Snapshot *cur, guint64 n)
+jump(Sm *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
-  SmStats before = sm->stats;
-  sm_stats_add_scaled(&sm->stats, &sm->stats, &old->stats, n);
+  SmStats before = *d->stats;
+  sm_stats_add_scaled(d->stats, d->stats, &old->stats, n);
   /* nothing of global memory moves in a periodic state (sm_steady_new) */
   g_assert(before.global_loads == old->stats.global_loads &&
            before.global_stores == old->stats.global_stores &&
            before.async_copies == old->stats.async_copies);
-  sm->stats.fast_forward_cycles += dt;
-  guint c = 0;
-  for (guint i = 0; i < sm->n_warps; i++) {
+  if (d->scope == G_MAXUINT) {
+    sm->stats.fast_forward_cycles += dt;
+  } else {
+    d->jumped += dt;
+    d->until = MAX(d->until, sm->now + dt);
+  }
+  guint c = 0, j = 0;
+  FOR_SCOPE_WARPS(sm, d->scope, i)
+  {
     SmWarp *w = &sm->warps[i];
-    w->issued += n * (w->issued - g_array_index(old->issued, guint64, i));
-    for (guint d = 0; d < w->depth; d++, c++) {
+    w->issued += n * (w->issued - g_array_index(old->issued, guint64, j++));
+    for (guint e = 0; e < w->depth; e++, c++) {
       guint32 a = g_array_index(old->counters, guint32, c);
-      w->loop_left[d] -= (guint32)(n * (a - w->loop_left[d]));
+      w->loop_left[e] -= (guint32)(n * (a - w->loop_left[e]));
     }
   }
   Walk k = {SHIFT, sm->now, dt, NULL};
-  walk(sm, &k);
-  sm->now += dt;
+  walk(sm, &k, d->scope);
+  if (d->scope == G_MAXUINT)
+    sm->now += dt;
 }
 
 /* After a jump, or when what they were taken at changed. */
-void
-sm_steady_forget(SmSteady *st)
+static void
+forget(Detector *st)
 {
   st->n = st->next = st->next_whole = st->looks = st->wait = 0;
   st->iter = 0;
   st->pending = FALSE;
 }
 
+void
+sm_steady_forget(SmSteady *st)
+{
+  for (guint q = 0; q < st->n; q++)
+    forget(&st->d[q]);
+}
+
 /* Jumps if the state in st->cur repeats @old: TRUE when it did. */
 static gboolean
-try_jump(Sm *sm, SmSteady *st, const Snapshot *old, guint64 limit)
+try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
 {
-  guint64 n = periods(sm, old, &st->cur);
+  guint64 n = periods(sm, st->scope, old, &st->cur);
   guint64 period = st->cur.t - old->t;
   if (n > 0 && limit != SM_NEVER)
     n = MIN(n, (limit - sm->now) / period);
   if (n == 0)
     return FALSE;
-  jump(sm, old, &st->cur, n);
-  sm_steady_forget(st);
+  jump(sm, st, old, &st->cur, n);
+  forget(st);
+  /* the jump moved the reference's counts: no look until it issues again (a scheduler's warps
+   * now have their times n periods on, past the clock) */
+  const SmWarp *ref = &sm->warps[st->ref];
+  st->ref_issued = ref->issued;
+  st->count = ref->loop_left[st->level];
   return TRUE;
 }
 
-void
-sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
+static void
+detector_after_step(Sm *sm, Detector *st, guint64 limit)
 {
   SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
   if (ref == NULL || ref->done) {
@@ -453,11 +579,11 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
      * them on ties), so that a warp a priority keeps waiting does not set the pace of the
      * looks; what was seen before is forgotten */
     st->ref = G_MAXUINT;
-    sm_steady_forget(st);
-    for (guint i = 0; i < sm->n_warps; i++)
-      if (sm->warps[i].exists && !sm->warps[i].done &&
-          (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
-        st->ref = i;
+    forget(st);
+    FOR_SCOPE_WARPS(sm, st->scope, i)
+    if (sm->warps[i].exists && !sm->warps[i].done &&
+        (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
+      st->ref = i;
     if (st->ref == G_MAXUINT)
       return;
     ref = &sm->warps[st->ref];
@@ -478,7 +604,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   if (level != st->level) {
     st->level = level;
     st->count = ref->loop_left[level];
-    sm_steady_forget(st);
+    forget(st);
     return;
   }
   if (ref->loop_left[level] == st->count)
@@ -492,7 +618,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
       return;
     /* the state a hash said would come back: compare it in full */
     st->pending = FALSE;
-    take(sm, &st->cur, sm->now);
+    take(sm, st, &st->cur, sm->now);
     if (try_jump(sm, st, &st->cand, limit))
       return;
   } else {
@@ -500,7 +626,7 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
       st->wait--;
       return;
     }
-    take(sm, &st->cur, sm->now);
+    take(sm, st, &st->cur, sm->now);
   }
   if (st->keep == 0)
     st->keep = MIN(CLAMP(KEEP_BYTES / (st->cur.state.len + 1), MIN_KEEP, MAX_KEEP), keep_at_most);
@@ -533,4 +659,11 @@ sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
   st->next_whole = (st->next_whole + 1) % st->keep;
   if (!st->pending && ++st->looks > EAGER_LOOKS)
     st->wait = MIN(st->looks - EAGER_LOOKS, MAX_BACKOFF);
+}
+
+void
+sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
+{
+  for (guint q = 0; q < st->n; q++)
+    detector_after_step(sm, &st->d[q], limit);
 }

@@ -153,6 +153,40 @@ START_TEST(test_long_periods_are_found_by_hash)
 }
 END_TEST
 
+/* Schedulers that nothing couples (no memory, no barrier, one wave of blocks) repeat each at
+ * its own period.  60 warps in two blocks of 30 under block priority give every scheduler 15
+ * warps, 8 of one block and 7 of the other or the reverse: the schedulers drift against each
+ * other, and the SM as a whole repeats nothing within the run (252 of 206 933 cycles jumped
+ * with one detector for the SM).  A detector per scheduler jumps over most of it, and its
+ * counts are the same as stepping. */
+START_TEST(test_schedulers_fast_forward_apart)
+{
+  const char *const sets[] = {
+      "other=MUFU.RSQ",  "alpha=32", "warps_per_sm=60", "groups=400", "unroll=4",
+      "loop_overhead=1", NULL};
+  TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets);
+  sm_run(run->sm);
+  guint64 cycles = sm_stats(run->sm)->cycles;
+  test_run_free(run);
+  guint64 jumped = run_both("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets);
+  ck_assert_uint_eq(cycles, 206933);
+  ck_assert_uint_gt(jumped, cycles * 9 / 10); /* 192 639 */
+  /* stopped part-way: a scheduler's jump never passes the cycle asked for */
+  guint64 issued[2];
+  for (guint on = 0; on < 2; on++) {
+    sm_set_fast_forward(on);
+    run = test_run_new("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets);
+    sm_run_until(run->sm, 150000);
+    sm_close(run->sm);
+    issued[on] = sm_stats(run->sm)->issued;
+    ck_assert_uint_ge(sm_stats(run->sm)->cycles, 150000);
+    test_run_free(run);
+  }
+  sm_set_fast_forward(TRUE);
+  ck_assert_uint_eq(issued[0], issued[1]);
+}
+END_TEST
+
 static void
 count_calls(const Sm *sm, gpointer data)
 {
@@ -245,6 +279,7 @@ steady_suite(void)
   tcase_add_test(tc, test_jumps_stop_at_the_requested_cycle);
   tcase_add_test(tc, test_random_settings_fast_forward_exactly);
   tcase_add_test(tc, test_long_periods_are_found_by_hash);
+  tcase_add_test(tc, test_schedulers_fast_forward_apart);
   tcase_add_test(tc, test_progress_calls_change_nothing);
   suite_add_tcase(s, tc);
   return s;

@@ -52,6 +52,7 @@ typedef struct {
   guint looks, wait;       /* looks without a repeat; iterations to let pass before the next */
   Seen seen[HISTORY];      /* the states seen, oldest overwritten first */
   guint keep, next_whole;  /* states kept whole (from the size of one); where the next goes */
+  guint used;              /* snap[0..used) were initialised */
   Snapshot snap[MAX_KEEP]; /* the last keep states seen: seen[] in full */
   gboolean pending;        /* cand holds a state a repeat is expected of ... */
   guint64 due;             /* ... at this iteration */
@@ -181,7 +182,7 @@ sm_steady_free(SmSteady *st)
     return;
   for (guint q = 0; q < st->n; q++) {
     Detector *d = &st->d[q];
-    for (guint i = 0; i < MAX_KEEP; i++)
+    for (guint i = 0; i < d->used; i++) /* not the others: their pages were never touched */
       snapshot_clear(&d->snap[i]);
     snapshot_clear(&d->cand);
     snapshot_clear(&d->cur);
@@ -651,8 +652,10 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
   st->next = (st->next + 1) % HISTORY;
   st->n = MIN(st->n + 1, HISTORY);
   Snapshot *slot = &st->snap[st->next_whole];
-  if (slot->counters == NULL)
+  if (slot->counters == NULL) {
     snapshot_init(slot);
+    st->used = MAX(st->used, st->next_whole + 1);
+  }
   Snapshot tmp = *slot;
   *slot = st->cur;
   st->cur = tmp;

@@ -13,19 +13,20 @@ typedef struct {
   GError *error; /* the first run that failed */
 } Batch;
 
-/* Rough cost of a run, only to start the longest runs first: warp-instructions, with global
- * memory streams weighted up (they are stepped through; deterministic loops mostly repeat a
- * period the SM jumps over). */
+/* Rough cost of a run, only to start the longest runs first: warp-instructions, with memory
+ * streams weighted up (global memory is stepped through, and shared memory couples the
+ * schedulers, which often keeps the SM from repeating its state; other deterministic loops
+ * mostly repeat a period the SM jumps over). */
 static double
 run_cost(const CfgKernel *k)
 {
   const IsaProgram *prog = k->program;
-  gboolean global = FALSE;
-  for (guint i = 0; i < prog->n_insns && !global; i++)
-    global = prog->insns[i].kind == ISA_INSN_OP &&
-             isa_op_info(prog->insns[i].op)->space == ISA_SPACE_GLOBAL;
+  gboolean memory = FALSE;
+  for (guint i = 0; i < prog->n_insns && !memory; i++)
+    memory = prog->insns[i].kind == ISA_INSN_OP &&
+             isa_op_info(prog->insns[i].op)->space != ISA_SPACE_NONE;
   double work = (double)prog->dynamic_count * MAX(k->warps_per_block, 1u) * k->grid_blocks;
-  return global ? work : work / 16;
+  return memory ? work : work / 16;
 }
 
 static gboolean

@@ -55,9 +55,8 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
     state_names[i] = sm_state_name(i);
   for (guint i = 0; i < ISA_OP_COUNT; i++)
     op_names[i] = isa_op_info(i)->mnemonic;
-  sm_mirror_end(sm);          /* a trace records every SM ... */
-  sm_steady_free(sm->steady); /* ... and every cycle: no fast-forward */
-  sm->steady = NULL;
+  sm_mirror_end(sm); /* a trace records every SM ... */
+  sm_steady_end(sm); /* ... and every cycle: no fast-forward */
   g_free(sm->warp_exists);
   sm->warp_exists = g_new0(guint8, sm->n_warps);
   for (guint i = 0; i < sm->n_warps; i++)

@@ -192,6 +192,24 @@ sm_steady_free(SmSteady *st)
   g_free(st);
 }
 
+void
+sm_steady_end(Sm *sm)
+{
+  SmSteady *st = sm->steady;
+  if (st == NULL)
+    return;
+  if (st->counts) {
+    /* the schedulers' own counts into the totals, which their warps count into from now on */
+    sm->stats = *sm_steady_totals(sm, st);
+    for (guint q = 0; q < st->n; q++)
+      sm->sched[q].stats = &sm->stats;
+    for (guint i = 0; i < sm->n_warps; i++)
+      sm->warps[i].stats = &sm->stats;
+  }
+  sm_steady_free(st);
+  sm->steady = NULL;
+}
+
 guint64
 sm_steady_until(const SmSteady *st)
 {

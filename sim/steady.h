@@ -38,6 +38,8 @@ guint64 sm_steady_until(const SmSteady *st);
 /* @sm's counts, with those its schedulers keep apart. */
 const SmStats *sm_steady_totals(const Sm *sm, SmSteady *st);
 void sm_steady_free(SmSteady *st);
+/* Stops fast-forwarding @sm for good (a trace needs every cycle), its counts kept. */
+void sm_steady_end(Sm *sm);
 
 /* Called after each step of the cycle loop: looks for a repeated state and, when it finds
  * one, jumps over whole periods, never to a cycle past @limit. */

@@ -187,6 +187,49 @@ START_TEST(test_schedulers_fast_forward_apart)
 }
 END_TEST
 
+static gboolean
+quiet_begin(TraceSink *sink, const TraceInfo *info, GError **error)
+{
+  return TRUE;
+}
+
+static void
+quiet_issue(TraceSink *sink, const TraceIssue *i)
+{
+}
+
+static gboolean
+quiet_end(TraceSink *sink, guint64 cycles, GError **error)
+{
+  return TRUE;
+}
+
+/* A trace attached to an SM whose schedulers count apart: the counts so far go into the
+ * totals, and every warp counts there from then on (not into the detectors' freed counts). */
+START_TEST(test_trace_ends_scheduler_counts)
+{
+  static const TraceSinkClass quiet = {.instance_size = sizeof(TraceSink),
+                                       .begin = quiet_begin,
+                                       .issue = quiet_issue,
+                                       .end = quiet_end};
+  const char *const sets[] = {"other=MUFU.RSQ", "alpha=4", "warps_per_sm=22", "groups=50", NULL};
+  SmStats stats[2];
+  for (guint traced = 0; traced < 2; traced++) {
+    TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/mix.yaml", sets);
+    TraceSink sink = {.klass = &quiet};
+    if (traced)
+      ck_assert(sm_attach_trace(run->sm, &sink, NULL));
+    sm_run(run->sm);
+    stats[traced] = *sm_stats(run->sm);
+    test_run_free(run);
+  }
+  ck_assert_uint_gt(stats[0].fast_forward_cycles, 0);
+  ck_assert_uint_eq(stats[1].fast_forward_cycles, 0);
+  ck_assert_uint_eq(stats[1].issued, 22 * 50 * 5);
+  test_assert_same_counts(&stats[0], &stats[1], "traced");
+}
+END_TEST
+
 static void
 count_calls(const Sm *sm, gpointer data)
 {
@@ -280,6 +323,7 @@ steady_suite(void)
   tcase_add_test(tc, test_random_settings_fast_forward_exactly);
   tcase_add_test(tc, test_long_periods_are_found_by_hash);
   tcase_add_test(tc, test_schedulers_fast_forward_apart);
+  tcase_add_test(tc, test_trace_ends_scheduler_counts);
   tcase_add_test(tc, test_progress_calls_change_nothing);
   suite_add_tcase(s, tc);
   return s;

@@ -39,6 +39,7 @@ typedef struct {
 /* One detector: of the whole SM, or of one scheduler whose warps nothing outside it reaches
  * (decoupled(), below). */
 typedef struct {
+  SmSteady *owner;
   guint scope;             /* the scheduler it watches; G_MAXUINT: the whole SM */
   SmStats *stats;          /* what its warps and scheduler count into */
   guint64 jumped;          /* cycles jumped over (a scheduler's) */
@@ -60,10 +61,11 @@ typedef struct {
 } Detector;
 
 struct SmSteady {
-  Detector *d;
-  guint n;         /* one for the whole SM, or one per scheduler */
-  SmStats *counts; /* per scheduler (n > 1): its warps' and its own counts */
-  SmStats totals;  /* sm_steady_totals() */
+  Detector *d;     /* the whole SM's, then one per scheduler if they run apart */
+  guint n;         /* detectors */
+  SmStats *counts; /* per scheduler (if they run apart): its warps' and its own counts */
+  guint n_counts;
+  SmStats totals; /* sm_steady_totals() */
 };
 
 static gboolean fast_forward_on = TRUE;
@@ -117,16 +119,17 @@ snapshot_clear(Snapshot *s)
   g_array_free(s->issued, TRUE);
 }
 
-/* Nothing outside a scheduler reaches its warps, nor they anything outside it: one SM, no
- * memory of any kind (queues and channels are shared), no barrier (it releases warps of
- * every scheduler), and no block waiting to launch (it would land on every scheduler when
- * one retires).  Each scheduler then runs as if alone, and may repeat its own state at its
- * own period: with 7 warps on some and 8 on others, the SM as a whole repeats only after the
- * product of the two. */
+/* Nothing outside a scheduler reaches its warps, nor they anything outside it, but block
+ * launches: one SM, no memory of any kind (queues and channels are shared), no barrier (it
+ * releases warps of every scheduler).  Each scheduler then runs as if alone between launches,
+ * and may repeat its own state at its own period: with 7 warps on some and 8 on others, the
+ * SM as a whole repeats only after the product of the two.  A block retiring launches the
+ * next one into every scheduler: no scheduler jumps past a cycle at which one could
+ * (alone_until_launch()). */
 static gboolean
 decoupled(const Sm *sm)
 {
-  if (sm->n_sm != 1 || sm->n_sched < 2 || sm->mirrored || sm->grid_blocks > sm->n_block_slots)
+  if (sm->n_sm != 1 || sm->n_sched < 2 || sm->mirrored)
     return FALSE;
   for (guint i = 0; i < sm->prog->n_insns; i++)
     if (sm->prog->insns[i].kind == ISA_INSN_OP &&
@@ -138,8 +141,9 @@ decoupled(const Sm *sm)
 }
 
 static void
-detector_init(Detector *d, guint scope, SmStats *stats)
+detector_init(Detector *d, SmSteady *owner, guint scope, SmStats *stats)
 {
+  d->owner = owner;
   d->scope = scope;
   d->stats = stats;
   d->ref = G_MAXUINT;
@@ -155,19 +159,17 @@ sm_steady_new(Sm *sm)
   if (sm_draws_random(sm))
     return NULL; /* a state with random numbers in it never comes back */
   SmSteady *st = g_new0(SmSteady, 1);
-  if (!decoupled(sm)) {
-    st->n = 1;
-    st->d = g_new0(Detector, 1);
-    detector_init(&st->d[0], G_MAXUINT, &sm->stats);
-    return st;
-  }
-  /* one detector per scheduler, each with counts of its own (a period's counts are the
-   * difference of two looks) */
-  st->n = sm->n_sched;
+  st->n_counts = decoupled(sm) ? sm->n_sched : 0;
+  st->n = 1 + st->n_counts;
   st->d = g_new0(Detector, st->n);
-  st->counts = g_new0(SmStats, st->n);
-  for (guint q = 0; q < st->n; q++) {
-    detector_init(&st->d[q], q, &st->counts[q]);
+  detector_init(&st->d[0], st, G_MAXUINT, &sm->stats);
+  if (st->n_counts == 0)
+    return st;
+  /* besides the SM's, one detector per scheduler, each with counts of its own (a period's
+   * counts are the difference of two looks) */
+  st->counts = g_new0(SmStats, st->n_counts);
+  for (guint q = 0; q < st->n_counts; q++) {
+    detector_init(&st->d[1 + q], st, q, &st->counts[q]);
     sm->sched[q].stats = &st->counts[q];
   }
   for (guint i = 0; i < sm->n_warps; i++)
@@ -201,7 +203,7 @@ sm_steady_end(Sm *sm)
   if (st->counts) {
     /* the schedulers' own counts into the totals, which their warps count into from now on */
     sm->stats = *sm_steady_totals(sm, st);
-    for (guint q = 0; q < st->n; q++)
+    for (guint q = 0; q < st->n_counts; q++)
       sm->sched[q].stats = &sm->stats;
     for (guint i = 0; i < sm->n_warps; i++)
       sm->warps[i].stats = &sm->stats;
@@ -226,12 +228,12 @@ sm_steady_totals(const Sm *sm, SmSteady *st)
     return &sm->stats;
   st->totals = sm->stats;
   guint64 jumped = 0;
-  for (guint q = 0; q < st->n; q++) {
+  for (guint q = 0; q < st->n_counts; q++) {
     sm_stats_add_scaled(&st->totals, &st->counts[q], NULL, 1);
-    jumped += st->d[q].jumped;
+    jumped += st->d[1 + q].jumped;
   }
-  /* the cycles each scheduler jumped over, on average */
-  st->totals.fast_forward_cycles += jumped / st->n;
+  /* besides the SM's jumps, the cycles each scheduler jumped over on its own, on average */
+  st->totals.fast_forward_cycles += jumped / st->n_counts;
   return &st->totals;
 }
 
@@ -401,10 +403,14 @@ walk(Sm *sm, Walk *k, guint scope)
     /* a scheduler's own state; block priority also reads its blocks' places */
     FOR_SCOPE_WARPS(sm, scope, i)
     walk_warp(sm, &sm->warps[i], k);
+    const SmScheduler *s = &sm->sched[scope];
     walk_scheduler(sm, &sm->sched[scope], k);
-    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
+    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE) {
+      for (guint p = 0; p < s->n_warps; p++)
+        put(k, s->grid[p]); /* which block is older */
       for (guint b = 0; b < sm->n_block_slots; b++)
-        put(k, sm->blocks[b].last[sm->sched[scope].local]);
+        put(k, sm->blocks[b].last[s->local]);
+    }
     return;
   }
   /* the SMs stepped and what each stands for (the others run like one of them: mirror.c) */
@@ -480,7 +486,7 @@ take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
     h = (h ^ s->state.data[i]) * 0x100000001b3ull;
   s->hash = h ^ s->state.len;
   s->t = t;
-  s->stats = *d->stats;
+  s->stats = d->scope == G_MAXUINT ? *sm_steady_totals(sm, d->owner) : *d->stats;
 }
 
 /* Whole periods from @old to @cur that can be skipped.  In each warp the outermost loop whose
@@ -525,8 +531,9 @@ static void
 jump(Sm *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
-  SmStats before = *d->stats;
-  sm_stats_add_scaled(d->stats, d->stats, &old->stats, n);
+  /* the SM's: its totals' growth, into its own counts (the schedulers' stay as they are) */
+  SmStats before = d->scope == G_MAXUINT ? *sm_steady_totals(sm, d->owner) : *d->stats;
+  sm_stats_add_scaled(d->stats, &before, &old->stats, n);
   /* nothing of global memory moves in a periodic state (sm_steady_new) */
   g_assert(before.global_loads == old->stats.global_loads &&
            before.global_stores == old->stats.global_stores &&
@@ -569,10 +576,36 @@ sm_steady_forget(SmSteady *st)
     forget(&st->d[q]);
 }
 
+/* No block can retire (and so no other launch into scheduler @q) before @q's warps end their
+ * loops: every resident block has a warp on @q still running (a repeating warp keeps running
+ * through the periods jumped, its loop counters stay above 1), and no launch is queued.
+ * Always so while the whole grid is resident. */
+static gboolean
+alone_until_launch(Sm *sm, guint q)
+{
+  if (sm->next_block >= sm->grid_blocks)
+    return TRUE;
+  if (sm->engine.n > 0)
+    return FALSE;
+  for (guint b = 0; b < sm->n_block_slots; b++) {
+    const SmBlock *blk = &sm->blocks[b];
+    gboolean held = !blk->busy;
+    for (guint j = 0; j < blk->n_warps && !held; j++) {
+      const SmWarp *w = sm_block_warp(sm, blk, j);
+      held = w->sched == q && !w->done;
+    }
+    if (!held)
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* Jumps if the state in st->cur repeats @old: TRUE when it did. */
 static gboolean
 try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
 {
+  if (st->scope != G_MAXUINT && !alone_until_launch(sm, st->scope))
+    return FALSE;
   guint64 n = periods(sm, st->scope, old, &st->cur);
   guint64 period = st->cur.t - old->t;
   if (n > 0 && limit != SM_NEVER)
@@ -580,7 +613,13 @@ try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
   if (n == 0)
     return FALSE;
   jump(sm, st, old, &st->cur, n);
-  forget(st);
+  /* the SM's jump put its counts where the schedulers' detectors do not look: they start
+   * again; a scheduler's jump is the same as stepping to the SM's detector, whose states and
+   * totals stay valid (it looks again once that scheduler is due) */
+  if (st->scope == G_MAXUINT)
+    sm_steady_forget(st->owner);
+  else
+    forget(st);
   /* the jump moved the reference's counts: no look until it issues again (a scheduler's warps
    * now have their times n periods on, past the clock) */
   const SmWarp *ref = &sm->warps[st->ref];
@@ -632,6 +671,8 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
   st->iter++;
   if (sm->engine.n > 0 || sm->now >= limit)
     return; /* events in flight (a block launch) belong to no period */
+  if (st->scope == G_MAXUINT && sm_steady_until(st->owner) > sm->now)
+    return; /* a scheduler jumped on alone: the SM's state is whole again when it is due */
   if (st->pending) {
     if (st->iter < st->due)
       return;

@@ -9,8 +9,9 @@
  * allow, adding each period's counts to the statistics, and the loop carries on from there.
  * Every simulated number is the same as stepping through those cycles (tests compare both).
  *
- * When nothing couples the SM's schedulers (no memory, no barrier, the whole grid resident),
- * each scheduler has a detector of its own and jumps at its own period, the clock staying put.
+ * When nothing but block launches couples the SM's schedulers (one SM, no memory, no barrier),
+ * each scheduler also has a detector of its own and jumps at its own period, the clock staying
+ * put, while no block can retire and launch another before it is due again.
  *
  * Streams that draw random numbers (global memory, random shared-memory addresses, chance
  * predicates) never repeat a state, so the detector is not even built for global memory and
@@ -29,9 +30,9 @@ typedef struct SmSteady SmSteady;
  * 256), so that longer periods are found through the hashes of older states. */
 void sm_steady_set_keep(guint n);
 
-/* NULL when @sm's stream can never be periodic.  When nothing couples @sm's schedulers, each
- * gets a detector of its own and its warps count apart (read the totals with
- * sm_steady_totals()). */
+/* NULL when @sm's stream can never be periodic.  When only block launches couple @sm's
+ * schedulers, each also gets a detector of its own and its warps count apart (read the totals
+ * with sm_steady_totals()). */
 SmSteady *sm_steady_new(Sm *sm);
 /* The latest cycle a scheduler's jump reached (its warps' times are that far on; 0: none). */
 guint64 sm_steady_until(const SmSteady *st);

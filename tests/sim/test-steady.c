@@ -187,6 +187,28 @@ START_TEST(test_schedulers_fast_forward_apart)
 }
 END_TEST
 
+/* The same in a grid of several waves: blocks of 7 warps, 4 resident, 12 in all.  A scheduler
+ * jumps on its own only while every resident block has a warp running there (no block can
+ * retire and launch the next before it is due again); blocks of 3 warps leave a scheduler out
+ * of each block, and the SM's own detector still finds the SM's period. */
+START_TEST(test_schedulers_fast_forward_apart_between_launches)
+{
+  static const char kernel_text[] =
+      "name: waves7\nthreads_per_block: $tpb\nblocks_per_sm: 4\nblocks: 12\n"
+      "registers_per_thread: 16\nparams:\n  tpb: 224\nstream: |\n  repeat 300 {\n"
+      "    for u in 1 .. 16 {\n      FADD R1, R1, R5\n      FADD R2, R2, R5\n"
+      "      FADD R3, R3, R5\n      FADD R4, R4, R5\n    }\n    IADD3 R6, R6, R7, RZ\n"
+      "    ISETP P0, R6, R8\n    @P0 BRA\n  }\n";
+  g_autofree char *kernel = test_write_temp("waves7.yaml", kernel_text);
+  const char *const seven[] = {NULL};
+  /* 1 200 of 425 734 cycles with the SM's detector alone */
+  ck_assert_uint_gt(run_both("config/gpus/h100.yaml", kernel, seven), 60000);
+  const char *const three[] = {"tpb=96", NULL};
+  /* 46 160 of 186 577 cycles, by the SM's detector */
+  ck_assert_uint_ge(run_both("config/gpus/h100.yaml", kernel, three), 46160);
+}
+END_TEST
+
 static gboolean
 quiet_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 {
@@ -323,6 +345,7 @@ steady_suite(void)
   tcase_add_test(tc, test_random_settings_fast_forward_exactly);
   tcase_add_test(tc, test_long_periods_are_found_by_hash);
   tcase_add_test(tc, test_schedulers_fast_forward_apart);
+  tcase_add_test(tc, test_schedulers_fast_forward_apart_between_launches);
   tcase_add_test(tc, test_trace_ends_scheduler_counts);
   tcase_add_test(tc, test_progress_calls_change_nothing);
   suite_add_tcase(s, tc);

@@ -1,11 +1,10 @@
-/* Exact fast-forward over periodic steady states (see steady.h).  The state is walked by one
- * function in two modes, encoding it relative to the current cycle or shifting it by whole
- * periods, so the two can never disagree about what the state is. */
+/* Exact fast-forward over periodic steady states (see steady.h): when to look, what repeats,
+ * how far to jump.  The state itself is walked in steady-state.c. */
 #include "steady.h"
 
 #include <string.h>
 
-#include "sm-internal.h"
+#include "steady-state.h"
 
 #define MAX_KEEP 256 /* states kept whole: periods of up to this many looks ... */
 #define MIN_KEEP 1   /* ... at least, however large the machine (the hashes reach further) */
@@ -14,14 +13,8 @@
 #define EAGER_LOOKS 64         /* looks at every reference iteration before backing off */
 #define MAX_BACKOFF 256        /* iterations let pass between looks when nothing repeats */
 
-/* The encoded state: unsigned LEB128 numbers (most are small: times relative to now, pcs). */
 typedef struct {
-  guint8 *data;
-  gsize len, cap;
-} Buf;
-
-typedef struct {
-  Buf state;
+  SmStateBuf state;
   GArray *counters; /* guint32: loop counters of every warp (outermost first) */
   GArray *issued;   /* guint64: per warp slot, instructions issued */
   guint64 hash;     /* of state: most comparisons end here */
@@ -40,7 +33,7 @@ typedef struct {
  * (decoupled(), below). */
 typedef struct {
   SmSteady *owner;
-  guint scope;             /* the scheduler it watches; G_MAXUINT: the whole SM */
+  guint scope;             /* the scheduler it watches, or SM_SCOPE_SM */
   SmStats *stats;          /* what its warps and scheduler count into */
   guint64 jumped;          /* cycles jumped over (a scheduler's) */
   guint64 until;           /* the cycle its last jump reached (a scheduler's) */
@@ -86,7 +79,7 @@ sm_set_fast_forward(gboolean on)
 static void
 snapshot_init(Snapshot *s)
 {
-  s->state = (Buf){NULL, 0, 0};
+  s->state = (SmStateBuf){NULL, 0, 0};
   s->counters = g_array_new(FALSE, FALSE, sizeof(guint32));
   s->issued = g_array_new(FALSE, FALSE, sizeof(guint64));
 }
@@ -162,7 +155,7 @@ sm_steady_new(Sm *sm)
   st->n_counts = decoupled(sm) ? sm->n_sched : 0;
   st->n = 1 + st->n_counts;
   st->d = g_new0(Detector, st->n);
-  detector_init(&st->d[0], st, G_MAXUINT, &sm->stats);
+  detector_init(&st->d[0], st, SM_SCOPE_SM, &sm->stats);
   if (st->n_counts == 0)
     return st;
   /* besides the SM's, one detector per scheduler, each with counts of its own (a period's
@@ -237,218 +230,11 @@ sm_steady_totals(const Sm *sm, SmSteady *st)
   return &st->totals;
 }
 
-/* One walk over the state: ENCODE appends it to out relative to cycle t (times before t are
- * all alike: nothing compares them with an earlier cycle, and t itself is kept apart because
- * some tests are strict); SHIFT moves every time by dt. */
-typedef enum { ENCODE, SHIFT } Mode;
-
-typedef struct {
-  Mode mode;
-  guint64 t, dt;
-  Buf *out;
-} Walk;
-
-static inline void
-put(Walk *k, guint64 v)
-{
-  if (k->mode != ENCODE)
-    return;
-  Buf *b = k->out;
-  if (G_UNLIKELY(b->len + 10 > b->cap)) {
-    b->cap = MAX(2 * b->cap, 4096u);
-    b->data = g_realloc(b->data, b->cap);
-  }
-  guint8 *p = b->data + b->len;
-  while (v >= 0x80) {
-    *p++ = (guint8)(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = (guint8)v;
-  b->len = (gsize)(p - b->data);
-}
-
-/* A cycle number (SM_NEVER and SM_HOT are markers, not times). */
-static inline void
-cycle(Walk *k, guint64 *v)
-{
-  if (*v >= (SM_NEVER - 1)) {
-    put(k, *v);
-  } else if (k->mode == SHIFT) {
-    *v += k->dt;
-  } else {
-    put(k, *v < k->t ? 0 : *v - k->t + 1);
-  }
-}
-
-/* A time in ticks. */
-static inline void
-ticks(Walk *k, guint64 *v)
-{
-  if (k->mode == SHIFT) {
-    *v += sm_ticks(k->dt);
-  } else {
-    guint64 now = sm_ticks(k->t);
-    put(k, *v < now ? 0 : *v - now + 1);
-  }
-}
-
-static void
-walk_warp(Sm *sm, SmWarp *w, Walk *k)
-{
-  guint n_regs = MAX(sm->prog->n_regs, 1u);
-  put(k, w->exists | (guint64)w->done << 8 | (guint64)w->state << 16 | (guint64)w->dep_state << 24 |
-             (guint64)w->unit << 32 | (guint64)w->space << 40 | (guint64)w->depth << 48);
-  if (!w->exists)
-    return;
-  put(k, w->pc | (guint64)w->n_trans << 32 | (guint64)w->block << 48);
-  put(k, w->rng);
-  put(k, w->passes_left | (guint64)w->lanes << 32);
-  put(k, w->active | (guint64)w->n_active << 32);
-  for (guint d = 0; d < w->depth; d++)
-    put(k, w->loop_body[d]);
-  cycle(k, &w->deps_at);
-  cycle(k, &w->state_since);
-  cycle(k, &w->last_issue);
-  cycle(k, &w->finish);
-  cycle(k, &w->smem_stores_done);
-  if (w->done)
-    return; /* the scoreboard of a finished warp is never read */
-  for (guint i = 0; i < n_regs * ISA_UNIT_COUNT; i++)
-    cycle(k, &w->sb.ready[i]);
-  for (guint r = 0; r < n_regs; r++)
-    put(k, w->sb.producer[r]);
-  if (w->simt) {
-    for (guint r = 0; r < n_regs; r++)
-      put(k, w->simt->pred[r]);
-    for (guint b = 0; b < ISA_MAX_BARRIERS; b++)
-      put(k, w->simt->expect[b] | (guint64)w->simt->arrived[b] << 32);
-    put(k, w->simt->n_pending);
-    for (guint i = 0; i < w->simt->n_pending; i++)
-      put(k, w->simt->pending_pc[i] | (guint64)w->simt->pending_mask[i] << 32);
-  }
-}
-
-static void
-walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
-{
-  for (guint p = 0; p < s->n_warps; p++) {
-    cycle(k, &s->wake[p]);
-    put(k, s->age[p]); /* a launch cycle: only its order counts, and it does not move */
-    if (s->in_pool)
-      put(k, s->in_pool[p]);
-  }
-  /* resume cycles (policy last_resumed): their order, every later one being larger than all of
-   * them; with a resume window also whether any two, or one and a later one, are more than
-   * the window apart: the gap to the next earlier one and the age, both capped past it */
-  guint64 window = sm->gpu->resume_window, cap = window + 1;
-  for (guint p = 0; sm->policy == CFG_POLICY_LAST_RESUMED && p < s->n_warps; p++) {
-    if (k->mode == SHIFT) {
-      s->resumed[p] += k->dt;
-      continue;
-    }
-    guint64 r = s->resumed[p], below = 0;
-    guint rank = 0;
-    for (guint q = 0; q < s->n_warps; q++) {
-      rank += s->resumed[q] < r;
-      if (s->resumed[q] < r)
-        below = MAX(below, s->resumed[q]);
-    }
-    put(k, rank);
-    if (window > 0) {
-      put(k, rank == 0 ? cap : MIN(r - below, cap));
-      put(k, r > k->t ? cap + r - k->t : MIN(k->t - r, cap));
-    }
-  }
-  cycle(k, &s->min_wake);
-  cycle(k, &s->busy_until);
-  put(k, s->last);
-  put(k, s->hot);
-  put(k, s->pool_n | (guint64)s->pool_next << 32);
-  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-    ticks(k, &s->pipe_free[u]);
-  if (s->wb_ring) {
-    /* write ports taken from t on (nothing reads an earlier cycle) */
-    guint64 hi = s->wb_hi;
-    if (k->mode == ENCODE) {
-      for (guint64 c = k->t; c <= hi; c++)
-        put(k, sm_wb_used(s->wb_ring, c));
-      put(k, hi <= k->t ? 0 : hi - k->t);
-    } else if (hi >= k->t) {
-      guint n = (guint)(hi - k->t + 1);
-      g_assert(n <= SM_WB_RING);
-      guint8 used[SM_WB_RING];
-      for (guint i = 0; i < n; i++)
-        used[i] = (guint8)sm_wb_used(s->wb_ring, k->t + i);
-      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
-      for (guint i = 0; i < n; i++)
-        for (guint j = 0; j < used[i]; j++)
-          sm_wb_take(s->wb_ring, k->t + k->dt + i);
-      s->wb_hi = hi + k->dt;
-    } else {
-      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
-      s->wb_hi = 0;
-    }
-  }
-}
-
-/* The warps of scheduler @scope: warp slots scope, scope + n_sched, ... (sm-new.c). */
-#define FOR_SCOPE_WARPS(sm, scope, i)                                                              \
-  for (guint i = (scope) == G_MAXUINT ? 0 : (scope); i < (sm)->n_warps;                            \
-       i += (scope) == G_MAXUINT ? 1 : (sm)->n_sched)
-
-static void
-walk(Sm *sm, Walk *k, guint scope)
-{
-  if (scope != G_MAXUINT) {
-    /* a scheduler's own state; block priority also reads its blocks' places */
-    FOR_SCOPE_WARPS(sm, scope, i)
-    walk_warp(sm, &sm->warps[i], k);
-    const SmScheduler *s = &sm->sched[scope];
-    walk_scheduler(sm, &sm->sched[scope], k);
-    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE) {
-      for (guint p = 0; p < s->n_warps; p++)
-        put(k, s->grid[p]); /* which block is older */
-      for (guint b = 0; b < sm->n_block_slots; b++)
-        put(k, sm->blocks[b].last[s->local]);
-    }
-    return;
-  }
-  /* the SMs stepped and what each stands for (the others run like one of them: mirror.c) */
-  for (guint i = 0; i < sm->n_warps; i++)
-    if (sm->weight[sm->warps[i].sm] > 0)
-      walk_warp(sm, &sm->warps[i], k);
-  for (guint i = 0; i < sm->n_sched; i++)
-    if (sm->weight[i / sm->sched_per_sm] > 0)
-      walk_scheduler(sm, &sm->sched[i], k);
-  for (guint b = 0; b < sm->n_block_slots; b++) {
-    if (sm->weight[sm->blocks[b].sm] == 0)
-      continue;
-    SmBlock *blk = &sm->blocks[b];
-    put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
-    put(k, blk->grid_index);
-    if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
-      for (guint q = 0; q < sm->sched_per_sm; q++)
-        put(k, blk->last[q]);
-    cycle(k, &blk->retire);
-    cycle(k, &blk->free_at);
-  }
-  for (guint m = 0; m < sm->n_sm; m++) {
-    put(k, sm->weight[m]);
-    if (sm->weight[m] == 0)
-      continue;
-    put(k, sm->sm_blocks[m] | (guint64)sm->smem.first[m] << 32);
-    ticks(k, &sm->smem.free[m]);
-  }
-  put(k, sm->n_done | (guint64)sm->next_block << 32);
-  put(k, sm->blocks_retired | (guint64)sm->lg_waiters << 32);
-}
-
 /* Closes every warp's current state interval at @t (the counts are sums: the same totals). */
 static void
 flush_states(Sm *sm, guint64 t, guint scope)
 {
-  FOR_SCOPE_WARPS(sm, scope, i)
-  {
+  SM_FOR_SCOPE_WARPS (sm, scope, i) {
     SmWarp *w = &sm->warps[i];
     if (!sm_warp_stepped(sm, w))
       continue;
@@ -466,10 +252,8 @@ take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
   g_array_set_size(s->issued, 0);
   flush_states(sm, t, d->scope);
   sm_mirror_fold(sm); /* the counts of the SMs that stand for others, in the totals */
-  Walk k = {ENCODE, t, 0, &s->state};
-  walk(sm, &k, d->scope);
-  FOR_SCOPE_WARPS(sm, d->scope, i)
-  {
+  sm_state_encode(sm, d->scope, t, &s->state);
+  SM_FOR_SCOPE_WARPS (sm, d->scope, i) {
     const SmWarp *w = &sm->warps[i];
     g_array_append_val(s->issued, w->issued);
     for (guint e = 0; e < w->depth; e++)
@@ -486,7 +270,7 @@ take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
     h = (h ^ s->state.data[i]) * 0x100000001b3ull;
   s->hash = h ^ s->state.len;
   s->t = t;
-  s->stats = d->scope == G_MAXUINT ? *sm_steady_totals(sm, d->owner) : *d->stats;
+  s->stats = d->scope == SM_SCOPE_SM ? *sm_steady_totals(sm, d->owner) : *d->stats;
 }
 
 /* Whole periods from @old to @cur that can be skipped.  In each warp the outermost loop whose
@@ -504,8 +288,7 @@ periods(const Sm *sm, guint scope, const Snapshot *old, const Snapshot *cur)
   const guint32 *a = (const guint32 *)(void *)old->counters->data;
   const guint32 *b = (const guint32 *)(void *)cur->counters->data;
   guint c = 0;
-  FOR_SCOPE_WARPS(sm, scope, i)
-  {
+  SM_FOR_SCOPE_WARPS (sm, scope, i) {
     guint depth = sm->warps[i].depth; /* the same in both: it is part of the state */
     guint d = 0;
     while (d < depth && a[c + d] == b[c + d])
@@ -532,21 +315,20 @@ jump(Sm *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
   /* the SM's: its totals' growth, into its own counts (the schedulers' stay as they are) */
-  SmStats before = d->scope == G_MAXUINT ? *sm_steady_totals(sm, d->owner) : *d->stats;
+  SmStats before = d->scope == SM_SCOPE_SM ? *sm_steady_totals(sm, d->owner) : *d->stats;
   sm_stats_add_scaled(d->stats, &before, &old->stats, n);
   /* nothing of global memory moves in a periodic state (sm_steady_new) */
   g_assert(before.global_loads == old->stats.global_loads &&
            before.global_stores == old->stats.global_stores &&
            before.async_copies == old->stats.async_copies);
-  if (d->scope == G_MAXUINT) {
+  if (d->scope == SM_SCOPE_SM) {
     sm->stats.fast_forward_cycles += dt;
   } else {
     d->jumped += dt;
     d->until = MAX(d->until, sm->now + dt);
   }
   guint c = 0, j = 0;
-  FOR_SCOPE_WARPS(sm, d->scope, i)
-  {
+  SM_FOR_SCOPE_WARPS (sm, d->scope, i) {
     SmWarp *w = &sm->warps[i];
     w->issued += n * (w->issued - g_array_index(old->issued, guint64, j++));
     for (guint e = 0; e < w->depth; e++, c++) {
@@ -554,9 +336,8 @@ jump(Sm *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
       w->loop_left[e] -= (guint32)(n * (a - w->loop_left[e]));
     }
   }
-  Walk k = {SHIFT, sm->now, dt, NULL};
-  walk(sm, &k, d->scope);
-  if (d->scope == G_MAXUINT)
+  sm_state_shift(sm, d->scope, sm->now, dt);
+  if (d->scope == SM_SCOPE_SM)
     sm->now += dt;
 }
 
@@ -604,7 +385,7 @@ alone_until_launch(Sm *sm, guint q)
 static gboolean
 try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
 {
-  if (st->scope != G_MAXUINT && !alone_until_launch(sm, st->scope))
+  if (st->scope != SM_SCOPE_SM && !alone_until_launch(sm, st->scope))
     return FALSE;
   guint64 n = periods(sm, st->scope, old, &st->cur);
   guint64 period = st->cur.t - old->t;
@@ -616,7 +397,7 @@ try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
   /* the SM's jump put its counts where the schedulers' detectors do not look: they start
    * again; a scheduler's jump is the same as stepping to the SM's detector, whose states and
    * totals stay valid (it looks again once that scheduler is due) */
-  if (st->scope == G_MAXUINT)
+  if (st->scope == SM_SCOPE_SM)
     sm_steady_forget(st->owner);
   else
     forget(st);
@@ -638,10 +419,10 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
      * looks; what was seen before is forgotten */
     st->ref = G_MAXUINT;
     forget(st);
-    FOR_SCOPE_WARPS(sm, st->scope, i)
-    if (sm->warps[i].exists && !sm->warps[i].done &&
-        (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
-      st->ref = i;
+    SM_FOR_SCOPE_WARPS (sm, st->scope, i)
+      if (sm->warps[i].exists && !sm->warps[i].done &&
+          (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
+        st->ref = i;
     if (st->ref == G_MAXUINT)
       return;
     ref = &sm->warps[st->ref];
@@ -671,7 +452,7 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
   st->iter++;
   if (sm->engine.n > 0 || sm->now >= limit)
     return; /* events in flight (a block launch) belong to no period */
-  if (st->scope == G_MAXUINT && sm_steady_until(st->owner) > sm->now)
+  if (st->scope == SM_SCOPE_SM && sm_steady_until(st->owner) > sm->now)
     return; /* a scheduler jumped on alone: the SM's state is whole again when it is due */
   if (st->pending) {
     if (st->iter < st->due)

@@ -200,6 +200,45 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     return 0;
   }
   gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
+  if (sm->policy == CFG_POLICY_LAST_RESUMED || sm->policy == CFG_POLICY_LRR ||
+      sm->policy == CFG_POLICY_TWO_LEVEL) {
+    /* the same choice as below in two passes: the block, and the latest resume among its
+     * warps; then round robin after the block's last issue among those resumed within the
+     * window of it (sm_scheduler_pick()) */
+    gboolean resumed = sm->policy == CFG_POLICY_LAST_RESUMED;
+    guint32 best = 0;
+    guint64 latest = 0;
+    guint first = G_MAXUINT;
+    for (guint i = 0; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      if (p == SM_SCHEDULER_TAKEN)
+        continue;
+      guint32 g = s->grid[p];
+      if (first == G_MAXUINT || (youngest ? g > best : g < best)) {
+        best = g;
+        first = i;
+        latest = resumed ? s->resumed[p] : 0;
+      } else if (resumed && g == best) {
+        latest = MAX(latest, s->resumed[p]);
+      }
+    }
+    if (first == G_MAXUINT)
+      return G_MAXUINT;
+    *blk = &sm->blocks[sm->warps[sm->eligible[first] * sm->n_sched + si].block];
+    guint last = (*blk)->last[s->local], wrap = G_MAXUINT; /* the first: when none is after last */
+    guint64 window = sm->gpu->resume_window;
+    for (guint i = first; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      if (p == SM_SCHEDULER_TAKEN || s->grid[p] != best ||
+          (resumed && s->resumed[p] + window < latest))
+        continue;
+      if (p > last)
+        return i;
+      if (wrap == G_MAXUINT)
+        wrap = i;
+    }
+    return wrap;
+  }
   guint32 best = 0;
   gboolean any = FALSE;
   for (guint i = 0; i < n_el; i++) {

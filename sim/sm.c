@@ -199,72 +199,57 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     *blk = &sm->blocks[sm->warps[sm->eligible[0] * sm->n_sched + si].block];
     return 0;
   }
+  /* the oldest (youngest) block with an eligible warp, its first eligible warp, and the latest
+   * resume among its eligible warps (policy last_resumed) */
   gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
-  if (sm->policy == CFG_POLICY_LAST_RESUMED || sm->policy == CFG_POLICY_LRR ||
-      sm->policy == CFG_POLICY_TWO_LEVEL) {
-    /* the same choice as below in two passes: the block, and the latest resume among its
-     * warps; then round robin after the block's last issue among those resumed within the
-     * window of it (sm_scheduler_pick()) */
-    gboolean resumed = sm->policy == CFG_POLICY_LAST_RESUMED;
-    guint32 best = 0;
-    guint64 latest = 0;
-    guint first = G_MAXUINT;
-    for (guint i = 0; i < n_el; i++) {
-      guint p = sm->eligible[i];
-      if (p == SM_SCHEDULER_TAKEN)
-        continue;
-      guint32 g = s->grid[p];
-      if (first == G_MAXUINT || (youngest ? g > best : g < best)) {
-        best = g;
-        first = i;
-        latest = resumed ? s->resumed[p] : 0;
-      } else if (resumed && g == best) {
-        latest = MAX(latest, s->resumed[p]);
-      }
-    }
-    if (first == G_MAXUINT)
-      return G_MAXUINT;
-    *blk = &sm->blocks[sm->warps[sm->eligible[first] * sm->n_sched + si].block];
-    guint last = (*blk)->last[s->local], wrap = G_MAXUINT; /* the first: when none is after last */
-    guint64 window = sm->gpu->resume_window;
-    for (guint i = first; i < n_el; i++) {
-      guint p = sm->eligible[i];
-      if (p == SM_SCHEDULER_TAKEN || s->grid[p] != best ||
-          (resumed && s->resumed[p] + window < latest))
-        continue;
-      if (p > last)
-        return i;
-      if (wrap == G_MAXUINT)
-        wrap = i;
-    }
-    return wrap;
-  }
+  gboolean resumed = sm->policy == CFG_POLICY_LAST_RESUMED;
   guint32 best = 0;
-  gboolean any = FALSE;
+  guint64 latest = 0;
+  guint first = G_MAXUINT;
   for (guint i = 0; i < n_el; i++) {
     guint p = sm->eligible[i];
     if (p == SM_SCHEDULER_TAKEN)
       continue;
     guint32 g = s->grid[p];
-    if (!any || (youngest ? g > best : g < best))
+    if (first == G_MAXUINT || (youngest ? g > best : g < best)) {
       best = g;
-    any = TRUE;
-  }
-  if (!any)
-    return G_MAXUINT;
-  guint n = 0;
-  for (guint i = 0; i < n_el; i++) {
-    guint p = sm->eligible[i];
-    if (p != SM_SCHEDULER_TAKEN && s->grid[p] == best) {
-      sm->prio_pos[n] = p;
-      sm->prio_at[n++] = i;
+      first = i;
+      latest = resumed ? s->resumed[p] : 0;
+    } else if (resumed && g == best) {
+      latest = MAX(latest, s->resumed[p]);
     }
   }
-  SmBlock *b = &sm->blocks[sm->warps[sm->prio_pos[0] * sm->n_sched + si].block];
-  guint j =
-      sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, b->last[s->local], sm->prio_pos, n);
-  *blk = b;
-  return sm->prio_at[j];
+  if (first == G_MAXUINT)
+    return G_MAXUINT;
+  *blk = &sm->blocks[sm->warps[sm->eligible[first] * sm->n_sched + si].block];
+  guint last = (*blk)->last[s->local];
+  guint64 window = sm->gpu->resume_window;
+  if (sm->policy == CFG_POLICY_GTO || sm->policy == CFG_POLICY_OLDEST) {
+    /* the policy among the block's eligible warps */
+    guint n = 0;
+    for (guint i = first; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      if (p != SM_SCHEDULER_TAKEN && s->grid[p] == best) {
+        sm->prio_pos[n] = p;
+        sm->prio_at[n++] = i;
+      }
+    }
+    return sm->prio_at[sm_scheduler_pick(s, sm->policy, window, last, sm->prio_pos, n)];
+  }
+  /* round robin after the block's last issue (lrr, two_level; last_resumed among the warps
+   * resumed within the window of the latest: sm_scheduler_pick() in one pass, no copies) */
+  guint wrap = G_MAXUINT; /* the first: when none is after last */
+  for (guint i = first; i < n_el; i++) {
+    guint p = sm->eligible[i];
+    if (p == SM_SCHEDULER_TAKEN || s->grid[p] != best ||
+        (resumed && s->resumed[p] + window < latest))
+      continue;
+    if (p > last)
+      return i;
+    if (wrap == G_MAXUINT)
+      wrap = i;
+  }
+  return wrap;
 }
 
 /* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this

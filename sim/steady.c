@@ -385,14 +385,12 @@ alone_until_launch(Sm *sm, guint q)
 static gboolean
 try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
 {
-  if (st->scope != SM_SCOPE_SM && !alone_until_launch(sm, st->scope))
-    return FALSE;
   guint64 n = periods(sm, st->scope, old, &st->cur);
   guint64 period = st->cur.t - old->t;
   if (n > 0 && limit != SM_NEVER)
     n = MIN(n, (limit - sm->now) / period);
-  if (n == 0)
-    return FALSE;
+  if (n == 0 || (st->scope != SM_SCOPE_SM && !alone_until_launch(sm, st->scope)))
+    return FALSE; /* (the walk over the blocks only for a repeat) */
   jump(sm, st, old, &st->cur, n);
   /* the SM's jump put its counts where the schedulers' detectors do not look: they start
    * again; a scheduler's jump is the same as stepping to the SM's detector, whose states and

@@ -60,12 +60,11 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
     /* the result's register-file write: a fixed-latency one was checked free at issue; a
      * variable-latency one waits for the first free port from its arrival */
-    while (!ii->fixed_latency && sm_wb_used(s->wb_ring, complete) >= sm->wb_ports) {
+    while (!ii->fixed_latency && sm_ports_used(&s->ports, complete) >= sm->wb_ports) {
       complete++;
       base++;
     }
-    sm_wb_take(s->wb_ring, complete);
-    s->wb_hi = MAX(s->wb_hi, complete);
+    sm_ports_take(&s->ports, t, complete);
   }
   if (insn->dst != ISA_NO_REG && !ii->never)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);

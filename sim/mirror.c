@@ -168,9 +168,8 @@ copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
   to->last = from->last;
   to->busy_until = from->busy_until;
   memcpy(to->pipe_free, from->pipe_free, sizeof to->pipe_free);
-  if (to->wb_ring)
-    memcpy(to->wb_ring, from->wb_ring, SM_WB_RING * sizeof *to->wb_ring);
-  to->wb_hi = from->wb_hi;
+  if (to->ports.words)
+    sm_ports_copy(&to->ports, &from->ports);
   to->pool_n = from->pool_n;
   to->pool_next = from->pool_next;
   to->hot = from->hot;

@@ -68,36 +68,3 @@ sm_pipe_accept(guint64 free_ticks, guint64 now_ticks, guint64 ii_ticks)
 {
   return MAX(free_ticks, now_ticks) + ii_ticks;
 }
-
-/* Register-file write ports of one scheduler: how many results are written in each cycle.
- * A ring of cycles far enough ahead for any result: a fixed-latency instruction needs its
- * write cycle free when it issues; a variable-latency result (SFU, shared or global memory)
- * takes the first free cycle from its arrival on.  An entry is 32 bits, the count in the low
- * bits and the rest of the cycle number (cycle / SM_WB_RING, modulo 2^28) above it: an entry
- * of another cycle reads as 0 used (cycles 2^41 apart would alias; runs stop at 10^12 cycles
- * by default). */
-#define SM_WB_RING 8192u
-#define SM_WB_RING_BITS 13
-#define SM_WB_COUNT_BITS 4
-G_STATIC_ASSERT(SM_WB_RING == 1u << SM_WB_RING_BITS);
-
-static inline guint32
-sm_wb_tag(guint64 cycle)
-{
-  return (guint32)(cycle >> SM_WB_RING_BITS) << SM_WB_COUNT_BITS;
-}
-
-static inline guint
-sm_wb_used(const guint32 *ring, guint64 cycle)
-{
-  guint32 e = ring[cycle & (SM_WB_RING - 1)];
-  const guint32 count_mask = (1u << SM_WB_COUNT_BITS) - 1;
-  return (e & ~count_mask) == sm_wb_tag(cycle) ? e & count_mask : 0;
-}
-
-static inline void
-sm_wb_take(guint32 *ring, guint64 cycle)
-{
-  guint used = sm_wb_used(ring, cycle);
-  ring[cycle & (SM_WB_RING - 1)] = sm_wb_tag(cycle) | (used + 1);
-}

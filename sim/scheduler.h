@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../config/gpu.h"
+#include "ports.h"
 #include "stats.h"
 
 typedef struct {
@@ -16,8 +17,7 @@ typedef struct {
   guint last;     /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
-  guint32 *wb_ring;                  /* register-file write ports in use per cycle (pipe.h) */
-  guint64 wb_hi;                     /* latest cycle a write port was taken for */
+  SmPorts ports;    /* register-file write ports taken per cycle (when the SM checks them) */
   guint64 *age;     /* per position: cycle its warp's block launched (policy oldest) */
   guint32 *grid;    /* per position: grid index of its warp's block (block_priority; a copy of
                        what the blocks hold, so the fast-forward need not encode it) */

@@ -100,7 +100,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].last = G_MAXUINT;
     sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
-      sm->sched[s].wb_ring = g_new0(guint32, SM_WB_RING);
+      sm_ports_init(&sm->sched[s].ports, sm->wb_ports);
   }
   gboolean copies = FALSE;
   for (guint i = 0; i < sm->prog->n_insns; i++) {
@@ -204,7 +204,7 @@ sm_free(Sm *sm)
   g_free(sm->sm_blocks);
   sm_smem_clear(&sm->smem);
   for (guint i = 0; i < sm->n_sched; i++)
-    g_free(sm->sched[i].wb_ring);
+    sm_ports_clear(&sm->sched[i].ports);
   g_free(sm->sched);
   g_free(sm->warp_exists);
   sm_mirror_clear(sm);

@@ -28,7 +28,7 @@ wb_free_for(const Sm *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
   const SmInsnInfo *ii = &sm->info[w->pc];
   if (!ii->fixed_latency || !ii->writes_register)
     return TRUE;
-  return sm_wb_used(s->wb_ring, t + ii->max_latency) < sm->wb_ports;
+  return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
 }
 
 /* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first

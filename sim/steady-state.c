@@ -134,27 +134,28 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
   put(k, s->pool_n | (guint64)s->pool_next << 32);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     ticks(k, &s->pipe_free[u]);
-  if (s->wb_ring) {
+  if (s->ports.words) {
     /* write ports taken from t on (nothing reads an earlier cycle) */
-    guint64 hi = s->wb_hi;
+    SmPorts *ports = &s->ports;
+    guint64 hi = ports->hi;
     if (k->mode == ENCODE) {
       for (guint64 c = k->t; c <= hi; c++)
-        put(k, sm_wb_used(s->wb_ring, c));
+        put(k, sm_ports_used(ports, c));
       put(k, hi <= k->t ? 0 : hi - k->t);
     } else if (hi >= k->t) {
-      guint n = (guint)(hi - k->t + 1);
-      g_assert(n <= SM_WB_RING);
-      guint8 used[SM_WB_RING];
-      for (guint i = 0; i < n; i++)
-        used[i] = (guint8)sm_wb_used(s->wb_ring, k->t + i);
-      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
-      for (guint i = 0; i < n; i++)
+      gsize n = hi - k->t + 1;
+      guint8 *used = g_new(guint8, n);
+      for (gsize i = 0; i < n; i++)
+        used[i] = (guint8)sm_ports_used(ports, k->t + i);
+      guint64 to = k->t + k->dt;
+      sm_ports_reset(ports);
+      for (gsize i = 0; i < n; i++)
         for (guint j = 0; j < used[i]; j++)
-          sm_wb_take(s->wb_ring, k->t + k->dt + i);
-      s->wb_hi = hi + k->dt;
+          sm_ports_take(ports, to, to + i);
+      ports->hi = hi + k->dt;
+      g_free(used);
     } else {
-      memset(s->wb_ring, 0, SM_WB_RING * sizeof *s->wb_ring);
-      s->wb_hi = 0;
+      sm_ports_reset(ports);
     }
   }
 }

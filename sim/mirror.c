@@ -164,7 +164,6 @@ copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
 static void
 copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
 {
-  to->min_wake = from->min_wake;
   to->last = from->last;
   to->busy_until = from->busy_until;
   memcpy(to->pipe_free, from->pipe_free, sizeof to->pipe_free);
@@ -191,6 +190,7 @@ copy_sm(Sm *sm, guint from, guint to)
   for (guint q = 0; q < per; q++) {
     guint a = from * per + q, b = to * per + q;
     copy_scheduler(&sm->sched[b], &sm->sched[a], shift);
+    sm->min_wake[b] = sm->min_wake[a];
     for (guint p = 0; p < sm->sched[a].n_warps; p++)
       copy_warp(sm, &sm->warps[p * sm->n_sched + b], &sm->warps[p * sm->n_sched + a]);
   }

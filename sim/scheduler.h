@@ -7,10 +7,9 @@
 #include "stats.h"
 
 typedef struct {
-  guint *warps;     /* warp indices, oldest first */
-  guint64 *wake;    /* per position: nothing about that warp can change before this cycle
-                       (SM_NEVER: finished, or waiting for a memory completion) */
-  guint64 min_wake; /* minimum of wake[]: the scheduler has nothing to do before it */
+  guint *warps;  /* warp indices, oldest first */
+  guint64 *wake; /* per position: nothing about that warp can change before this cycle
+                    (SM_NEVER: finished, or waiting for a memory completion) */
   guint n_warps;
   guint local;    /* its number within its SM */
   SmStats *stats; /* where its counts go: the run's, or its SM's (mirror.c) */

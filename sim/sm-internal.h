@@ -32,6 +32,8 @@ struct Sm {
   SmScheduler *sched; /* n_sched: all SMs' schedulers */
   guint n_sched;
   guint *sched_pool;
+  guint64 *min_wake; /* per scheduler: the minimum of its wake[], nothing to do before it (kept
+                        apart from SmScheduler: the loop reads every scheduler's every cycle) */
   guint64 *wake_pool;
   guint64 *age_pool;                /* per warp slot: its block's launch cycle (policy oldest) */
   guint64 *resumed_pool;            /* per warp slot: SmScheduler.resumed */
@@ -149,7 +151,7 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
 {
   SmScheduler *s = &sm->sched[w->sched];
   s->wake[sm_warp_pos(sm, w)] = at;
-  s->min_wake = MIN(s->min_wake, at);
+  sm->min_wake[w->sched] = MIN(sm->min_wake[w->sched], at);
 }
 
 /* SM @m's schedulers look from its local scheduler @first on, in index order, from the next

@@ -69,6 +69,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
   sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->min_wake = g_new0(guint64, sm->n_sched); /* every scheduler looks at cycle 0 */
   sm->wake_pool = g_new0(guint64, sm->n_warps);
   sm->age_pool = g_new0(guint64, sm->n_warps);
   sm->resumed_pool = g_new0(guint64, sm->n_warps);
@@ -189,6 +190,7 @@ sm_free(Sm *sm)
   g_free(sm->simt_pool);
   g_free(sm->pred_pool);
   g_free(sm->sched_pool);
+  g_free(sm->min_wake);
   g_free(sm->wake_pool);
   g_free(sm->age_pool);
   g_free(sm->resumed_pool);

@@ -115,7 +115,7 @@ fire_events(Sm *sm, guint64 t)
       for (guint p = 0; p < s->n_warps; p++) {
         if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
           s->wake[p] = t;
-          s->min_wake = t;
+          sm->min_wake[si] = t;
         }
       }
     }
@@ -358,11 +358,11 @@ run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 ot
 static guint64
 schedule(Sm *sm, guint si, guint64 t)
 {
+  if (sm->min_wake[si] > t)
+    return sm->min_wake[si];
   SmScheduler *s = &sm->sched[si];
-  if (s->min_wake > t)
-    return s->min_wake;
   /* wakes set while this scheduler issues (a barrier its warp releases) lower it again */
-  s->min_wake = SM_NEVER;
+  sm->min_wake[si] = SM_NEVER;
   /* the pass over the wake times (wake.h), 64 positions at a time: which are due now, and the
    * earliest wake of the others */
   guint64 smin = SM_NEVER;
@@ -489,8 +489,8 @@ schedule(Sm *sm, guint si, guint64 t)
            !last->done && sm->info[last->pc].ahead_ok)
     /* the one warp that could issue, did: its next issues, until another warp is due */
     smin = MIN(others, run_ahead(sm, s, last, last_blk, t, others));
-  s->min_wake = MIN(s->min_wake, smin);
-  return s->min_wake;
+  sm->min_wake[si] = MIN(sm->min_wake[si], smin);
+  return sm->min_wake[si];
 }
 
 static void
@@ -521,10 +521,10 @@ step(Sm *sm)
   guint64 next = sm_engine_next_cycle(&sm->engine);
   if (G_LIKELY(!sm->mirrored)) {
     for (guint si = 0; si < sm->n_sched; si++)
-      next = MIN(next, sm->sched[si].min_wake);
+      next = MIN(next, sm->min_wake[si]);
   } else {
     for (guint i = 0; i < sm->n_order; i++)
-      next = MIN(next, sm->sched[sm->order[i]].min_wake);
+      next = MIN(next, sm->min_wake[sm->order[i]]);
   }
   if (G_UNLIKELY(sm->trace))
     sm_trace_counters(sm, t);

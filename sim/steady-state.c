@@ -127,7 +127,7 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
       put(k, r > k->t ? cap + r - k->t : MIN(k->t - r, cap));
     }
   }
-  cycle(k, &s->min_wake);
+  cycle(k, &sm->min_wake[s - sm->sched]);
   cycle(k, &s->busy_until);
   put(k, s->last);
   put(k, s->hot);

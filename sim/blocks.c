@@ -93,7 +93,6 @@ retire_block(Sm *sm, guint b)
   blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
   if (sm->next_block < sm->grid_blocks) {
     sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
-    sm->launch_at = MIN(sm->launch_at, blk->free_at);
   }
 }
 
@@ -105,13 +104,20 @@ sm_blocks_dispatch(Sm *sm, guint64 t)
     return;
   }
   while (sm->next_block < sm->grid_blocks) {
-    guint best = G_MAXUINT;
-    for (guint b = 0; b < sm->n_block_slots; b++) {
-      const SmBlock *blk = &sm->blocks[b];
-      if (blk->busy || blk->free_at > t)
+    /* the first free slot of the SM with the fewest blocks; SMs whose slots all hold one are
+     * passed over without reading their slots (a whole GPU has thousands) */
+    guint best = G_MAXUINT, per = sm->slots_per_sm;
+    for (guint m = 0; m < sm->n_sm; m++) {
+      if (sm->sm_blocks[m] == per ||
+          (best != G_MAXUINT && sm->sm_blocks[m] >= sm->sm_blocks[sm->blocks[best].sm]))
         continue;
-      if (best == G_MAXUINT || sm->sm_blocks[blk->sm] < sm->sm_blocks[sm->blocks[best].sm])
-        best = b;
+      for (guint b = m * per; b < (m + 1) * per; b++) {
+        const SmBlock *blk = &sm->blocks[b];
+        if (!blk->busy && blk->free_at <= t) {
+          best = b;
+          break;
+        }
+      }
     }
     if (best == G_MAXUINT)
       return;

@@ -15,69 +15,70 @@ before(const SmEvent *a, const SmEvent *b)
 void
 sm_engine_init(SmEngine *engine, guint capacity)
 {
-  engine->capacity = MAX(capacity, 16u);
-  engine->heap = g_new(SmEvent, engine->capacity);
-  engine->n = 0;
-  engine->next_seq = 0;
+  *engine = (SmEngine){0};
+  for (guint h = 0; h < SM_ENGINE_HEAPS; h++) {
+    SmHeap *q = &engine->heaps[h];
+    q->capacity = h == 0 ? MAX(capacity, 16u) : 16u;
+    q->ev = g_new(SmEvent, q->capacity);
+  }
 }
 
 void
 sm_engine_clear(SmEngine *engine)
 {
-  g_clear_pointer(&engine->heap, g_free);
-  engine->n = engine->capacity = 0;
+  for (guint h = 0; h < SM_ENGINE_HEAPS; h++) {
+    g_clear_pointer(&engine->heaps[h].ev, g_free);
+    engine->heaps[h].n = engine->heaps[h].capacity = 0;
+  }
+  engine->n = 0;
 }
 
 void
 sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, guint64 arg)
 {
-  if (engine->n == engine->capacity) {
-    engine->capacity *= 2;
-    engine->heap = g_renew(SmEvent, engine->heap, engine->capacity);
+  SmHeap *q = &engine->heaps[kind == SM_EVENT_BLOCK_LAUNCH];
+  if (q->n == q->capacity) {
+    q->capacity *= 2;
+    q->ev = g_renew(SmEvent, q->ev, q->capacity);
   }
   SmEvent ev = {
       .cycle = cycle, .priority = priority, .kind = kind, .seq = engine->next_seq++, .arg = arg};
-  guint i = engine->n++;
+  guint i = q->n++;
+  engine->n++;
   while (i > 0) {
     guint parent = (i - 1) / 2;
-    if (!before(&ev, &engine->heap[parent]))
+    if (!before(&ev, &q->ev[parent]))
       break;
-    engine->heap[i] = engine->heap[parent];
+    q->ev[i] = q->ev[parent];
     i = parent;
   }
-  engine->heap[i] = ev;
-}
-
-guint64
-sm_engine_next_of(const SmEngine *engine, guint32 kind)
-{
-  guint64 next = SM_NEVER;
-  for (guint i = 0; i < engine->n; i++)
-    if (engine->heap[i].kind == kind)
-      next = MIN(next, engine->heap[i].cycle);
-  return next;
+  q->ev[i] = ev;
 }
 
 gboolean
 sm_engine_pop(SmEngine *engine, SmEvent *out)
 {
-  if (engine->n == 0)
+  SmHeap *a = &engine->heaps[0], *b = &engine->heaps[1];
+  if (a->n == 0 && b->n == 0)
     return FALSE;
-  *out = engine->heap[0];
-  SmEvent last = engine->heap[--engine->n];
-  guint i = 0, n = engine->n;
+  /* the earlier of the two tops */
+  SmHeap *q = a->n == 0 || (b->n > 0 && before(&b->ev[0], &a->ev[0])) ? b : a;
+  *out = q->ev[0];
+  engine->n--;
+  SmEvent last = q->ev[--q->n];
+  guint i = 0, n = q->n;
   for (;;) {
     guint child = 2 * i + 1;
     if (child >= n)
       break;
-    if (child + 1 < n && before(&engine->heap[child + 1], &engine->heap[child]))
+    if (child + 1 < n && before(&q->ev[child + 1], &q->ev[child]))
       child++;
-    if (!before(&engine->heap[child], &last))
+    if (!before(&q->ev[child], &last))
       break;
-    engine->heap[i] = engine->heap[child];
+    q->ev[i] = q->ev[child];
     i = child;
   }
   if (n > 0)
-    engine->heap[i] = last;
+    q->ev[i] = last;
   return TRUE;
 }

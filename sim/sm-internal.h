@@ -62,7 +62,6 @@ struct Sm {
   gboolean run_ahead_ok;
   guint64 run_until;
   SmEngine engine;
-  guint64 launch_at; /* the earliest block launch in the engine (SM_NEVER: none) */
   SmMemory mem;
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;

@@ -142,7 +142,6 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
   sm_smem_init(&sm->smem, gpu, sm->n_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
-  sm->launch_at = SM_NEVER;
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
 
   sm_mirror_init(sm);

@@ -93,9 +93,6 @@ fire_events(Sm *sm, guint64 t)
   while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
     switch (ev.kind) {
     case SM_EVENT_BLOCK_LAUNCH:
-      /* launches are few (one a block): the queue's memory events are walked past here, so
-       * that run_ahead() is bounded by the next launch, not by every memory event */
-      sm->launch_at = sm_engine_next_of(&sm->engine, SM_EVENT_BLOCK_LAUNCH);
       sm_blocks_dispatch(sm, t);
       break;
     case SM_EVENT_MEM_START:
@@ -311,7 +308,7 @@ horizon(const Sm *sm, guint64 t)
   if (sm->lg_waiters > 0)
     return t + 1;
   if (sm->next_block < sm->grid_blocks)
-    h = MIN(h, MIN(sm->launch_at, t + 1 + sm->gpu->block_launch_cycles));
+    h = MIN(h, MIN(sm_engine_next_launch(&sm->engine), t + 1 + sm->gpu->block_launch_cycles));
   return h;
 }
 

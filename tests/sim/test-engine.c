@@ -47,13 +47,43 @@ START_TEST(test_ties_break_by_priority_then_push_order)
 }
 END_TEST
 
+/* Block launches wait apart from the other events, yet all come out in one order: by cycle,
+ * then priority, then push order across both; the earliest launch is known at once. */
+START_TEST(test_launches_and_memory_events_share_one_order)
+{
+  SmEngine e;
+  sm_engine_init(&e, 4);
+  ck_assert_uint_eq(sm_engine_next_launch(&e), SM_NEVER);
+  sm_engine_push(&e, 9, 1, SM_EVENT_BLOCK_LAUNCH, 0);
+  sm_engine_push(&e, 9, 0, SM_EVENT_MEM_DONE, 1);
+  sm_engine_push(&e, 5, 1, SM_EVENT_BLOCK_LAUNCH, 2);
+  sm_engine_push(&e, 5, 1, SM_EVENT_MEM_DONE, 3);
+  sm_engine_push(&e, 9, 1, SM_EVENT_MEM_DONE, 4);
+  sm_engine_push(&e, 3, 0, SM_EVENT_MEM_START, 5);
+  ck_assert_uint_eq(e.n, 6);
+  ck_assert_uint_eq(sm_engine_next_cycle(&e), 3);
+  ck_assert_uint_eq(sm_engine_next_launch(&e), 5);
+  guint64 expect[] = {5, 2, 3, 1, 0, 4};
+  guint64 launch_after[] = {5, 9, 9, 9, SM_NEVER, SM_NEVER};
+  for (guint i = 0; i < G_N_ELEMENTS(expect); i++) {
+    SmEvent ev;
+    ck_assert(sm_engine_pop(&e, &ev));
+    ck_assert_uint_eq(ev.arg, expect[i]);
+    ck_assert_uint_eq(sm_engine_next_launch(&e), launch_after[i]);
+  }
+  ck_assert_uint_eq(e.n, 0);
+  sm_engine_clear(&e);
+}
+END_TEST
+
 START_TEST(test_many_random_events_come_out_sorted_and_stable)
 {
   SmEngine e;
-  sm_engine_init(&e, 16); /* must grow */
+  sm_engine_init(&e, 16); /* must grow, both heaps */
   GRand *r = g_rand_new_with_seed(42);
   for (guint i = 0; i < 5000; i++)
-    sm_engine_push(&e, g_rand_int_range(r, 0, 300), g_rand_int_range(r, 0, 3), 0, i);
+    sm_engine_push(&e, g_rand_int_range(r, 0, 300), g_rand_int_range(r, 0, 3),
+                   g_rand_int_range(r, 0, SM_EVENT_KIND_COUNT), i);
   SmEvent prev = {0}, ev;
   guint n = 0;
   while (sm_engine_pop(&e, &ev)) {
@@ -130,6 +160,7 @@ engine_suite(void)
   tcase_add_test(tc, test_events_pop_in_cycle_order);
   tcase_add_test(tc, test_ties_break_by_priority_then_push_order);
   tcase_add_test(tc, test_many_random_events_come_out_sorted_and_stable);
+  tcase_add_test(tc, test_launches_and_memory_events_share_one_order);
   suite_add_tcase(s, tc);
   TCase *tw = tcase_create("wake");
   tcase_add_test(tw, test_wake_pass_matches_definition);

@@ -2,11 +2,11 @@
  *
  * Events are ordered by (cycle, priority, sequence number): two events at the same cycle
  * fire in priority order, and events of equal priority in the order they were scheduled, so
- * the same input always gives the same run.  Block launches wait in a binary heap of their own
- * and everything else in another, both in one order and one sequence: the earliest launch
- * (which bounds how far a warp may run ahead, sm.c) is the top of its heap, not a walk over
- * thousands of memory events.  Each heap is an array sized up front that only grows (by
- * doubling) if an estimate was too small.
+ * the same input always gives the same run.  The queue is a binary heap in one array; it is
+ * sized up front and only grows (by doubling) if an estimate was too small.  Beside it, the
+ * cycles of the block launches queued, in a small heap of their own: the earliest launch
+ * (which bounds how far a warp may run ahead, sm.c) is read often, and a walk over thousands of
+ * memory events would cost more than the launches themselves.
  */
 #pragma once
 
@@ -30,16 +30,11 @@ typedef struct {
 } SmEvent;
 
 typedef struct {
-  SmEvent *ev;
+  SmEvent *heap;
   guint n, capacity;
-} SmHeap;
-
-#define SM_ENGINE_HEAPS 2 /* the others, block launches */
-
-typedef struct {
-  SmHeap heaps[SM_ENGINE_HEAPS];
-  guint n; /* events queued in all */
   guint64 next_seq;
+  guint64 *launches; /* the queued launches' cycles, a binary heap */
+  guint n_launches, launch_capacity;
 } SmEngine;
 
 void sm_engine_init(SmEngine *engine, guint capacity);
@@ -49,15 +44,13 @@ void sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 k
 static inline guint64
 sm_engine_next_cycle(const SmEngine *engine)
 {
-  const SmHeap *a = &engine->heaps[0], *b = &engine->heaps[1];
-  return MIN(a->n ? a->ev[0].cycle : SM_NEVER, b->n ? b->ev[0].cycle : SM_NEVER);
+  return engine->n ? engine->heap[0].cycle : SM_NEVER;
 }
 /* Cycle of the earliest block launch, or SM_NEVER. */
 static inline guint64
 sm_engine_next_launch(const SmEngine *engine)
 {
-  const SmHeap *b = &engine->heaps[1];
-  return b->n ? b->ev[0].cycle : SM_NEVER;
+  return engine->n_launches ? engine->launches[0] : SM_NEVER;
 }
 /* Removes the earliest event into *out; FALSE when empty. */
 gboolean sm_engine_pop(SmEngine *engine, SmEvent *out);

@@ -167,7 +167,7 @@ copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
   to->last = from->last;
   to->busy_until = from->busy_until;
   memcpy(to->pipe_free, from->pipe_free, sizeof to->pipe_free);
-  if (to->ports.words)
+  if (to->ports.counts)
     sm_ports_copy(&to->ports, &from->ports);
   to->pool_n = from->pool_n;
   to->pool_next = from->pool_next;

@@ -3,73 +3,87 @@
 
 #include <string.h>
 
-#define INITIAL_CYCLES 1024u /* ALU and SFU results, most shared-memory and L2 ones */
+#define INITIAL_PAGES 16u /* 1024 cycles: ALU and SFU results, most shared-memory and L2 ones */
 
 void
-sm_ports_init(SmPorts *p, guint ports)
+sm_ports_init(SmPorts *p)
 {
-  *p = (SmPorts){0};
-  p->width_log2 = ports <= 1 ? 0 : ports <= 3 ? 1 : 2;
-  p->per_word_log2 = 6 - p->width_log2;
-  p->n_words = INITIAL_CYCLES >> p->per_word_log2;
-  p->words = g_new0(guint64, p->n_words);
-  p->blocks = g_new(guint64, p->n_words);
+  p->mask = INITIAL_PAGES - 1;
+  p->counts = g_new(guint8, INITIAL_PAGES * SM_PORTS_PAGE);
+  p->pages = g_new(guint64, INITIAL_PAGES);
   sm_ports_reset(p);
 }
 
 void
 sm_ports_clear(SmPorts *p)
 {
-  g_clear_pointer(&p->words, g_free);
-  g_clear_pointer(&p->blocks, g_free);
+  g_clear_pointer(&p->counts, g_free);
+  g_clear_pointer(&p->pages, g_free);
 }
 
 void
 sm_ports_copy(SmPorts *to, const SmPorts *from)
 {
-  if (to->n_words != from->n_words) {
-    to->words = g_renew(guint64, to->words, from->n_words);
-    to->blocks = g_renew(guint64, to->blocks, from->n_words);
-    to->n_words = from->n_words;
+  gsize n = from->mask + 1;
+  if (to->mask != from->mask) {
+    to->counts = g_renew(guint8, to->counts, n * SM_PORTS_PAGE);
+    to->pages = g_renew(guint64, to->pages, n);
+    to->mask = from->mask;
   }
-  memcpy(to->words, from->words, from->n_words * sizeof(guint64));
-  memcpy(to->blocks, from->blocks, from->n_words * sizeof(guint64));
-  to->hi = from->hi;
+  memcpy(to->counts, from->counts, n * SM_PORTS_PAGE);
+  memcpy(to->pages, from->pages, n * sizeof(guint64));
 }
 
 void
 sm_ports_reset(SmPorts *p)
 {
-  memset(p->words, 0, p->n_words * sizeof(guint64));
-  for (guint64 i = 0; i < p->n_words; i++)
-    p->blocks[i] = G_MAXUINT64; /* no block */
-  p->hi = 0;
+  for (guint64 i = 0; i <= p->mask; i++)
+    p->pages[i] = G_MAXUINT64; /* no page: its counts are cleared when one comes */
+}
+
+guint64
+sm_ports_last(const SmPorts *p)
+{
+  guint64 last = 0;
+  for (guint64 i = 0; i <= p->mask; i++) {
+    if (p->pages[i] == G_MAXUINT64)
+      continue;
+    for (guint j = SM_PORTS_PAGE; j-- > 0;) {
+      if (p->counts[i << SM_PORTS_PAGE_BITS | j]) {
+        last = MAX(last, p->pages[i] << SM_PORTS_PAGE_BITS | j);
+        break;
+      }
+    }
+  }
+  return last;
 }
 
 void
 sm_ports_grow(SmPorts *p, guint64 now, guint64 cycle)
 {
-  /* the blocks still to come, and the new one, must each have a word of their own */
-  guint64 first = now >> p->per_word_log2, last = cycle >> p->per_word_log2;
-  for (guint64 i = 0; i < p->n_words; i++)
-    if (p->blocks[i] != G_MAXUINT64 && p->blocks[i] >= first)
-      last = MAX(last, p->blocks[i]);
-  guint64 n = p->n_words;
+  /* the pages still to come, and the new one, must each have a slot of their own */
+  guint64 first = now >> SM_PORTS_PAGE_BITS, last = cycle >> SM_PORTS_PAGE_BITS;
+  for (guint64 i = 0; i <= p->mask; i++)
+    if (p->pages[i] != G_MAXUINT64 && p->pages[i] >= first)
+      last = MAX(last, p->pages[i]);
+  guint64 n = p->mask + 1;
   while (n <= last - first)
     n *= 2;
-  guint64 *words = g_new0(guint64, n), *blocks = g_new(guint64, n);
+  guint8 *counts = g_new(guint8, n * SM_PORTS_PAGE);
+  guint64 *pages = g_new(guint64, n);
   for (guint64 i = 0; i < n; i++)
-    blocks[i] = G_MAXUINT64;
-  for (guint64 i = 0; i < p->n_words; i++) {
-    guint64 b = p->blocks[i];
-    if (b != G_MAXUINT64 && b >= first) {
-      words[b & (n - 1)] = p->words[i];
-      blocks[b & (n - 1)] = b;
+    pages[i] = G_MAXUINT64;
+  for (guint64 i = 0; i <= p->mask; i++) {
+    guint64 pg = p->pages[i];
+    if (pg != G_MAXUINT64 && pg >= first) {
+      pages[pg & (n - 1)] = pg;
+      memcpy(&counts[(pg & (n - 1)) << SM_PORTS_PAGE_BITS], &p->counts[i << SM_PORTS_PAGE_BITS],
+             SM_PORTS_PAGE);
     }
   }
-  g_free(p->words);
-  g_free(p->blocks);
-  p->words = words;
-  p->blocks = blocks;
-  p->n_words = n;
+  g_free(p->counts);
+  g_free(p->pages);
+  p->counts = counts;
+  p->pages = pages;
+  p->mask = n - 1;
 }

@@ -101,7 +101,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].last = G_MAXUINT;
     sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
-      sm_ports_init(&sm->sched[s].ports, sm->wb_ports);
+      sm_ports_init(&sm->sched[s].ports);
   }
   gboolean copies = FALSE;
   for (guint i = 0; i < sm->prog->n_insns; i++) {

@@ -134,10 +134,10 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
   put(k, s->pool_n | (guint64)s->pool_next << 32);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     ticks(k, &s->pipe_free[u]);
-  if (s->ports.words) {
+  if (s->ports.counts) {
     /* write ports taken from t on (nothing reads an earlier cycle) */
     SmPorts *ports = &s->ports;
-    guint64 hi = ports->hi;
+    guint64 hi = sm_ports_last(ports);
     if (k->mode == ENCODE) {
       for (guint64 c = k->t; c <= hi; c++)
         put(k, sm_ports_used(ports, c));
@@ -152,7 +152,6 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
       for (gsize i = 0; i < n; i++)
         for (guint j = 0; j < used[i]; j++)
           sm_ports_take(ports, to, to + i);
-      ports->hi = hi + k->dt;
       g_free(used);
     } else {
       sm_ports_reset(ports);

@@ -32,6 +32,8 @@ sm_ports_copy(SmPorts *to, const SmPorts *from)
   }
   memcpy(to->counts, from->counts, n * SM_PORTS_PAGE);
   memcpy(to->pages, from->pages, n * sizeof(guint64));
+  to->near_page = from->near_page;
+  to->near = to->counts + (from->near - from->counts);
 }
 
 void
@@ -39,6 +41,8 @@ sm_ports_reset(SmPorts *p)
 {
   for (guint64 i = 0; i <= p->mask; i++)
     p->pages[i] = G_MAXUINT64; /* no page: its counts are cleared when one comes */
+  p->near_page = G_MAXUINT64;  /* no cycle's page */
+  p->near = p->counts;
 }
 
 guint64
@@ -86,4 +90,6 @@ sm_ports_grow(SmPorts *p, guint64 now, guint64 cycle)
   p->counts = counts;
   p->pages = pages;
   p->mask = n - 1;
+  p->near_page = G_MAXUINT64; /* the take that grew the ring sets it again */
+  p->near = p->counts;
 }

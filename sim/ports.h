@@ -21,6 +21,10 @@ typedef struct {
   guint8 *counts; /* per slot, SM_PORTS_PAGE counts */
   guint64 *pages; /* per slot: the page (cycle >> SM_PORTS_PAGE_BITS) it holds; G_MAXUINT64: none */
   guint64 mask;   /* slots - 1 (a power of two) */
+  /* the page of the last take that went past it, and its counts: most reads and takes are of
+   * the next few cycles (a fixed-latency result), and find it here */
+  guint64 near_page;
+  guint8 *near;
 } SmPorts;
 
 /* A ring with no port taken; sm_ports_clear frees it. */
@@ -39,7 +43,10 @@ void sm_ports_grow(SmPorts *p, guint64 now, guint64 cycle);
 static inline guint
 sm_ports_used(const SmPorts *p, guint64 cycle)
 {
-  guint64 page = cycle >> SM_PORTS_PAGE_BITS, i = page & p->mask;
+  guint64 page = cycle >> SM_PORTS_PAGE_BITS;
+  if (page == p->near_page)
+    return p->near[cycle & (SM_PORTS_PAGE - 1)];
+  guint64 i = page & p->mask;
   return p->pages[i] == page ? p->counts[i << SM_PORTS_PAGE_BITS | (cycle & (SM_PORTS_PAGE - 1))]
                              : 0;
 }
@@ -49,16 +56,21 @@ sm_ports_used(const SmPorts *p, guint64 cycle)
 static inline void
 sm_ports_take(SmPorts *p, guint64 now, guint64 cycle)
 {
-  guint64 page = cycle >> SM_PORTS_PAGE_BITS, i = page & p->mask, old = p->pages[i];
-  if (old != page) {
-    /* the slot holds a page not yet passed (a later one, or an earlier one that ends at now or
-     * after): the ring is too small.  (No page, G_MAXUINT64, wraps to 0 here: passed.) */
-    if (G_UNLIKELY(((old + 1) << SM_PORTS_PAGE_BITS) > now)) {
-      sm_ports_grow(p, now, cycle);
-      i = page & p->mask;
+  guint64 page = cycle >> SM_PORTS_PAGE_BITS;
+  if (page != p->near_page) {
+    guint64 i = page & p->mask, old = p->pages[i];
+    if (old != page) {
+      /* the slot holds a page not yet passed (a later one, or an earlier one that ends at now
+       * or after): the ring is too small.  (No page, G_MAXUINT64, wraps to 0 here: passed.) */
+      if (G_UNLIKELY(((old + 1) << SM_PORTS_PAGE_BITS) > now)) {
+        sm_ports_grow(p, now, cycle);
+        i = page & p->mask;
+      }
+      p->pages[i] = page; /* a page has one slot: @page was in none */
+      memset(&p->counts[i << SM_PORTS_PAGE_BITS], 0, SM_PORTS_PAGE);
     }
-    p->pages[i] = page; /* a page has one slot: @page was in none */
-    memset(&p->counts[i << SM_PORTS_PAGE_BITS], 0, SM_PORTS_PAGE);
+    p->near_page = page;
+    p->near = &p->counts[i << SM_PORTS_PAGE_BITS];
   }
-  p->counts[i << SM_PORTS_PAGE_BITS | (cycle & (SM_PORTS_PAGE - 1))]++;
+  p->near[cycle & (SM_PORTS_PAGE - 1)]++;
 }

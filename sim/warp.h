@@ -9,46 +9,44 @@
 #include "stats.h"
 
 typedef struct SmWarp {
-  /* what a look and an issue read, together at the front (a whole GPU's warps do not fit in
-   * the caches: each look at one should miss as few lines as it can) */
-  guint64 deps_at;     /* operands of the instruction at pc are ready (fixed until it issues) */
-  guint8 dep_state;    /* SmState while waiting for deps_at */
-  guint8 done;         /* no more instructions */
-  guint8 state;        /* SmState since state_since */
-  guint16 sched;       /* scheduler index (all SMs' schedulers numbered together) */
-  guint8 local;        /* ... within its SM */
-  guint16 pos;         /* its position in that scheduler's warps[] */
-  guint8 unit;         /* IsaUnit of the instruction at pc */
-  guint8 space;        /* IsaSpace of the instruction at pc */
-  guint16 n_trans;     /* its memory transactions (global ops) */
-  guint32 pc;          /* index of the next real instruction (ISA_INSN_OP) */
-  guint8 depth;        /* open repeat blocks */
+  /* read every visited cycle: kept together at the front */
+  guint64 deps_at;  /* operands of the instruction at pc are ready (fixed until it issues) */
+  guint8 dep_state; /* SmState while waiting for deps_at */
+  guint8 done;      /* no more instructions */
+  guint8 state;     /* SmState since state_since */
+  guint16 sched;    /* scheduler index (all SMs' schedulers numbered together) */
+  guint8 local;     /* ... within its SM */
+  guint16 pos;      /* its position in that scheduler's warps[] */
+  guint8 unit;      /* IsaUnit of the instruction at pc */
+  guint8 space;     /* IsaSpace of the instruction at pc */
+  guint16 n_trans;  /* its memory transactions (global ops) */
+  guint32 pc;       /* index of the next real instruction (ISA_INSN_OP) */
+  guint8 depth;     /* open repeat blocks */
+  guint32 loop_body[ISA_MAX_LOOP_DEPTH];
+  guint32 loop_left[ISA_MAX_LOOP_DEPTH];
   guint64 state_since; /* cycle state began */
-  SmStats *stats;      /* where its counts go: the run's, or its SM's (mirror.c) */
   guint64 issued;
   guint64 last_issue;
-  guint64 finish; /* cycle the last result of the warp is written */
+  guint64 finish;      /* cycle the last result of the warp is written */
+  guint64 rng;         /* addresses */
+  guint64 launched;    /* cycle its block launched */
+  guint32 passes_left; /* runs of the stream still to start after this one */
+  guint16 block;       /* block slot (all SMs numbered together) */
+  guint16 sm;          /* SM it belongs to */
+  guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
   SmScoreboard sb;
-  guint32 active;           /* lanes running the current path */
-  guint32 n_active;         /* how many: sm_popcount32(active) */
-  guint64 rng;              /* addresses */
-  SmSimt *simt;             /* predicates and reconvergence; NULL unless the stream needs them */
+  SmStats *stats;           /* where its counts go: the run's, or its SM's (mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
-  guint64 launched;         /* cycle its block launched */
-  guint32 passes_left;      /* runs of the stream still to start after this one */
-  guint16 block;            /* block slot (all SMs numbered together) */
-  guint16 sm;               /* SM it belongs to */
-  guint8 exists;            /* a real slot (not padding to a multiple of the schedulers) */
-  guint32 lanes;            /* the warp's threads (fewer than 32 in a block's last partial warp) */
   /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */
   guint64 copy_open;   /* completion of the copies in the group still open */
   guint64 copy_groups; /* groups closed so far */
   guint64 copy_older;  /* latest completion among groups that left copy_done */
   guint64 *copy_done;  /* SM_COPY_RING groups' completions, by group % SM_COPY_RING; NULL when
                           the stream has no LDGDEPBAR */
-  /* the open repeat blocks: read when a warp reaches a loop marker */
-  guint32 loop_body[ISA_MAX_LOOP_DEPTH];
-  guint32 loop_left[ISA_MAX_LOOP_DEPTH];
+  guint32 lanes;       /* the warp's threads (fewer than 32 in a block's last partial warp) */
+  guint32 active;      /* lanes running the current path */
+  guint32 n_active;    /* how many: sm_popcount32(active) */
+  SmSimt *simt;        /* predicates and reconvergence; NULL unless the stream needs them */
 } SmWarp;
 
 #define SM_COPY_RING (ISA_MAX_DEPBAR + 1u)

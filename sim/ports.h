@@ -46,9 +46,10 @@ sm_ports_used(const SmPorts *p, guint64 cycle)
   guint64 page = cycle >> SM_PORTS_PAGE_BITS;
   if (page == p->near_page)
     return p->near[cycle & (SM_PORTS_PAGE - 1)];
+  /* without a branch: whether the slot holds this page is as random as the results' cycles */
   guint64 i = page & p->mask;
-  return p->pages[i] == page ? p->counts[i << SM_PORTS_PAGE_BITS | (cycle & (SM_PORTS_PAGE - 1))]
-                             : 0;
+  guint used = p->counts[i << SM_PORTS_PAGE_BITS | (cycle & (SM_PORTS_PAGE - 1))];
+  return used & -(guint)(p->pages[i] == page);
 }
 
 /* Takes a port for @cycle, at the scheduler's cycle @now (no port of an earlier cycle is read

@@ -4,7 +4,7 @@
  * fire in priority order, and events of equal priority in the order they were scheduled, so
  * the same input always gives the same run.  The queue is a binary heap in one array; it is
  * sized up front and only grows (by doubling) if an estimate was too small.  Beside it, the
- * cycles of the block launches queued, in a small heap of their own: the earliest launch
+ * block launches queued are kept again in a small heap of their own: the earliest launch
  * (which bounds how far a warp may run ahead, sm.c) is read often, and a walk over thousands of
  * memory events would cost more than the launches themselves.
  */
@@ -29,12 +29,16 @@ typedef struct {
   guint64 arg;
 } SmEvent;
 
+/* A binary heap of events in (cycle, priority, sequence) order. */
 typedef struct {
-  SmEvent *heap;
+  SmEvent *ev;
   guint n, capacity;
+} SmHeap;
+
+typedef struct {
+  SmHeap queue;    /* every event */
+  SmHeap launches; /* the block launches among them, again */
   guint64 next_seq;
-  guint64 *launches; /* the queued launches' cycles, a binary heap */
-  guint n_launches, launch_capacity;
 } SmEngine;
 
 void sm_engine_init(SmEngine *engine, guint capacity);
@@ -44,13 +48,13 @@ void sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 k
 static inline guint64
 sm_engine_next_cycle(const SmEngine *engine)
 {
-  return engine->n ? engine->heap[0].cycle : SM_NEVER;
+  return engine->queue.n ? engine->queue.ev[0].cycle : SM_NEVER;
 }
 /* Cycle of the earliest block launch, or SM_NEVER. */
 static inline guint64
 sm_engine_next_launch(const SmEngine *engine)
 {
-  return engine->n_launches ? engine->launches[0] : SM_NEVER;
+  return engine->launches.n ? engine->launches.ev[0].cycle : SM_NEVER;
 }
 /* Removes the earliest event into *out; FALSE when empty. */
 gboolean sm_engine_pop(SmEngine *engine, SmEvent *out);

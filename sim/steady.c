@@ -366,7 +366,7 @@ alone_until_launch(Sm *sm, guint q)
 {
   if (sm->next_block >= sm->grid_blocks)
     return TRUE;
-  if (sm->engine.n > 0)
+  if (sm->engine.queue.n > 0)
     return FALSE;
   for (guint b = 0; b < sm->n_block_slots; b++) {
     const SmBlock *blk = &sm->blocks[b];
@@ -448,7 +448,7 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
     return;
   st->count = ref->loop_left[level];
   st->iter++;
-  if (sm->engine.n > 0 || sm->now >= limit)
+  if (sm->engine.queue.n > 0 || sm->now >= limit)
     return; /* events in flight (a block launch) belong to no period */
   if (st->scope == SM_SCOPE_SM && sm_steady_until(st->owner) > sm->now)
     return; /* a scheduler jumped on alone: the SM's state is whole again when it is due */

@@ -60,7 +60,8 @@ START_TEST(test_launches_and_memory_events_share_one_order)
   sm_engine_push(&e, 5, 1, SM_EVENT_MEM_DONE, 3);
   sm_engine_push(&e, 9, 1, SM_EVENT_MEM_DONE, 4);
   sm_engine_push(&e, 3, 0, SM_EVENT_MEM_START, 5);
-  ck_assert_uint_eq(e.n, 6);
+  ck_assert_uint_eq(e.queue.n, 6);
+  ck_assert_uint_eq(e.launches.n, 2);
   ck_assert_uint_eq(sm_engine_next_cycle(&e), 3);
   ck_assert_uint_eq(sm_engine_next_launch(&e), 5);
   guint64 expect[] = {5, 2, 3, 1, 0, 4};
@@ -71,7 +72,8 @@ START_TEST(test_launches_and_memory_events_share_one_order)
     ck_assert_uint_eq(ev.arg, expect[i]);
     ck_assert_uint_eq(sm_engine_next_launch(&e), launch_after[i]);
   }
-  ck_assert_uint_eq(e.n, 0);
+  ck_assert_uint_eq(e.queue.n, 0);
+  ck_assert_uint_eq(e.launches.n, 0);
   sm_engine_clear(&e);
 }
 END_TEST

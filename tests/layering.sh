@@ -20,6 +20,7 @@ check isa config/ sim/ traces/ study/ cli/
 check config sim/ traces/ study/ cli/
 check traces sim/ config/ isa/ study/ cli/
 check sim study/ cli/
+check sim/exec sim/ study/ cli/ config/ traces/
 check sim/study cli/
 if [ $status -eq 0 ]; then
   echo "1..1"

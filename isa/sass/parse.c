@@ -1,0 +1,835 @@
+/* Reading SASS text: functions, instructions, operands. */
+#include "sass.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SASS_ERROR g_quark_from_static_string("sass-error")
+
+static const char *const op_names[] = {
+#define SASS_OP(e, m) m,
+#include "sass-ops.def"
+#undef SASS_OP
+};
+
+static const char *const mod_names[] = {
+#define SASS_MOD(e, m) m,
+#include "sass-mods.def"
+#undef SASS_MOD
+};
+
+static const struct {
+  const char *name;
+  SassSreg sreg;
+} sreg_names[] = {
+    {"SRZ", SASS_SR_ZERO},
+    {"SR_TID.X", SASS_SR_TID_X},
+    {"SR_TID.Y", SASS_SR_TID_Y},
+    {"SR_TID.Z", SASS_SR_TID_Z},
+    {"SR_CTAID.X", SASS_SR_CTAID_X},
+    {"SR_CTAID.Y", SASS_SR_CTAID_Y},
+    {"SR_CTAID.Z", SASS_SR_CTAID_Z},
+    {"SR_LANEID", SASS_SR_LANEID},
+    {"SR_CLOCKLO", SASS_SR_CLOCKLO},
+    {"SR_CLOCKHI", SASS_SR_CLOCKHI},
+    {"SR_GLOBALTIMERLO", SASS_SR_GLOBALTIMERLO},
+    {"SR_GLOBALTIMERHI", SASS_SR_GLOBALTIMERHI},
+    {"SR_CgaCtaId", SASS_SR_CGACTAID},
+    {"SR_VIRTUALSMID", SASS_SR_VIRTUALSMID},
+    {"SR_SMID", SASS_SR_SMID},
+    {"SR_EQMASK", SASS_SR_EQMASK},
+    {"SR_LTMASK", SASS_SR_LTMASK},
+    {"SR_LEMASK", SASS_SR_LEMASK},
+    {"SR_GTMASK", SASS_SR_GTMASK},
+    {"SR_GEMASK", SASS_SR_GEMASK},
+};
+
+const char *
+sass_op_name(SassOp op)
+{
+  return op < SASS_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *
+sass_mod_name(SassMod mod)
+{
+  return mod < SASS_MOD_COUNT ? mod_names[mod] : "?";
+}
+
+gboolean
+sass_op_lookup(const char *name, SassOp *op)
+{
+  for (guint i = 0; i < SASS_OP_COUNT; i++)
+    if (strcmp(op_names[i], name) == 0) {
+      *op = (SassOp)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+sass_insn_opcode(const SassInsn *insn, char *buf, gsize size)
+{
+  g_strlcpy(buf, sass_op_name((SassOp)insn->op), size);
+  for (guint m = 0; m < SASS_MOD_COUNT; m++)
+    if (sass_has(insn, (SassMod)m)) {
+      g_strlcat(buf, ".", size);
+      g_strlcat(buf, mod_names[m], size);
+    }
+}
+
+void
+sass_file_free(SassFile *file)
+{
+  if (!file)
+    return;
+  for (guint i = 0; i < file->n_functions; i++) {
+    g_free(file->functions[i].name);
+    g_free(file->functions[i].demangled);
+    g_free(file->functions[i].insns);
+  }
+  g_free(file->functions);
+  g_free(file->path);
+  g_free(file);
+}
+
+/* The plain name of an Itanium-mangled one: _Z5saxpyifPKfPf -> saxpy, _ZN2ns1fEv -> ns::f. */
+static char *
+demangle(const char *name)
+{
+  if (strncmp(name, "_Z", 2) != 0)
+    return g_strdup(name);
+  const char *p = name + 2;
+  gboolean nested = *p == 'N';
+  if (nested)
+    p++;
+  GString *out = g_string_new(NULL);
+  while (g_ascii_isdigit(*p)) {
+    char *end;
+    unsigned long len = strtoul(p, &end, 10);
+    if (len == 0 || strlen(end) < len)
+      break;
+    if (out->len)
+      g_string_append(out, "::");
+    g_string_append_len(out, end, (gssize)len);
+    p = end + len;
+    if (!nested)
+      break;
+  }
+  if (out->len == 0)
+    g_string_append(out, name);
+  return g_string_free(out, FALSE);
+}
+
+const SassFunction *
+sass_file_function(const SassFile *file, const char *name, GError **error)
+{
+  if (!name) {
+    if (file->n_functions == 1)
+      return &file->functions[0];
+    GString *names = g_string_new(NULL);
+    for (guint i = 0; i < file->n_functions; i++)
+      g_string_append_printf(names, "%s%s", i ? ", " : "", file->functions[i].demangled);
+    g_set_error(error, SASS_ERROR, 1, "%s: %u functions (%s): name one with 'function:'",
+                file->path, file->n_functions, names->str);
+    g_string_free(names, TRUE);
+    return NULL;
+  }
+  const SassFunction *found = NULL;
+  guint matches = 0;
+  for (guint i = 0; i < file->n_functions; i++) {
+    const SassFunction *f = &file->functions[i];
+    if (strcmp(f->name, name) == 0)
+      return f;
+    if (strcmp(f->demangled, name) == 0) {
+      found = f;
+      matches++;
+    }
+  }
+  if (matches == 1)
+    return found;
+  if (matches > 1)
+    g_set_error(error, SASS_ERROR, 1, "%s: '%s' names %u functions: give the mangled name",
+                file->path, name, matches);
+  else
+    g_set_error(error, SASS_ERROR, 1, "%s: no function '%s'", file->path, name);
+  return NULL;
+}
+
+/* ---- one instruction ---- */
+
+typedef struct {
+  const char *path;
+  guint line;
+  GError **error;
+} Ctx;
+
+static gboolean G_GNUC_PRINTF(2, 3) fail(Ctx *c, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error(c->error, SASS_ERROR, 1, "%s:%u: %s", c->path, c->line, msg);
+  g_free(msg);
+  return FALSE;
+}
+
+static gboolean
+parse_uint(const char *s, guint max, guint *out)
+{
+  if (!g_ascii_isdigit(*s))
+    return FALSE;
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end || errno || v > max)
+    return FALSE;
+  *out = (guint)v;
+  return TRUE;
+}
+
+/* "0x1c", "-0x80", "12": an integer; FALSE when @s is not one. */
+static gboolean
+parse_int(const char *s, gint64 *out)
+{
+  gboolean neg = FALSE;
+  if (*s == '-' || *s == '+')
+    neg = *s++ == '-';
+  if (!g_ascii_isdigit(*s))
+    return FALSE;
+  char *end;
+  errno = 0;
+  guint64 v = g_ascii_strtoull(s, &end, 0);
+  if (*end || errno)
+    return FALSE;
+  *out = neg ? -(gint64)v : (gint64)v;
+  return TRUE;
+}
+
+/* A decimal number is a float in SASS text ("0.5", "1", "1.4e-39", "+INF", "-QNAN"); hex is
+ * an integer's bits. */
+static gboolean
+parse_float(const char *s, SassOperand *o)
+{
+  const char *p = s;
+  gboolean neg = FALSE;
+  if (*p == '-' || *p == '+')
+    neg = *p++ == '-';
+  double d;
+  guint32 bits;
+  if (strcmp(p, "INF") == 0) {
+    d = neg ? -INFINITY : INFINITY;
+    bits = neg ? 0xff800000u : 0x7f800000u;
+  } else if (strcmp(p, "QNAN") == 0 || strcmp(p, "NAN") == 0) {
+    d = neg ? -NAN : NAN;
+    bits = neg ? 0xffffffffu : 0x7fffffffu;
+  } else {
+    if (!g_ascii_isdigit(*p) || (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
+      return FALSE;
+    char *end;
+    d = g_ascii_strtod(s, &end);
+    if (*end)
+      return FALSE;
+    float f = strtof(s, &end);
+    memcpy(&bits, &f, 4);
+  }
+  o->kind = SASS_OPD_IMM;
+  o->flags |= SASS_F_FLOAT;
+  o->fvalue = d;
+  o->value = bits;
+  return TRUE;
+}
+
+/* R7, RZ, UR4, URZ: @kind and @reg; FALSE when @s is not a register name. */
+static gboolean
+parse_reg(const char *s, guint8 *kind, guint8 *reg)
+{
+  guint n;
+  if (strcmp(s, "RZ") == 0) {
+    *kind = SASS_OPD_REG, *reg = SASS_RZ;
+  } else if (strcmp(s, "URZ") == 0) {
+    *kind = SASS_OPD_UREG, *reg = SASS_URZ;
+  } else if (s[0] == 'R' && parse_uint(s + 1, 254, &n)) {
+    *kind = SASS_OPD_REG, *reg = (guint8)n;
+  } else if (s[0] == 'U' && s[1] == 'R' && parse_uint(s + 2, 62, &n)) {
+    *kind = SASS_OPD_UREG, *reg = (guint8)n;
+  } else {
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* [R2.64+UR4+0x10], [R1], [UR5+0x8], [-0x4]: terms joined by + (and a negative offset). */
+static gboolean
+parse_address(Ctx *c, const char *text, SassOperand *o)
+{
+  o->kind = SASS_OPD_MEM;
+  o->reg = SASS_RZ;
+  o->ureg = SASS_URZ;
+  g_autofree char *body = g_strdup(text);
+  /* split on '+' and before '-' */
+  GString *term = g_string_new(NULL);
+  gboolean ok = TRUE;
+  for (const char *p = body;; p++) {
+    if (*p == '+' || *p == '\0' || (*p == '-' && term->len > 0)) {
+      char *t = g_strstrip(term->str);
+      if (*t) {
+        char *dot = strchr(t, '.');
+        char *suffix = NULL;
+        if (dot && (t[0] == 'R' || t[0] == 'U')) {
+          *dot = '\0';
+          suffix = dot + 1;
+        }
+        guint8 kind, reg;
+        gint64 v;
+        if (parse_reg(t, &kind, &reg)) {
+          if (kind == SASS_OPD_REG && o->reg == SASS_RZ && reg != SASS_RZ) {
+            o->reg = reg;
+          } else if (kind == SASS_OPD_UREG && o->ureg == SASS_URZ) {
+            o->ureg = reg;
+          } else if (reg != SASS_RZ && reg != SASS_URZ) {
+            ok = fail(c, "address '[%s]': more than one register of a kind", text);
+            break;
+          }
+          if (suffix && strcmp(suffix, "64") == 0)
+            o->flags |= kind == SASS_OPD_REG ? SASS_F_WIDE : 0;
+          else if (suffix && strcmp(suffix, "U32") != 0) {
+            ok = fail(c, "address '[%s]': unsupported register suffix '.%s'", text, suffix);
+            break;
+          }
+        } else if (parse_int(t, &v)) {
+          o->value += v;
+        } else {
+          ok = fail(c, "address '[%s]': cannot read '%s'", text, t);
+          break;
+        }
+      }
+      g_string_truncate(term, 0);
+      if (*p == '-')
+        g_string_append_c(term, '-');
+      if (*p == '\0')
+        break;
+    } else {
+      g_string_append_c(term, *p);
+    }
+  }
+  g_string_free(term, TRUE);
+  return ok;
+}
+
+static gboolean
+parse_operand(Ctx *c, const char *text, SassOperand *o)
+{
+  memset(o, 0, sizeof *o);
+  g_autofree char *buf = g_strdup(text);
+  char *s = g_strstrip(buf);
+  /* a number, possibly negative, before the prefixes are stripped */
+  gint64 iv;
+  if (parse_int(s, &iv) && (strstr(s, "0x") || strstr(s, "0X"))) {
+    o->kind = SASS_OPD_IMM;
+    o->value = iv;
+    return TRUE;
+  }
+  if (parse_float(s, o))
+    return TRUE;
+  for (;;) {
+    if (*s == '-') {
+      o->flags ^= SASS_F_NEG;
+      s++;
+    } else if (*s == '!' || *s == '~') {
+      o->flags ^= SASS_F_NOT;
+      s++;
+    } else {
+      break;
+    }
+  }
+  /* |R3|, |R0|.H0_H0 */
+  char *sel = NULL;
+  if (*s == '|') {
+    char *close = strchr(s + 1, '|');
+    if (!close)
+      return fail(c, "operand '%s': no closing '|'", text);
+    *close = '\0';
+    sel = close[1] == '.' ? close + 2 : NULL;
+    s++;
+    o->flags |= SASS_F_ABS;
+  }
+  if (strncmp(s, "desc[", 5) == 0) {
+    char *close = strchr(s, ']');
+    if (!close || close[1] != '[')
+      return fail(c, "operand '%s': a descriptor without an address", text);
+    s = close + 1;
+  }
+  if (*s == '[') {
+    gsize n = strlen(s);
+    if (s[n - 1] != ']')
+      return fail(c, "operand '%s': no closing ']'", text);
+    s[n - 1] = '\0';
+    return parse_address(c, s + 1, o);
+  }
+  if (s[0] == 'c' && s[1] == '[') {
+    /* c[0x0][0x210], c[0x0][R2+0x10], c[0x0][RZ] */
+    char *b_end = strchr(s, ']');
+    gint64 bank;
+    if (!b_end || b_end[1] != '[' || s[strlen(s) - 1] != ']')
+      return fail(c, "operand '%s': not a constant c[BANK][OFFSET]", text);
+    *b_end = '\0';
+    if (!parse_int(s + 2, &bank) || bank < 0 || bank > 17)
+      return fail(c, "operand '%s': bad constant bank", text);
+    char *off = b_end + 2;
+    off[strlen(off) - 1] = '\0';
+    SassOperand m = {0};
+    if (!parse_address(c, off, &m))
+      return FALSE;
+    if (m.ureg != SASS_URZ)
+      return fail(c, "operand '%s': a uniform register in a constant address", text);
+    o->kind = SASS_OPD_CONST;
+    o->bank = (guint8)bank;
+    o->reg = m.reg;
+    o->value = m.value;
+    return TRUE;
+  }
+  if (s[0] == '`') { /* nvdisasm: `(.L_x_3) -- resolved by the caller */
+    return fail(c, "operand '%s': label not resolved", text);
+  }
+  /* register with selectors: R2.reuse, R0.H1_H1, R4.F32 */
+  char *dot = strchr(s, '.');
+  if (dot && strncmp(s, "SR_", 3) != 0) {
+    *dot = '\0';
+    sel = dot + 1;
+  }
+  guint n;
+  if (parse_reg(s, &o->kind, &o->reg)) {
+  } else if (strcmp(s, "PT") == 0) {
+    o->kind = SASS_OPD_PRED, o->reg = SASS_PT;
+  } else if (strcmp(s, "UPT") == 0) {
+    o->kind = SASS_OPD_UPRED, o->reg = SASS_PT;
+  } else if (s[0] == 'P' && parse_uint(s + 1, 6, &n)) {
+    o->kind = SASS_OPD_PRED, o->reg = (guint8)n;
+  } else if (s[0] == 'U' && s[1] == 'P' && parse_uint(s + 2, 6, &n)) {
+    o->kind = SASS_OPD_UPRED, o->reg = (guint8)n;
+  } else if (s[0] == 'B' && parse_uint(s + 1, 15, &n)) {
+    o->kind = SASS_OPD_BARRIER, o->reg = (guint8)n;
+  } else if (s[0] == 'S' && s[1] == 'B' && parse_uint(s + 2, 5, &n)) {
+    o->kind = SASS_OPD_SB, o->reg = (guint8)n;
+  } else {
+    gboolean found = FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(sreg_names); i++)
+      if (strcmp(s, sreg_names[i].name) == 0) {
+        o->kind = SASS_OPD_SREG;
+        o->reg = (guint8)sreg_names[i].sreg;
+        found = TRUE;
+      }
+    if (!found)
+      return fail(c, "cannot read operand '%s'", text);
+  }
+  if (sel) {
+    char **parts = g_strsplit(sel, ".", -1);
+    gboolean ok = TRUE;
+    for (char **p = parts; *p && ok; p++) {
+      if (strcmp(*p, "reuse") == 0 || strcmp(*p, "F32") == 0)
+        continue;
+      else if (strcmp(*p, "H0_H0") == 0)
+        o->flags |= SASS_F_H0;
+      else if (strcmp(*p, "H1_H1") == 0)
+        o->flags |= SASS_F_H1;
+      else if (strcmp(*p, "64") == 0 && o->kind == SASS_OPD_REG)
+        o->flags |= SASS_F_WIDE;
+      else
+        ok = fail(c, "operand '%s': unsupported selector '.%s'", text, *p);
+    }
+    g_strfreev(parts);
+    return ok;
+  }
+  return TRUE;
+}
+
+/* Splits "A, [B, C], D" at top-level commas; a top-level space also separates ("R4 0x0"). */
+static GPtrArray *
+split_operands(const char *s)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  GString *cur = g_string_new(NULL);
+  int depth = 0, bars = 0;
+  for (const char *p = s;; p++) {
+    gboolean end = *p == '\0';
+    if (!end && (*p == '[' || *p == '{'))
+      depth++;
+    else if (!end && (*p == ']' || *p == '}'))
+      depth--;
+    else if (!end && *p == '|')
+      bars ^= 1;
+    gboolean sep = end || (depth == 0 && !bars && *p == ',');
+    gboolean space = depth == 0 && !bars && *p == ' ' && cur->len > 0;
+    if (space) {
+      /* "R4 0x0" is two operands; "R4 , " is not */
+      const char *q = p;
+      while (*q == ' ')
+        q++;
+      if (*q && *q != ',') {
+        g_ptr_array_add(out, g_strdup(cur->str));
+        g_string_truncate(cur, 0);
+        p = q - 1;
+        continue;
+      }
+    }
+    if (sep) {
+      char *t = g_strstrip(g_strdup(cur->str));
+      if (*t || !end)
+        g_ptr_array_add(out, t);
+      else
+        g_free(t);
+      g_string_truncate(cur, 0);
+      if (end)
+        break;
+    } else if (!(*p == ' ' && cur->len == 0)) {
+      g_string_append_c(cur, *p);
+    }
+  }
+  g_string_free(cur, TRUE);
+  return out;
+}
+
+static gboolean
+is_branch(SassOp op)
+{
+  return op == SASS_OP_BRA || op == SASS_OP_BSSY || op == SASS_OP_CALL || op == SASS_OP_BREAK;
+}
+
+static gboolean
+is_half_op(SassOp op)
+{
+  return op == SASS_OP_HADD2 || op == SASS_OP_HFMA2 || op == SASS_OP_HMUL2 ||
+         op == SASS_OP_HMNMX2 || op == SASS_OP_HSETP2;
+}
+
+/* IEEE half bits of @d, rounded to nearest even. */
+static guint16
+half_bits(double d)
+{
+  union {
+    float f;
+    guint32 u;
+  } v = {.f = (float)d};
+  guint32 sign = (v.u >> 16) & 0x8000u;
+  guint32 exp = (v.u >> 23) & 0xffu, man = v.u & 0x7fffffu;
+  if (exp == 0xff)
+    return (guint16)(sign | 0x7c00u | (man ? 0x200u : 0));
+  int e = (int)exp - 127 + 15;
+  if (e >= 31)
+    return (guint16)(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10)
+      return (guint16)sign;
+    man |= 0x800000u;
+    guint shift = (guint)(14 - e);
+    guint32 h = man >> shift, rest = man & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (h & 1)))
+      h++;
+    return (guint16)(sign | h);
+  }
+  guint32 h = ((guint32)e << 10) | (man >> 13), rest = man & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    h++;
+  return (guint16)(sign | h);
+}
+
+/* One instruction's text after its address ("@!P0 IMAD.WIDE R4, R9, 0x4, R4"). */
+static gboolean
+parse_insn(Ctx *c, char *text, SassInsn *insn, GPtrArray *labels_used)
+{
+  memset(insn, 0, sizeof *insn);
+  insn->guard = SASS_PT;
+  insn->line = c->line;
+  char *s = g_strstrip(text);
+  if (*s == '@') {
+    char *sp = strchr(s, ' ');
+    if (!sp)
+      return fail(c, "a guard without an instruction");
+    *sp = '\0';
+    char *g = s + 1;
+    if (*g == '!') {
+      insn->guard_not = 1;
+      g++;
+    }
+    guint n;
+    if (strcmp(g, "PT") == 0)
+      insn->guard = SASS_PT;
+    else if (strcmp(g, "UPT") == 0)
+      insn->guard = SASS_PT, insn->guard_uniform = 1;
+    else if (g[0] == 'P' && parse_uint(g + 1, 6, &n))
+      insn->guard = (guint8)n;
+    else if (g[0] == 'U' && g[1] == 'P' && parse_uint(g + 2, 6, &n))
+      insn->guard = (guint8)n, insn->guard_uniform = 1;
+    else
+      return fail(c, "bad guard '@%s'", s + 1);
+    s = g_strstrip(sp + 1);
+  }
+  char *sp = s + strcspn(s, " \t");
+  char *rest = *sp ? sp + 1 : sp;
+  *sp = '\0';
+  char **parts = g_strsplit(s, ".", -1);
+  SassOp op;
+  if (!sass_op_lookup(parts[0], &op)) {
+    fail(c, "unsupported SASS instruction '%s'", s);
+    g_strfreev(parts);
+    return FALSE;
+  }
+  insn->op = (guint16)op;
+  for (char **p = parts + 1; *p; p++) {
+    guint m;
+    for (m = 0; m < SASS_MOD_COUNT; m++)
+      if (strcmp(mod_names[m], *p) == 0)
+        break;
+    if (m == SASS_MOD_COUNT) {
+      fail(c, "unsupported SASS instruction '%s' (modifier .%s)", s, *p);
+      g_strfreev(parts);
+      return FALSE;
+    }
+    insn->mods[m >> 6] |= G_GUINT64_CONSTANT(1) << (m & 63);
+    if (insn->n_mods < G_N_ELEMENTS(insn->mod_list))
+      insn->mod_list[insn->n_mods++] = (guint8)m;
+  }
+  g_strfreev(parts);
+  g_autoptr(GPtrArray) ops = split_operands(g_strstrip(rest));
+  for (guint i = 0; i < ops->len; i++) {
+    const char *t = g_ptr_array_index(ops, i);
+    if (insn->n_operands == SASS_MAX_OPERANDS)
+      return fail(c, "more than %u operands", SASS_MAX_OPERANDS);
+    SassOperand *o = &insn->opd[insn->n_operands];
+    if (t[0] == '`') { /* nvdisasm label `(.L_x_3) */
+      const char *a = strchr(t, '(');
+      const char *b = a ? strchr(a, ')') : NULL;
+      if (!a || !b)
+        return fail(c, "cannot read label operand '%s'", t);
+      memset(o, 0, sizeof *o);
+      o->kind = SASS_OPD_TARGET;
+      o->value = -1;
+      g_ptr_array_add(labels_used, g_strndup(a + 1, (gsize)(b - a - 1)));
+      o->bank = 1; /* a label, resolved by name */
+      insn->n_operands++;
+      continue;
+    }
+    if (!parse_operand(c, t, o))
+      return FALSE;
+    insn->n_operands++;
+  }
+  /* the last immediate of a branch is its target address */
+  if (is_branch(op) && insn->n_operands > 0) {
+    SassOperand *o = &insn->opd[insn->n_operands - 1];
+    if (o->kind == SASS_OPD_IMM && !(o->flags & SASS_F_FLOAT))
+      o->kind = SASS_OPD_TARGET;
+  }
+  /* half-precision pairs: "1.75, 0" is one operand, its high half first */
+  if (is_half_op(op)) {
+    guint w = 0;
+    for (guint r = 0; r < insn->n_operands; r++) {
+      SassOperand *a = &insn->opd[r];
+      if (a->kind == SASS_OPD_IMM && (a->flags & SASS_F_FLOAT) && r + 1 < insn->n_operands &&
+          insn->opd[r + 1].kind == SASS_OPD_IMM && (insn->opd[r + 1].flags & SASS_F_FLOAT)) {
+        SassOperand pair = {.kind = SASS_OPD_IMM, .flags = SASS_F_HPAIR};
+        pair.value = ((gint64)half_bits(a->fvalue) << 16) | half_bits(insn->opd[r + 1].fvalue);
+        insn->opd[w++] = pair;
+        r++;
+      } else {
+        insn->opd[w++] = *a;
+      }
+    }
+    insn->n_operands = (guint8)w;
+  }
+  return TRUE;
+}
+
+/* ---- the file ---- */
+
+typedef struct {
+  char *name;
+  GArray *insns;      /* SassInsn */
+  GHashTable *labels; /* label -> address */
+  GPtrArray *pending; /* label names of TARGET operands in order */
+} Building;
+
+static void
+building_clear(Building *b)
+{
+  g_free(b->name);
+  if (b->insns)
+    g_array_free(b->insns, TRUE);
+  if (b->labels)
+    g_hash_table_destroy(b->labels);
+  if (b->pending)
+    g_ptr_array_free(b->pending, TRUE);
+  memset(b, 0, sizeof *b);
+}
+
+static gboolean
+finish_function(Ctx *c, Building *b, GArray *functions)
+{
+  if (!b->name)
+    return TRUE;
+  guint n = b->insns->len;
+  SassInsn *insns = (SassInsn *)b->insns->data;
+  guint label_i = 0;
+  for (guint i = 0; i < n; i++) {
+    SassInsn *insn = &insns[i];
+    if (insn->addr != i * 16u) {
+      c->line = insn->line;
+      return fail(c, "instruction at 0x%x where 0x%x was expected (16 bytes apart)", insn->addr,
+                  i * 16u);
+    }
+    for (guint k = 0; k < insn->n_operands; k++) {
+      SassOperand *o = &insn->opd[k];
+      if (o->kind != SASS_OPD_TARGET)
+        continue;
+      gint64 addr = o->value;
+      if (o->bank == 1) {
+        const char *label = g_ptr_array_index(b->pending, label_i++);
+        gpointer v;
+        if (!g_hash_table_lookup_extended(b->labels, label, NULL, &v)) {
+          c->line = insn->line;
+          return fail(c, "branch to an unknown label '%s'", label);
+        }
+        addr = GPOINTER_TO_INT(v);
+        o->bank = 0;
+      }
+      if (addr < 0 || addr % 16 != 0 || addr / 16 >= (gint64)n) {
+        c->line = insn->line;
+        return fail(c, "branch target 0x%" G_GINT64_MODIFIER "x outside function %s", addr,
+                    b->name);
+      }
+      o->value = addr / 16;
+    }
+  }
+  SassFunction f = {.name = b->name, .demangled = demangle(b->name), .n_insns = n};
+  f.insns = (SassInsn *)g_array_free(b->insns, FALSE);
+  b->insns = NULL;
+  b->name = NULL;
+  g_array_append_val(functions, f);
+  building_clear(b);
+  return TRUE;
+}
+
+static void
+start_function(Building *b, const char *name)
+{
+  building_clear(b);
+  b->name = g_strdup(name);
+  b->insns = g_array_new(FALSE, TRUE, sizeof(SassInsn));
+  b->labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  b->pending = g_ptr_array_new_with_free_func(g_free);
+}
+
+SassFile *
+sass_file_parse(const char *text, gsize length, const char *path, GError **error)
+{
+  Ctx c = {.path = path, .error = error};
+  GArray *functions = g_array_new(FALSE, TRUE, sizeof(SassFunction));
+  Building b = {0};
+  gboolean ok = TRUE;
+  const char *p = text, *end = text + length;
+  while (ok && p < end) {
+    const char *nl = memchr(p, '\n', (gsize)(end - p));
+    const char *le = nl ? nl : end;
+    c.line++;
+    if (memchr(p, '\0', (gsize)(le - p))) {
+      ok = fail(&c, "a NUL byte: not SASS text");
+      break;
+    }
+    g_autofree char *line = g_strndup(p, (gsize)(le - p));
+    p = nl ? nl + 1 : end;
+    char *s = g_strstrip(line);
+    char *fn = strstr(s, "Function : ");
+    if (fn) {
+      ok = finish_function(&c, &b, functions);
+      start_function(&b, g_strstrip(fn + strlen("Function : ")));
+      continue;
+    }
+    if (g_str_has_prefix(s, ".text.") && g_str_has_suffix(s, ":")) { /* nvdisasm section */
+      ok = finish_function(&c, &b, functions);
+      s[strlen(s) - 1] = '\0';
+      start_function(&b, s + strlen(".text."));
+      continue;
+    }
+    if (b.name && s[0] == '.' && g_str_has_suffix(s, ":") && !strchr(s, ' ')) { /* .L_x_3: */
+      s[strlen(s) - 1] = '\0';
+      g_hash_table_insert(b.labels, g_strdup(s), GINT_TO_POINTER(b.insns->len * 16));
+      continue;
+    }
+    if (strncmp(s, "/*", 2) != 0)
+      continue;
+    char *close = strstr(s + 2, "*/");
+    if (!close)
+      continue;
+    *close = '\0';
+    char *endp;
+    guint64 addr = g_ascii_strtoull(s + 2, &endp, 16);
+    if (*endp || endp == s + 2)
+      continue; /* an encoding comment, not an address */
+    if (!b.name) {
+      ok = fail(&c, "an instruction outside any function");
+      break;
+    }
+    char *body = close + 2;
+    char *semi = strchr(body, ';');
+    if (!semi) {
+      ok = fail(&c, "an instruction without ';'");
+      break;
+    }
+    *semi = '\0';
+    SassInsn insn;
+    if (!(ok = parse_insn(&c, body, &insn, b.pending)))
+      break;
+    insn.addr = (guint32)addr;
+    g_array_append_val(b.insns, insn);
+  }
+  if (ok)
+    ok = finish_function(&c, &b, functions);
+  building_clear(&b);
+  if (ok && functions->len == 0) {
+    c.line = 0;
+    g_set_error(error, SASS_ERROR, 1, "%s: no function (expected cuobjdump -sass text)", path);
+    ok = FALSE;
+  }
+  if (!ok) {
+    for (guint i = 0; i < functions->len; i++) {
+      SassFunction *f = &g_array_index(functions, SassFunction, i);
+      g_free(f->name);
+      g_free(f->demangled);
+      g_free(f->insns);
+    }
+    g_array_free(functions, TRUE);
+    return NULL;
+  }
+  SassFile *file = g_new0(SassFile, 1);
+  file->path = g_strdup(path);
+  file->n_functions = functions->len;
+  file->functions = (SassFunction *)g_array_free(functions, FALSE);
+  return file;
+}
+
+SassFile *
+sass_file_load(const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  if (g_str_has_suffix(path, ".gz")) {
+    g_autoptr(GFile) f = g_file_new_for_path(path);
+    g_autoptr(GFileInputStream) raw = g_file_read(f, NULL, error);
+    if (!raw)
+      return NULL;
+    g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+    g_autoptr(GInputStream) in = g_converter_input_stream_new(G_INPUT_STREAM(raw), G_CONVERTER(z));
+    g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable();
+    if (g_output_stream_splice(out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, error) < 0)
+      return NULL;
+    length = g_memory_output_stream_get_data_size(G_MEMORY_OUTPUT_STREAM(out));
+    text = g_memory_output_stream_steal_data(G_MEMORY_OUTPUT_STREAM(out));
+  } else if (!g_file_get_contents(path, &text, &length, error)) {
+    return NULL;
+  }
+  return sass_file_parse(text, length, path, error);
+}

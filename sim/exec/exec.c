@@ -1,0 +1,686 @@
+/* Warps running SASS: which lanes run next, control flow, memory accesses, and the driver of
+ * a functional run.  What arithmetic computes is alu.c. */
+#include "exec-internal.h"
+
+#include <stdio.h>
+
+/* the stack pointer a thread starts with (c[0x0][0x28]); local addresses below it */
+#define EXEC_STACK_TOP 0x1000000u
+
+gboolean
+exec_fail(ExecCtx *c, const char *fmt, ...)
+{
+  if (c->failed)
+    return FALSE;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  const ExecKernel *k = c->w->block->k;
+  char op[96];
+  sass_insn_opcode(c->insn, op, sizeof op);
+  g_set_error(c->error, EXEC_ERROR, 1, "%s:%u: %s (%s at 0x%04x, block %u, warp %u)", k->path,
+              c->insn->line, msg, op, c->insn->addr, c->w->block->index, c->w->id);
+  g_free(msg);
+  c->failed = TRUE;
+  return FALSE;
+}
+
+gboolean
+exec_unsupported(ExecCtx *c)
+{
+  if (c->failed)
+    return FALSE;
+  char op[96];
+  sass_insn_opcode(c->insn, op, sizeof op);
+  g_set_error(c->error, EXEC_ERROR, 1, "%s:%u: unsupported SASS instruction '%s'",
+              c->w->block->k->path, c->insn->line, op);
+  c->failed = TRUE;
+  return FALSE;
+}
+
+void
+exec_describe(const ExecKernel *k, guint32 pc, char *buf, gsize size)
+{
+  sass_insn_opcode(&k->fn->insns[pc], buf, size);
+}
+
+guint32
+exec_const32(ExecCtx *c, const SassOperand *o, guint l, guint extra)
+{
+  const ExecKernel *k = c->w->block->k;
+  guint64 off = (guint64)o->value + extra + (o->reg != SASS_RZ ? exec_reg(c->w, o->reg, l) : 0);
+  if (o->bank == 0 && off + 4 <= EXEC_CBANK_SIZE) {
+    guint32 v;
+    memcpy(&v, k->cbank0 + off, 4);
+    return v;
+  }
+  if (o->bank == 4 && off + 4 <= sizeof k->launch.const4)
+    return k->launch.const4[off / 4];
+  exec_fail(c, "constant c[0x%x][0x%" G_GINT64_MODIFIER "x] outside the bank", o->bank, off);
+  return 0;
+}
+
+/* ---- kernel, blocks, warps ---- */
+
+ExecKernel *
+exec_kernel_new(const SassFunction *fn, const char *path, ExecMemory *mem, const ExecLaunch *launch,
+                GError **error)
+{
+  if (launch->params_size > EXEC_CBANK_SIZE - EXEC_CBANK_PARAMS) {
+    g_set_error(error, EXEC_ERROR, 1, "%s: %zu bytes of parameters: at most %d", path,
+                launch->params_size, EXEC_CBANK_SIZE - EXEC_CBANK_PARAMS);
+    return NULL;
+  }
+  guint32 threads = launch->block[0] * launch->block[1] * launch->block[2];
+  if (threads == 0 || threads > 1024 || launch->grid[0] * launch->grid[1] * launch->grid[2] == 0) {
+    g_set_error(error, EXEC_ERROR, 1, "%s: a launch of %u threads per block in %u blocks", path,
+                threads, launch->grid[0] * launch->grid[1] * launch->grid[2]);
+    return NULL;
+  }
+  ExecKernel *k = g_new0(ExecKernel, 1);
+  k->fn = fn;
+  k->path = path;
+  k->mem = mem;
+  k->launch = *launch;
+  guint32 *cb = (guint32 *)k->cbank0;
+  for (guint i = 0; i < 3; i++) {
+    cb[EXEC_CBANK_NTID / 4 + i] = launch->block[i];
+    cb[EXEC_CBANK_NCTAID / 4 + i] = launch->grid[i];
+  }
+  cb[EXEC_CBANK_STACK / 4] = EXEC_STACK_TOP;
+  if (launch->params_size)
+    memcpy(k->cbank0 + EXEC_CBANK_PARAMS, launch->params, launch->params_size);
+  guint max_reg = 0;
+  for (guint i = 0; i < fn->n_insns; i++)
+    for (guint o = 0; o < fn->insns[i].n_operands; o++) {
+      const SassOperand *op = &fn->insns[i].opd[o];
+      if ((op->kind == SASS_OPD_REG || op->kind == SASS_OPD_MEM || op->kind == SASS_OPD_CONST) &&
+          op->reg != SASS_RZ)
+        max_reg = MAX(max_reg, op->reg);
+    }
+  /* a 128-bit access names its first register of four */
+  k->n_regs = MIN(max_reg + 4u, 256u);
+  return k;
+}
+
+void
+exec_kernel_free(ExecKernel *k)
+{
+  g_free(k);
+}
+
+ExecBlock *
+exec_block_new(ExecKernel *k, guint32 index)
+{
+  const ExecLaunch *L = &k->launch;
+  ExecBlock *b = g_new0(ExecBlock, 1);
+  b->k = k;
+  b->index = index;
+  b->ctaid[0] = index % L->grid[0];
+  b->ctaid[1] = (index / L->grid[0]) % L->grid[1];
+  b->ctaid[2] = index / (L->grid[0] * L->grid[1]);
+  b->shared = g_malloc0(EXEC_SHARED_RESERVED + L->shared_bytes);
+  guint32 threads = L->block[0] * L->block[1] * L->block[2];
+  b->n_warps = (threads + 31) / 32;
+  b->warps = g_new0(ExecWarp, b->n_warps);
+  for (guint i = 0; i < b->n_warps; i++) {
+    ExecWarp *w = &b->warps[i];
+    w->block = b;
+    w->id = i;
+    guint32 n = MIN(32u, threads - i * 32u);
+    w->lanes = n == 32 ? 0xffffffffu : (1u << n) - 1u;
+    w->r = g_new0(guint32, (gsize)k->n_regs * 32u);
+    w->local = g_malloc0(MAX((gsize)L->local_bytes * 32u, 1u));
+    w->p[SASS_PT] = 0xffffffffu;
+    w->up[SASS_PT] = 1;
+  }
+  return b;
+}
+
+void
+exec_block_free(ExecBlock *b)
+{
+  if (!b)
+    return;
+  for (guint i = 0; i < b->n_warps; i++) {
+    g_free(b->warps[i].r);
+    g_free(b->warps[i].local);
+  }
+  g_free(b->warps);
+  g_free(b->shared);
+  g_free(b);
+}
+
+gboolean
+exec_warp_done(const ExecWarp *w)
+{
+  return (w->lanes & ~w->exited) == 0;
+}
+
+/* ---- which lanes run next ---- */
+
+/* lanes a convergence wait at @pc holds back: BSYNC Bn until the barrier's other live lanes
+ * are here too, WARPSYNC likewise for its mask */
+static gboolean
+waits(const ExecWarp *w, guint32 pc, guint32 here)
+{
+  const SassInsn *in = &w->block->k->fn->insns[pc];
+  guint32 live = w->lanes & ~w->exited, expect;
+  if (in->op == SASS_OP_BSYNC && in->n_operands > 0)
+    expect = w->bar[in->opd[0].reg & 15u];
+  else if (in->op == SASS_OP_WARPSYNC)
+    expect =
+        sass_has(in, SASS_MOD_ALL) || in->n_operands == 0 ? w->lanes : (guint32)in->opd[0].value;
+  else
+    return FALSE;
+  return (expect & live & ~here) != 0;
+}
+
+/* the lanes to run and their instruction; FALSE when every live lane waits */
+static gboolean
+select_lanes(ExecWarp *w, guint32 *pc_out, guint32 *mask_out)
+{
+  guint32 live = w->lanes & ~w->exited;
+  if (!w->diverged) {
+    guint32 pc = w->pc[__builtin_ctz(live)];
+    *pc_out = pc;
+    *mask_out = live;
+    return TRUE;
+  }
+  guint32 blocked = 0;
+  for (;;) {
+    guint32 best = G_MAXUINT32, mask = 0;
+    EXEC_FOR_LANES(live & ~blocked, l)
+    {
+      if (w->pc[l] < best) {
+        best = w->pc[l];
+        mask = 1u << l;
+      } else if (w->pc[l] == best) {
+        mask |= 1u << l;
+      }
+    }
+    if (!mask)
+      return FALSE;
+    if (!waits(w, best, mask)) {
+      *pc_out = best;
+      *mask_out = mask;
+      return TRUE;
+    }
+    blocked |= mask;
+  }
+}
+
+static void
+update_diverged(ExecWarp *w)
+{
+  guint32 live = w->lanes & ~w->exited;
+  if (!live) {
+    w->diverged = FALSE;
+    return;
+  }
+  guint32 pc = w->pc[__builtin_ctz(live)];
+  gboolean d = FALSE;
+  EXEC_FOR_LANES(live, l)
+  d |= w->pc[l] != pc;
+  w->diverged = d;
+}
+
+/* ---- memory ---- */
+
+static guint
+access_bytes(const SassInsn *in)
+{
+  if (sass_has(in, SASS_MOD_B128))
+    return 16;
+  if (sass_has(in, SASS_MOD_B64))
+    return 8;
+  if (sass_has(in, SASS_MOD_U8) || sass_has(in, SASS_MOD_S8))
+    return 1;
+  if (sass_has(in, SASS_MOD_U16) || sass_has(in, SASS_MOD_S16))
+    return 2;
+  return 4;
+}
+
+/* the address an operand [...] names for lane @l in @space */
+static guint64
+address(ExecCtx *c, const SassOperand *o, guint l, ExecSpace space)
+{
+  guint64 a = (guint64)o->value;
+  if (o->reg != SASS_RZ) {
+    a += exec_reg(c->w, o->reg, l);
+    if (o->flags & SASS_F_WIDE)
+      a += (guint64)exec_reg(c->w, o->reg + 1u, l) << 32;
+  }
+  if (o->ureg != SASS_URZ) {
+    a += c->w->ur[o->ureg];
+    if (space == EXEC_SPACE_GLOBAL)
+      a += (guint64)c->w->ur[o->ureg + 1u] << 32;
+  }
+  return space == EXEC_SPACE_GLOBAL ? a : (guint32)a;
+}
+
+/* host bytes for an access of @len bytes at @addr, or NULL after reporting it */
+static guint8 *
+locate(ExecCtx *c, ExecSpace space, guint64 addr, guint len, guint l)
+{
+  ExecWarp *w = c->w;
+  const ExecLaunch *L = &w->block->k->launch;
+  guint8 *p = NULL;
+  const char *what = "global";
+  if (addr % len != 0) {
+    exec_fail(c, "misaligned %u-byte access at 0x%" G_GINT64_MODIFIER "x by lane %u", len, addr, l);
+    return NULL;
+  }
+  switch (space) {
+  case EXEC_SPACE_GLOBAL:
+    p = exec_memory_at(w->block->k->mem, addr, len);
+    break;
+  case EXEC_SPACE_SHARED:
+    what = "shared";
+    addr &= 0xffffffu; /* the cluster's block id (SR_CgaCtaId) above: 0 here */
+    if (addr >= EXEC_SHARED_RESERVED && addr + len <= EXEC_SHARED_RESERVED + L->shared_bytes)
+      p = w->block->shared + addr;
+    break;
+  case EXEC_SPACE_LOCAL: {
+    what = "local";
+    guint64 base = EXEC_STACK_TOP - (guint64)L->local_bytes;
+    if (addr >= base && addr + len <= EXEC_STACK_TOP)
+      p = w->local + (gsize)l * L->local_bytes + (addr - base);
+    break;
+  }
+  default:
+    break;
+  }
+  if (!p)
+    exec_fail(c, "%s address 0x%" G_GINT64_MODIFIER "x (%u bytes) by lane %u is outside %s", what,
+              addr, len, l,
+              space == EXEC_SPACE_GLOBAL   ? "every buffer"
+              : space == EXEC_SPACE_SHARED ? "the block's shared memory"
+                                           : "the thread's local memory");
+  return p;
+}
+
+static guint32
+load_word(const guint8 *p, guint bytes, const SassInsn *in)
+{
+  if (bytes == 1)
+    return sass_has(in, SASS_MOD_S8) ? (guint32)(gint32)(gint8)p[0] : p[0];
+  if (bytes == 2) {
+    guint16 h;
+    memcpy(&h, p, 2);
+    return sass_has(in, SASS_MOD_S16) ? (guint32)(gint32)(gint16)h : h;
+  }
+  guint32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+static void
+load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
+{
+  guint bytes = access_bytes(c->insn);
+  guint words = bytes > 4 ? bytes / 4 : 1;
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint64 a = address(c, addr_opd, l, space);
+    c->step->addr[l] = a;
+    guint8 *p = locate(c, space, a, bytes, l);
+    if (!p)
+      return;
+    for (guint k = 0; k < words; k++)
+      if (dreg != SASS_RZ)
+        exec_set(c->w, dreg + k, l, load_word(p + 4 * k, MIN(bytes, 4u), c->insn));
+  }
+}
+
+static void
+store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperand *src)
+{
+  guint bytes = access_bytes(c->insn);
+  guint words = bytes > 4 ? bytes / 4 : 1;
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint64 a = address(c, addr_opd, l, space);
+    c->step->addr[l] = a;
+    guint8 *p = locate(c, space, a, bytes, l);
+    if (!p)
+      return;
+    for (guint k = 0; k < words; k++) {
+      guint32 v = src->kind == SASS_OPD_REG
+                      ? exec_reg(c->w, src->reg == SASS_RZ ? SASS_RZ : src->reg + k, l)
+                      : exec_raw(c, src, l);
+      memcpy(p + 4 * k, &v, MIN(bytes, 4u));
+    }
+  }
+}
+
+/* ATOMS / ATOMG / ATOM / RED / REDG: lanes in order, each reading and writing memory */
+static void
+atomic(ExecCtx *c, ExecSpace space)
+{
+  const SassInsn *in = c->insn;
+  gboolean red = in->op == SASS_OP_RED || in->op == SASS_OP_REDG;
+  const SassOperand *d = red ? NULL : &in->opd[0];
+  guint ai = red ? 0 : 1;
+  const SassOperand *addr_opd = &in->opd[ai];
+  const SassOperand *b = ai + 1 < in->n_operands ? &in->opd[ai + 1] : NULL;
+  const SassOperand *cc = ai + 2 < in->n_operands ? &in->opd[ai + 2] : NULL;
+  gboolean wide =
+      sass_has(in, SASS_MOD_B64) || sass_has(in, SASS_MOD_U64) || sass_has(in, SASS_MOD_S64);
+  guint bytes = wide ? 8 : 4;
+  gboolean is_f32 = sass_has(in, SASS_MOD_F32), is_s = sass_has(in, SASS_MOD_S32);
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint64 a = address(c, addr_opd, l, space);
+    c->step->addr[l] = a;
+    guint8 *p = locate(c, space, a, bytes, l);
+    if (!p)
+      return;
+    guint64 old = 0, v = b ? (wide ? exec_raw64(c, b, l) : exec_raw(c, b, l)) : 0, nv;
+    memcpy(&old, p, bytes);
+    gboolean write = TRUE;
+    guint64 ret = old;
+    if (sass_has(in, SASS_MOD_CAS) || sass_has(in, SASS_MOD_CAST)) {
+      guint64 nw = cc ? (wide ? exec_raw64(c, cc, l) : exec_raw(c, cc, l)) : 0;
+      write = old == v;
+      nv = nw;
+      if (sass_has(in, SASS_MOD_CAST))
+        ret = write;
+    } else if (sass_has(in, SASS_MOD_POPC) && sass_has(in, SASS_MOD_INC)) {
+      nv = (guint32)old + 1u;
+    } else if (sass_has(in, SASS_MOD_ADD)) {
+      nv = is_f32 ? exec_u32(exec_f32((guint32)old) + exec_f32((guint32)v)) : old + v;
+    } else if (sass_has(in, SASS_MOD_MIN) || sass_has(in, SASS_MOD_MAX)) {
+      gboolean mn = sass_has(in, SASS_MOD_MIN);
+      gboolean less = is_s ? (gint32)old < (gint32)v : (guint32)old < (guint32)v;
+      if (wide)
+        less = sass_has(in, SASS_MOD_S64) ? (gint64)old < (gint64)v : old < v;
+      nv = (less == mn) ? old : v;
+    } else if (sass_has(in, SASS_MOD_OR)) {
+      nv = old | v;
+    } else if (sass_has(in, SASS_MOD_AND)) {
+      nv = old & v;
+    } else if (sass_has(in, SASS_MOD_XOR)) {
+      nv = old ^ v;
+    } else if (sass_has(in, SASS_MOD_EXCH)) {
+      nv = v;
+    } else if (sass_has(in, SASS_MOD_INC)) {
+      nv = (guint32)old >= (guint32)v ? 0 : (guint32)old + 1u;
+    } else if (sass_has(in, SASS_MOD_DEC)) {
+      nv = ((guint32)old == 0 || (guint32)old > (guint32)v) ? v : (guint32)old - 1u;
+    } else {
+      exec_unsupported(c);
+      return;
+    }
+    if (write)
+      memcpy(p, &nv, bytes);
+    if (d && d->kind == SASS_OPD_REG) {
+      if (wide)
+        exec_set64(c->w, d->reg, l, ret);
+      else
+        exec_set(c->w, d->reg, l, (guint32)ret);
+    }
+  }
+}
+
+static gboolean
+memory_op(ExecCtx *c)
+{
+  const SassInsn *in = c->insn;
+  ExecStep *st = c->step;
+  ExecSpace space;
+  switch (in->op) {
+  case SASS_OP_LDG:
+  case SASS_OP_LD:
+    space = EXEC_SPACE_GLOBAL;
+    break;
+  case SASS_OP_LDS:
+    space = EXEC_SPACE_SHARED;
+    break;
+  case SASS_OP_LDL:
+    space = EXEC_SPACE_LOCAL;
+    break;
+  case SASS_OP_STG:
+  case SASS_OP_ST:
+    space = EXEC_SPACE_GLOBAL;
+    break;
+  case SASS_OP_STS:
+    space = EXEC_SPACE_SHARED;
+    break;
+  case SASS_OP_STL:
+    space = EXEC_SPACE_LOCAL;
+    break;
+  case SASS_OP_ATOMS:
+    space = EXEC_SPACE_SHARED;
+    break;
+  case SASS_OP_ATOMG:
+  case SASS_OP_ATOM:
+  case SASS_OP_RED:
+  case SASS_OP_REDG:
+    space = EXEC_SPACE_GLOBAL;
+    break;
+  case SASS_OP_LDGSTS:
+    space = EXEC_SPACE_GLOBAL;
+    break;
+  default:
+    return FALSE;
+  }
+  st->space = (guint8)space;
+  st->bytes = (guint8)access_bytes(in);
+  switch (in->op) {
+  case SASS_OP_LDG:
+  case SASS_OP_LD:
+  case SASS_OP_LDS:
+  case SASS_OP_LDL:
+    load(c, space, in->opd[0].reg, &in->opd[1]);
+    break;
+  case SASS_OP_STG:
+  case SASS_OP_ST:
+  case SASS_OP_STS:
+  case SASS_OP_STL:
+    st->is_store = 1;
+    store(c, space, &in->opd[0], &in->opd[1]);
+    break;
+  case SASS_OP_LDGSTS: {
+    /* LDGSTS [shared], [global]: the copy lands at once; its timing is the machine's */
+    guint bytes = access_bytes(in);
+    EXEC_FOR_LANES(c->enabled, l)
+    {
+      guint64 s = address(c, &in->opd[0], l, EXEC_SPACE_SHARED),
+              g = address(c, &in->opd[1], l, EXEC_SPACE_GLOBAL);
+      st->addr[l] = g;
+      guint8 *dst = locate(c, EXEC_SPACE_SHARED, s, bytes, l);
+      guint8 *src = dst ? locate(c, EXEC_SPACE_GLOBAL, g, bytes, l) : NULL;
+      if (!src)
+        break;
+      memcpy(dst, src, bytes);
+    }
+    break;
+  }
+  default:
+    if (in->op == SASS_OP_RED || in->op == SASS_OP_REDG)
+      st->is_store = 1;
+    atomic(c, space);
+    break;
+  }
+  return TRUE;
+}
+
+/* ---- one step ---- */
+
+static void
+advance(ExecWarp *w, guint32 mask, guint32 pc)
+{
+  EXEC_FOR_LANES(mask, l)
+  w->pc[l] = pc;
+}
+
+ExecStepStatus
+exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
+{
+  guint32 live = w->lanes & ~w->exited;
+  if (!live)
+    return EXEC_STEP_EXITED;
+  const SassFunction *fn = w->block->k->fn;
+  guint32 pc, active;
+  if (!select_lanes(w, &pc, &active)) {
+    g_set_error(error, EXEC_ERROR, 1,
+                "%s: block %u warp %u: every lane waits at a convergence barrier (BSYNC, "
+                "WARPSYNC) that no lane can reach",
+                w->block->k->path, w->block->index, w->id);
+    return EXEC_STEP_ERROR;
+  }
+  if (pc >= fn->n_insns) {
+    g_set_error(error, EXEC_ERROR, 1, "%s: block %u warp %u ran past the end of %s",
+                w->block->k->path, w->block->index, w->id, fn->name);
+    return EXEC_STEP_ERROR;
+  }
+  const SassInsn *in = &fn->insns[pc];
+  guint32 enabled;
+  if (in->guard == SASS_PT)
+    enabled = in->guard_not ? 0 : active;
+  else if (in->guard_uniform)
+    enabled = (w->up[in->guard] != in->guard_not) ? active : 0;
+  else
+    enabled = (in->guard_not ? ~w->p[in->guard] : w->p[in->guard]) & active;
+  step->pc = pc;
+  step->active = active;
+  step->enabled = enabled;
+  step->space = EXEC_SPACE_NONE;
+  step->bytes = 0;
+  step->is_store = 0;
+  ExecCtx c = {.w = w,
+               .insn = in,
+               .pc = pc,
+               .active = active,
+               .enabled = enabled,
+               .step = step,
+               .error = error};
+  ExecStepStatus status = EXEC_STEP_OK;
+  guint32 next = pc + 1;
+  gboolean moved = FALSE; /* the op set its lanes' pcs itself */
+  switch (in->op) {
+  case SASS_OP_NOP:
+  case SASS_OP_YIELD:
+  case SASS_OP_DEPBAR:
+  case SASS_OP_LDGDEPBAR:
+  case SASS_OP_MEMBAR:
+  case SASS_OP_ERRBAR:
+  case SASS_OP_CCTL:
+    break;
+  case SASS_OP_EXIT:
+    w->exited |= enabled;
+    break;
+  case SASS_OP_BRA: {
+    guint32 taken = enabled;
+    if (in->n_operands == 2 && in->opd[0].kind == SASS_OPD_PRED) { /* @P0 BRA P1, target */
+      EXEC_FOR_LANES(enabled, l)
+      {
+        if (!exec_pget(w, &in->opd[0], l))
+          taken &= ~(1u << l);
+      }
+    }
+    advance(w, taken, (guint32)in->opd[in->n_operands - 1].value);
+    advance(w, active & ~taken, next);
+    moved = TRUE;
+    break;
+  }
+  case SASS_OP_CALL:
+    advance(w, enabled, (guint32)in->opd[in->n_operands - 1].value);
+    advance(w, active & ~enabled, next);
+    moved = TRUE;
+    break;
+  case SASS_OP_RET: {
+    const SassOperand *r = &in->opd[0];
+    gint64 off = in->n_operands > 1 ? in->opd[1].value : 0;
+    EXEC_FOR_LANES(enabled, l)
+    {
+      gint64 to = (gint64)exec_reg(w, r->reg, l) + off;
+      if (to < 0 || to % 16 != 0 || to / 16 >= (gint64)fn->n_insns) {
+        exec_fail(&c, "return to 0x%" G_GINT64_MODIFIER "x by lane %u: outside the function", to,
+                  l);
+        break;
+      }
+      w->pc[l] = (guint32)(to / 16);
+    }
+    advance(w, active & ~enabled, next);
+    moved = TRUE;
+    break;
+  }
+  case SASS_OP_BSSY:
+    if (enabled)
+      w->bar[in->opd[0].reg & 15u] = enabled;
+    break;
+  case SASS_OP_BREAK:
+    w->bar[in->opd[0].reg & 15u] &= ~enabled;
+    break;
+  case SASS_OP_BSYNC:
+  case SASS_OP_WARPSYNC:
+    break; /* select_lanes() let these lanes through: the others have arrived */
+  case SASS_OP_BAR:
+    if (enabled && (sass_has(in, SASS_MOD_SYNC) || !sass_has(in, SASS_MOD_ARV)))
+      status = EXEC_STEP_BARRIER;
+    break;
+  default:
+    if (!memory_op(&c) && !exec_alu(&c))
+      exec_unsupported(&c);
+    break;
+  }
+  if (c.failed)
+    return EXEC_STEP_ERROR;
+  if (!moved)
+    advance(w, active & ~w->exited, next);
+  if (w->diverged || moved || (w->exited & active))
+    update_diverged(w);
+  return status;
+}
+
+/* ---- a functional run ---- */
+
+gboolean
+exec_grid_run(ExecKernel *k, guint64 *steps, GError **error)
+{
+  const ExecLaunch *L = &k->launch;
+  guint32 blocks = L->grid[0] * L->grid[1] * L->grid[2];
+  guint64 count = 0;
+  ExecStep step;
+  for (guint32 bi = 0; bi < blocks; bi++) {
+    g_autoptr(ExecBlock) b = exec_block_new(k, bi);
+    gboolean *at_bar = g_new0(gboolean, b->n_warps);
+    for (;;) {
+      gboolean any = FALSE;
+      for (guint wi = 0; wi < b->n_warps; wi++) {
+        ExecWarp *w = &b->warps[wi];
+        while (!at_bar[wi]) {
+          w->clock = count;
+          ExecStepStatus s = exec_warp_step(w, &step, error);
+          if (s == EXEC_STEP_EXITED)
+            break;
+          if (s == EXEC_STEP_ERROR) {
+            g_free(at_bar);
+            return FALSE;
+          }
+          count++;
+          any = TRUE;
+          if (s == EXEC_STEP_BARRIER)
+            at_bar[wi] = TRUE;
+        }
+      }
+      /* every warp waits at the barrier or has exited: release them */
+      gboolean waiting = FALSE;
+      for (guint wi = 0; wi < b->n_warps; wi++) {
+        waiting |= at_bar[wi];
+        at_bar[wi] = FALSE;
+      }
+      if (!waiting && !any)
+        break;
+      if (!waiting)
+        break;
+    }
+    g_free(at_bar);
+  }
+  if (steps)
+    *steps = count;
+  return TRUE;
+}

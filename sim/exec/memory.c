@@ -1,0 +1,101 @@
+/* Global memory: a sparse image of the kernel's buffers at device addresses far apart, so
+ * that an address past a buffer's end belongs to no buffer (and is reported, not followed). */
+#include "exec.h"
+
+#include <string.h>
+
+#define EXEC_MEMORY_BASE G_GUINT64_CONSTANT(0x7f0000000000)
+/* room between buffers: an access past one buffer's end does not reach the next */
+#define EXEC_MEMORY_GAP G_GUINT64_CONSTANT(0x100000)
+
+typedef struct {
+  char *name;
+  guint64 address;
+  gsize size;
+  guint8 *data;
+} ExecBuffer;
+
+struct ExecMemory {
+  GArray *buffers; /* ExecBuffer, by address */
+  guint64 next;
+  guint last; /* the buffer found last (most accesses stay in one) */
+};
+
+ExecMemory *
+exec_memory_new(void)
+{
+  ExecMemory *mem = g_new0(ExecMemory, 1);
+  mem->buffers = g_array_new(FALSE, TRUE, sizeof(ExecBuffer));
+  mem->next = EXEC_MEMORY_BASE;
+  return mem;
+}
+
+void
+exec_memory_free(ExecMemory *mem)
+{
+  if (!mem)
+    return;
+  for (guint i = 0; i < mem->buffers->len; i++) {
+    ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, i);
+    g_free(b->name);
+    g_free(b->data);
+  }
+  g_array_free(mem->buffers, TRUE);
+  g_free(mem);
+}
+
+guint64
+exec_memory_add(ExecMemory *mem, const char *name, gsize size)
+{
+  ExecBuffer b = {.name = g_strdup(name), .address = mem->next, .size = size};
+  b.data = g_malloc0(MAX(size, 1));
+  g_array_append_val(mem->buffers, b);
+  mem->next += ((size + 255) & ~(guint64)255) + EXEC_MEMORY_GAP;
+  return b.address;
+}
+
+guint
+exec_memory_count(const ExecMemory *mem)
+{
+  return mem->buffers->len;
+}
+
+const char *
+exec_memory_name(const ExecMemory *mem, guint index)
+{
+  return g_array_index(mem->buffers, ExecBuffer, index).name;
+}
+
+guint8 *
+exec_memory_data(ExecMemory *mem, guint index, gsize *size, guint64 *address)
+{
+  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, index);
+  if (size)
+    *size = b->size;
+  if (address)
+    *address = b->address;
+  return b->data;
+}
+
+guint8 *
+exec_memory_at(ExecMemory *mem, guint64 addr, gsize len)
+{
+  guint n = mem->buffers->len;
+  if (n == 0)
+    return NULL;
+  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, mem->last < n ? mem->last : 0);
+  if (addr < b->address || addr + len > b->address + b->size) {
+    b = NULL;
+    for (guint i = 0; i < n; i++) {
+      ExecBuffer *c = &g_array_index(mem->buffers, ExecBuffer, i);
+      if (addr >= c->address && addr + len <= c->address + c->size) {
+        b = c;
+        mem->last = i;
+        break;
+      }
+    }
+    if (!b)
+      return NULL;
+  }
+  return b->data + (addr - b->address);
+}

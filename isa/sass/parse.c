@@ -507,18 +507,14 @@ is_half_op(SassOp op)
          op == SASS_OP_HMNMX2 || op == SASS_OP_HSETP2;
 }
 
-/* IEEE half bits of @d, rounded to nearest even. */
-static guint16
-half_bits(double d)
+guint16
+sass_half_bits(float f)
 {
-  union {
-    float f;
-    guint32 u;
-  } v = {.f = (float)d};
-  guint32 sign = (v.u >> 16) & 0x8000u;
-  guint32 exp = (v.u >> 23) & 0xffu, man = v.u & 0x7fffffu;
+  guint32 u;
+  memcpy(&u, &f, 4);
+  guint32 sign = (u >> 16) & 0x8000u, exp = (u >> 23) & 0xffu, man = u & 0x7fffffu;
   if (exp == 0xff)
-    return (guint16)(sign | 0x7c00u | (man ? 0x200u : 0));
+    return (guint16)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
   int e = (int)exp - 127 + 15;
   if (e >= 31)
     return (guint16)(sign | 0x7c00u);
@@ -569,6 +565,8 @@ parse_insn(Ctx *c, char *text, SassInsn *insn, GPtrArray *labels_used)
       return fail(c, "bad guard '@%s'", s + 1);
     s = g_strstrip(sp + 1);
   }
+  if (*s == '\0')
+    return fail(c, "an instruction without an opcode");
   char *sp = s + strcspn(s, " \t");
   char *rest = *sp ? sp + 1 : sp;
   *sp = '\0';
@@ -632,7 +630,8 @@ parse_insn(Ctx *c, char *text, SassInsn *insn, GPtrArray *labels_used)
       if (a->kind == SASS_OPD_IMM && (a->flags & SASS_F_FLOAT) && r + 1 < insn->n_operands &&
           insn->opd[r + 1].kind == SASS_OPD_IMM && (insn->opd[r + 1].flags & SASS_F_FLOAT)) {
         SassOperand pair = {.kind = SASS_OPD_IMM, .flags = SASS_F_HPAIR};
-        pair.value = ((gint64)half_bits(a->fvalue) << 16) | half_bits(insn->opd[r + 1].fvalue);
+        pair.value = ((gint64)sass_half_bits((float)a->fvalue) << 16) |
+                     sass_half_bits((float)insn->opd[r + 1].fvalue);
         insn->opd[w++] = pair;
         r++;
       } else {

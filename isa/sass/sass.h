@@ -128,6 +128,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassFile, sass_file_free)
  * of the file.  NULL with @error set when there is none or more than one. */
 const SassFunction *sass_file_function(const SassFile *file, const char *name, GError **error);
 
+/* The IEEE half-precision bits of @f, rounded to nearest even (half immediates, F2FP, HADD2). */
+guint16 sass_half_bits(float f);
+
 const char *sass_op_name(SassOp op);
 const char *sass_mod_name(SassMod mod);
 gboolean sass_op_lookup(const char *name, SassOp *op);

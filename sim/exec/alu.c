@@ -74,26 +74,23 @@ canon64(double d)
 
 typedef enum { F_ADD, F_MUL, F_FMA } FOp;
 
+/* @stmt with the rounding mode @mode in force (its operands volatile, so that it is computed
+ * between the two changes of mode) */
+#define WITH_ROUNDING(mode, stmt)                                                                  \
+  do {                                                                                             \
+    if ((mode) != FE_TONEAREST)                                                                    \
+      fesetround(mode);                                                                            \
+    stmt;                                                                                          \
+    if ((mode) != FE_TONEAREST)                                                                    \
+      fesetround(FE_TONEAREST);                                                                    \
+  } while (0)
+
 /* a op b (op c) in float, rounded by @mode */
 static float
 f32_op(FOp op, float a, float b, float cc, int mode)
 {
   volatile float va = a, vb = b, vc = cc, r;
-  if (mode != FE_TONEAREST)
-    fesetround(mode);
-  switch (op) {
-  case F_ADD:
-    r = va + vb;
-    break;
-  case F_MUL:
-    r = va * vb;
-    break;
-  default:
-    r = fmaf(va, vb, vc);
-    break;
-  }
-  if (mode != FE_TONEAREST)
-    fesetround(FE_TONEAREST);
+  WITH_ROUNDING(mode, r = op == F_ADD ? va + vb : op == F_MUL ? va * vb : fmaf(va, vb, vc));
   return r;
 }
 
@@ -101,49 +98,8 @@ static double
 f64_op(FOp op, double a, double b, double cc, int mode)
 {
   volatile double va = a, vb = b, vc = cc, r;
-  if (mode != FE_TONEAREST)
-    fesetround(mode);
-  switch (op) {
-  case F_ADD:
-    r = va + vb;
-    break;
-  case F_MUL:
-    r = va * vb;
-    break;
-  default:
-    r = fma(va, vb, vc);
-    break;
-  }
-  if (mode != FE_TONEAREST)
-    fesetround(FE_TONEAREST);
+  WITH_ROUNDING(mode, r = op == F_ADD ? va + vb : op == F_MUL ? va * vb : fma(va, vb, vc));
   return r;
-}
-
-/* IEEE half bits of a float, rounded to nearest even */
-static guint16
-to_half(float f)
-{
-  guint32 u = exec_u32(f);
-  guint32 sign = (u >> 16) & 0x8000u, exp = (u >> 23) & 0xffu, man = u & 0x7fffffu;
-  if (exp == 0xff)
-    return (guint16)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
-  int e = (int)exp - 127 + 15;
-  if (e >= 31)
-    return (guint16)(sign | 0x7c00u);
-  if (e <= 0) {
-    if (e < -10)
-      return (guint16)sign;
-    man |= 0x800000u;
-    guint shift = (guint)(14 - e);
-    guint32 h = man >> shift, rest = man & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (h & 1)))
-      h++;
-    return (guint16)(sign | h);
-  }
-  guint32 h = ((guint32)e << 10) | (man >> 13), rest = man & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
-    h++;
-  return (guint16)(sign | h);
 }
 
 static float
@@ -190,7 +146,7 @@ half_out(double d)
   if (isnan(d))
     return 0x7fff;
   /* round once: a double's value to half (values here are exact in float) */
-  return to_half((float)d);
+  return sass_half_bits((float)d);
 }
 
 static gboolean
@@ -784,48 +740,30 @@ alu_lane(ExecCtx *c, SassOp op, guint l)
   }
   case SASS_OP_I2F:
   case SASS_OP_I2FP: {
+    /* the source's type: S32 unless named; the destination F32 unless .F64 */
     const SassOperand *a = opd(c, 1);
-    double v;
-    gboolean wide_src = has(c, SASS_MOD_S64) || has(c, SASS_MOD_U64);
-    if (wide_src) {
-      guint64 x = exec_raw64(c, a, l);
-      v = 0; /* converted below with the rounding mode */
-      int mode = rounding(c);
-      volatile double rd;
-      volatile float rf;
-      fesetround(mode);
-      if (has(c, SASS_MOD_F64)) {
-        rd = has(c, SASS_MOD_U64) ? (double)x : (double)(gint64)x;
-        fesetround(FE_TONEAREST);
-        dst64(c, d, l, exec_u64(rd));
-      } else {
-        rf = has(c, SASS_MOD_U64) ? (float)x : (float)(gint64)x;
-        fesetround(FE_TONEAREST);
-        dst(c, d, l, exec_u32(rf));
-      }
-      break;
-    }
-    guint32 x = exec_int(c, a, l);
-    gboolean u = has(c, SASS_MOD_U32) || has(c, SASS_MOD_U16) || has(c, SASS_MOD_U8);
-    v = u ? (double)x : (double)(gint32)x;
+    int mode = rounding(c);
+    volatile guint64 x;
+    volatile double rd;
+    volatile float rf;
+    gboolean u =
+        has(c, SASS_MOD_U32) || has(c, SASS_MOD_U16) || has(c, SASS_MOD_U8) || has(c, SASS_MOD_U64);
+    if (has(c, SASS_MOD_S64) || has(c, SASS_MOD_U64))
+      x = exec_raw64(c, a, l);
+    else
+      x = u ? (guint64)exec_int(c, a, l) : (guint64)(gint64)(gint32)exec_int(c, a, l);
     if (has(c, SASS_MOD_F64)) {
-      dst64(c, d, l, exec_u64(v));
+      WITH_ROUNDING(mode, rd = u ? (double)x : (double)(gint64)x);
+      dst64(c, d, l, exec_u64(rd));
     } else {
-      volatile double vv = v;
-      volatile float rf;
-      int mode = rounding(c);
-      if (mode != FE_TONEAREST)
-        fesetround(mode);
-      rf = (float)vv;
-      if (mode != FE_TONEAREST)
-        fesetround(FE_TONEAREST);
+      WITH_ROUNDING(mode, rf = u ? (float)x : (float)(gint64)x);
       dst(c, d, l, exec_u32(rf));
     }
     break;
   }
   case SASS_OP_F2FP: {
     float a = exec_f32(exec_fbits(c, opd(c, 1), l)), b = exec_f32(exec_fbits(c, opd(c, 2), l));
-    guint32 r = has(c, SASS_MOD_F16) ? ((guint32)to_half(a) << 16) | to_half(b)
+    guint32 r = has(c, SASS_MOD_F16) ? ((guint32)sass_half_bits(a) << 16) | sass_half_bits(b)
                                      : ((guint32)to_bf16(a) << 16) | to_bf16(b);
     dst(c, d, l, r);
     break;
@@ -926,11 +864,7 @@ f2f(ExecCtx *c, guint32 lanes, gboolean to64)
     } else {
       volatile double v = exec_double(c, opd(c, 1), l);
       volatile float r;
-      if (mode != FE_TONEAREST)
-        fesetround(mode);
-      r = (float)v;
-      if (mode != FE_TONEAREST)
-        fesetround(FE_TONEAREST);
+      WITH_ROUNDING(mode, r = (float)v);
       guint32 u = canon(r);
       dst(c, opd(c, 0), l, has(c, SASS_MOD_FTZ) ? ftz(u) : u);
     }

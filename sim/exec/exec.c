@@ -316,6 +316,15 @@ load_word(const guint8 *p, guint bytes, const SassInsn *in)
   return v;
 }
 
+/* lane @l's access of @bytes at operand @addr_opd: recorded for the timing, checked, located */
+static guint8 *
+lane_access(ExecCtx *c, const SassOperand *addr_opd, guint l, ExecSpace space, guint bytes)
+{
+  guint64 a = address(c, addr_opd, l, space);
+  c->step->addr[l] = a;
+  return locate(c, space, a, bytes, l);
+}
+
 static void
 load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 {
@@ -323,9 +332,7 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
   guint words = bytes > 4 ? bytes / 4 : 1;
   EXEC_FOR_LANES(c->enabled, l)
   {
-    guint64 a = address(c, addr_opd, l, space);
-    c->step->addr[l] = a;
-    guint8 *p = locate(c, space, a, bytes, l);
+    guint8 *p = lane_access(c, addr_opd, l, space, bytes);
     if (!p)
       return;
     for (guint k = 0; k < words; k++)
@@ -341,9 +348,7 @@ store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperan
   guint words = bytes > 4 ? bytes / 4 : 1;
   EXEC_FOR_LANES(c->enabled, l)
   {
-    guint64 a = address(c, addr_opd, l, space);
-    c->step->addr[l] = a;
-    guint8 *p = locate(c, space, a, bytes, l);
+    guint8 *p = lane_access(c, addr_opd, l, space, bytes);
     if (!p)
       return;
     for (guint k = 0; k < words; k++) {
@@ -372,9 +377,7 @@ atomic(ExecCtx *c, ExecSpace space)
   gboolean is_f32 = sass_has(in, SASS_MOD_F32), is_s = sass_has(in, SASS_MOD_S32);
   EXEC_FOR_LANES(c->enabled, l)
   {
-    guint64 a = address(c, addr_opd, l, space);
-    c->step->addr[l] = a;
-    guint8 *p = locate(c, space, a, bytes, l);
+    guint8 *p = lane_access(c, addr_opd, l, space, bytes);
     if (!p)
       return;
     guint64 old = 0, v = b ? (wide ? exec_raw64(c, b, l) : exec_raw(c, b, l)) : 0, nv;
@@ -649,7 +652,6 @@ exec_grid_run(ExecKernel *k, guint64 *steps, GError **error)
     g_autoptr(ExecBlock) b = exec_block_new(k, bi);
     gboolean *at_bar = g_new0(gboolean, b->n_warps);
     for (;;) {
-      gboolean any = FALSE;
       for (guint wi = 0; wi < b->n_warps; wi++) {
         ExecWarp *w = &b->warps[wi];
         while (!at_bar[wi]) {
@@ -662,7 +664,6 @@ exec_grid_run(ExecKernel *k, guint64 *steps, GError **error)
             return FALSE;
           }
           count++;
-          any = TRUE;
           if (s == EXEC_STEP_BARRIER)
             at_bar[wi] = TRUE;
         }
@@ -673,8 +674,6 @@ exec_grid_run(ExecKernel *k, guint64 *steps, GError **error)
         waiting |= at_bar[wi];
         at_bar[wi] = FALSE;
       }
-      if (!waiting && !any)
-        break;
       if (!waiting)
         break;
     }

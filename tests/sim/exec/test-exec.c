@@ -58,34 +58,38 @@ param_f32(Params *p, float v)
   param(p, &v, 4);
 }
 
-/* Runs @fn over @mem; the run must succeed. */
-static guint64
-run(const SassFile *f, const char *name, ExecMemory *mem, ExecLaunch *launch, const Params *p)
+/* The kernel @name of @f over @mem with parameters @p. */
+static ExecKernel *
+kernel(const SassFile *f, const char *name, ExecMemory *mem, ExecLaunch *launch, const Params *p)
 {
   GError *error = NULL;
   const SassFunction *fn = sass_file_function(f, name, &error);
   ck_assert_msg(fn != NULL, "%s", error ? error->message : "");
   launch->params = p->bytes;
   launch->params_size = p->size;
-  g_autoptr(ExecKernel) k = exec_kernel_new(fn, f->path, mem, launch, &error);
+  ExecKernel *k = exec_kernel_new(fn, f->path, mem, launch, &error);
   ck_assert_msg(k != NULL, "%s", error ? error->message : "");
+  return k;
+}
+
+/* Runs @name over @mem; the run must succeed. */
+static guint64
+run(const SassFile *f, const char *name, ExecMemory *mem, ExecLaunch *launch, const Params *p)
+{
+  g_autoptr(ExecKernel) k = kernel(f, name, mem, launch, p);
+  GError *error = NULL;
   guint64 steps = 0;
   gboolean ok = exec_grid_run(k, &steps, &error);
   ck_assert_msg(ok, "%s: %s", name, error ? error->message : "");
   return steps;
 }
 
-/* Runs @fn expecting it to fail; returns the message. */
+/* Runs @name expecting it to fail; returns the message. */
 static char *
 run_fails(const SassFile *f, const char *name, ExecMemory *mem, ExecLaunch *launch, const Params *p)
 {
+  g_autoptr(ExecKernel) k = kernel(f, name, mem, launch, p);
   GError *error = NULL;
-  const SassFunction *fn = sass_file_function(f, name, &error);
-  ck_assert_msg(fn != NULL, "%s", error ? error->message : "");
-  launch->params = p->bytes;
-  launch->params_size = p->size;
-  g_autoptr(ExecKernel) k = exec_kernel_new(fn, f->path, mem, launch, &error);
-  ck_assert(k != NULL);
   ck_assert(!exec_grid_run(k, NULL, &error));
   ck_assert(error != NULL);
   char *msg = g_strdup(error->message);

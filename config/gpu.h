@@ -4,6 +4,7 @@
 
 #include "load.h"
 #include "../isa/isa.h"
+#include "../isa/sass/sass.h"
 
 typedef enum {
   CFG_POLICY_LRR,
@@ -87,6 +88,14 @@ typedef struct {
     guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
     guint bssy_cycles, bsync_cycles; /* ... and after a convergence-barrier instruction */
   } branch;
+  /* how SASS opcodes run here (kernels over SASS): the unit, result latency, issue cycles and
+   * lanes per scheduler of each; 0 = those of the unit its lowered op runs on (sass-ops.def) */
+  struct {
+    guint8 unit[SASS_OP_COUNT]; /* IsaUnit + 1 */
+    guint latency[SASS_OP_COUNT];
+    guint issue_cycles[SASS_OP_COUNT];
+    guint lanes[SASS_OP_COUNT];
+  } sass;
   struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding; /* transactions in flight per SM before lg_throttle */

@@ -7,6 +7,7 @@
 
 #include "../isa/asm.h"
 #include "occupancy.h"
+#include "sass-kernel.h"
 
 /* Launch keys; their values may be numbers or expressions over params. */
 static const CfgField kernel_fields[] = {
@@ -66,6 +67,42 @@ static const CfgField kernel_fields[] = {
     {.key = "stream",
      .type = CFG_FIELD_STRING,
      .doc = "the instruction stream (see docs/config.md)"},
+    {.key = "require",
+     .type = CFG_FIELD_LIST,
+     .doc = "conditions on the parameters, each {that: EXPRESSION, else: MESSAGE}: a run whose "
+            "parameters break one is refused with its message"},
+    {.key = "sass",
+     .type = CFG_FIELD_STRING,
+     .doc = "instead of a stream: a SASS file (cuobjdump -sass or nvdisasm text, .gz too), "
+            "relative to the kernel file (docs/real-kernels.md)"},
+    {.key = "function",
+     .type = CFG_FIELD_STRING,
+     .doc = "the SASS file's function to run, mangled or plain (optional with one function)"},
+    {.key = "grid",
+     .type = CFG_FIELD_LIST,
+     .unit = "blocks",
+     .doc = "SASS: blocks in x, y, z (a number or a list of 1 to 3)"},
+    {.key = "block",
+     .type = CFG_FIELD_LIST,
+     .unit = "threads",
+     .doc = "SASS: threads per block in x, y, z (a number or a list of 1 to 3)"},
+    {.key = "dynamic_shared_bytes",
+     .type = CFG_FIELD_UINT,
+     .unit = "bytes",
+     .doc = "SASS: dynamic shared memory per block (the launch's third argument)"},
+    {.key = "static_shared_bytes",
+     .type = CFG_FIELD_UINT,
+     .unit = "bytes",
+     .doc = "SASS: static shared memory per block (cuobjdump -res-usage: SHARED)"},
+    {.key = "local_bytes_per_thread",
+     .type = CFG_FIELD_UINT,
+     .unit = "bytes",
+     .doc = "SASS: local memory per thread (cuobjdump -res-usage: STACK + LOCAL)"},
+    {.key = "arguments",
+     .type = CFG_FIELD_LIST,
+     .doc = "SASS: the kernel's arguments in order: {name, type: i32|u32|i64|u64|f32|f64, "
+            "value} or {name, type: buffer, bytes, fill, element, value, seed, file, offset, "
+            "level}"},
 };
 
 const CfgField *
@@ -91,6 +128,7 @@ cfg_kernel_free(CfgKernel *k)
     return;
   g_free(k->name);
   g_free(k->description);
+  cfg_sass_free(k->sass);
   isa_program_free(k->program);
   if (k->warp_passes)
     g_array_free(k->warp_passes, TRUE);
@@ -248,6 +286,10 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
     at = cfg_node_get(root, "threads_per_block");
   if (!at)
     at = cfg_node_key(root, "stream");
+  if (!at)
+    at = cfg_node_get(root, "block");
+  if (!at)
+    at = root;
   if (k->warps_per_sm > gpu->limits.max_warps)
     return cfg_fail(error, at, "%u warps per SM is impossible: the GPU holds at most %u",
                     k->warps_per_sm, gpu->limits.max_warps);
@@ -304,6 +346,37 @@ check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **erro
   return TRUE;
 }
 
+/* require: [{that: "$grid == ($n / 32) * ($n / 32)", else: "grid is (n / 32)^2 blocks"}] */
+static gboolean
+check_requirements(const CfgNode *list, GHashTable *params, GError **error)
+{
+  if (!list)
+    return TRUE;
+  if (list->kind != CFG_NODE_SEQ)
+    return cfg_fail(error, list, "'require' must be a list of {that: EXPRESSION, else: MESSAGE}");
+  for (guint i = 0; i < list->items->len; i++) {
+    const CfgNode *item = g_ptr_array_index(list->items, i);
+    const CfgNode *that = item->kind == CFG_NODE_MAP ? cfg_node_get(item, "that") : NULL;
+    const CfgNode *otherwise = item->kind == CFG_NODE_MAP ? cfg_node_get(item, "else") : NULL;
+    if (!that || !otherwise || that->kind != CFG_NODE_SCALAR ||
+        otherwise->kind != CFG_NODE_SCALAR || item->keys->len != 2)
+      return cfg_fail(error, item, "a requirement is {that: EXPRESSION, else: MESSAGE}");
+    double v;
+    g_autofree char *str = NULL;
+    GError *local = NULL;
+    if (!isa_asm_eval(that->value, params, &v, &str, &local)) {
+      gboolean r = cfg_fail(error, that, "require: %s", local->message);
+      g_error_free(local);
+      return r;
+    }
+    if (str)
+      return cfg_fail(error, that, "require: '%s' is not a condition", that->value);
+    if (v == 0)
+      return cfg_fail(error, that, "%s", otherwise->value);
+  }
+  return TRUE;
+}
+
 static CfgKernel *
 kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
 {
@@ -336,6 +409,25 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
       *dst = g_strdup(v->value);
     }
   }
+  if (!check_requirements(cfg_node_get(root, "require"), k->params, error))
+    return NULL;
+  if (cfg_node_get(root, "sass")) {
+    if (!cfg_sass_kernel_load(k, root, gpu, error) || !check_launch(k, root, gpu, error))
+      return NULL;
+    return g_steal_pointer(&k);
+  }
+  static const char *const sass_only[] = {"function",
+                                          "grid",
+                                          "block",
+                                          "dynamic_shared_bytes",
+                                          "static_shared_bytes",
+                                          "local_bytes_per_thread",
+                                          "arguments"};
+  for (guint i = 0; i < G_N_ELEMENTS(sass_only); i++)
+    if (cfg_node_get(root, sass_only[i]))
+      return (cfg_fail(error, cfg_node_key(root, sass_only[i]),
+                       "'%s' is for kernels over SASS (with a 'sass' file)", sass_only[i]),
+              NULL);
   guint64 vals[5] = {0, 0, 0, 32, 0};
   static const char *const launch_keys[] = {"warps_per_sm", "threads_per_block", "blocks_per_sm",
                                             "registers_per_thread", "shared_memory_per_block"};

@@ -14,9 +14,60 @@
  * scoreboard, so this bounds the memory a run takes (the whole H100 is 132 x 64 = 8448). */
 #define CFG_MAX_WARPS_SIMULATED 65536u
 
+/* A kernel argument of a kernel over SASS (in the order of the CUDA source). */
+typedef enum {
+  CFG_ARG_I32,
+  CFG_ARG_U32,
+  CFG_ARG_I64,
+  CFG_ARG_U64,
+  CFG_ARG_F32,
+  CFG_ARG_F64,
+  CFG_ARG_BUFFER, /* a pointer to a buffer of its own */
+} CfgArgType;
+
+/* What a buffer holds before the run. */
+typedef enum {
+  CFG_FILL_ZEROS,
+  CFG_FILL_CONSTANT, /* every element the same value */
+  CFG_FILL_IOTA,     /* element i holds i */
+  CFG_FILL_RANDOM,   /* seeded: floats uniform in [-1, 1), integers uniform over their range */
+  CFG_FILL_FILE,     /* the bytes of a file (the rest zeros) */
+} CfgFill;
+
+typedef enum { CFG_ELEM_F32, CFG_ELEM_F64, CFG_ELEM_I32, CFG_ELEM_U32, CFG_ELEM_U8 } CfgElement;
+
+typedef struct {
+  char *name;
+  int type;     /* CfgArgType */
+  guint64 bits; /* a scalar's value as the device holds it */
+  /* buffers */
+  guint64 bytes;  /* allocation size */
+  guint64 offset; /* the kernel gets the buffer's address plus this */
+  int fill;       /* CfgFill */
+  int element;    /* CfgElement of constant, iota and random fills */
+  double constant;
+  guint64 seed;
+  char *file;   /* CFG_FILL_FILE: its path (relative paths: to the kernel file) */
+  guint8 *data; /* ... and its bytes, read when the kernel file is loaded */
+  gsize data_size;
+  guint8 level; /* GPU memory level of its global accesses */
+} CfgArg;
+
+/* A kernel over SASS: the function, its launch, and its arguments. */
+typedef struct {
+  char *path; /* the SASS file */
+  SassFile *file;
+  const SassFunction *fn;
+  guint grid[3], block[3];
+  guint static_shared_bytes, dynamic_shared_bytes, local_bytes_per_thread;
+  CfgArg *args;
+  guint n_args;
+} CfgSass;
+
 typedef struct {
   char *name;
   char *description;
+  CfgSass *sass; /* NULL: the stream is the kernel file's own */
   guint warps_per_sm;
   guint blocks_per_sm;
   guint threads_per_block;

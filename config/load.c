@@ -63,6 +63,12 @@ cfg_node_free(CfgNode *node)
   g_free(node);
 }
 
+const char *
+cfg_node_file(const CfgNode *node)
+{
+  return node->source ? node->source->name : NULL;
+}
+
 char *
 cfg_node_where(const CfgNode *node)
 {

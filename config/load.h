@@ -53,6 +53,8 @@ CfgNode *cfg_node_key(const CfgNode *map, const char *key);
 gboolean cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char *origin,
                            GError **error);
 
+/* The file @node was read from (NULL for a node made by --set). */
+const char *cfg_node_file(const CfgNode *node);
 /* "file:line:col" or "--set key" */
 char *cfg_node_where(const CfgNode *node);
 /* Position of (line, col) inside a scalar's text, e.g. a stream in a block scalar. */

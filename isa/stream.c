@@ -7,6 +7,7 @@ isa_program_free(IsaProgram *program)
   if (program == NULL)
     return;
   g_free(program->insns);
+  g_free(program->deps);
   g_strfreev(program->reg_names);
   g_strfreev(program->levels);
   g_free(program);

@@ -65,9 +65,21 @@ typedef struct {
   guint32 line;   /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
+/* The register slots one instruction reads and writes, when they do not fit IsaInsn's src[] and
+ * dst (SASS: register pairs and quads, predicates, uniform registers, several results). */
+#define ISA_DEPS_MAX_SRC 14u
+#define ISA_DEPS_MAX_DST 6u
 typedef struct {
+  guint8 n_src, n_dst;
+  guint8 src[ISA_DEPS_MAX_SRC];
+  guint8 dst[ISA_DEPS_MAX_DST];
+} IsaDeps;
+
+typedef struct IsaProgram {
   IsaInsn *insns;
   guint n_insns;
+  IsaDeps *deps; /* per instruction, for streams lowered from SASS (isa/sass/lower.c); NULL for
+                    assembled streams, whose IsaInsn says it all */
   guint n_regs;
   char **reg_names; /* n_regs names, "R1" ... */
   char **levels;    /* n_levels memory level names used by global ops */

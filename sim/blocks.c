@@ -43,6 +43,8 @@ sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
   blk->retire = t;
   const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
   guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);
+  if (sm->sass)
+    sm_sass_launch(sm, b);
   for (guint i = 0; i < blk->n_warps; i++) {
     SmWarp *w = sm_block_warp(sm, blk, i);
     guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
@@ -70,6 +72,8 @@ sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
     w->passes_left = passes ? passes - 1 : 0;
     if (!w->done)
       sm_warp_settle(w, sm->prog, sm->limit);
+    if (w->exec)
+      sm_sass_settle(sm, w);
     if (w->done) {
       sm->sched[w->sched].wake[sm_warp_pos(sm, w)] = SM_NEVER;
       continue;

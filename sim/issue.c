@@ -8,6 +8,10 @@ void
 sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
+  if (G_UNLIKELY(w->exec)) {
+    sm_sass_issue(sm, s, w, t, slot); /* the executor says what it did and what comes next */
+    return;
+  }
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
   guint64 now_ticks = sm_ticks(t);

@@ -135,29 +135,59 @@ draw_latency(SmMemLevel *lv)
   return (guint64)MAX(drawn, 1);
 }
 
+/* one transaction of @bytes to @line at cycle @now: its channel's queue, its completion */
+static inline guint64
+transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
+            guint64 latency)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint64 h = sm_hash64(line);
+  guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
+                                                   : (guint)(h % lv->channels);
+  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+  guint64 done = begins + latency;
+  if (mem->count_queued && begins > now) {
+    mem->queued++;
+    sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
+  }
+  sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level | ((guint64)sm << 8));
+  return done;
+}
+
+guint64
+sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint n,
+                       const guint64 *lines, const guint *bytes, gboolean write)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint64 last = now, latency = draw_latency(lv), total = 0;
+  for (guint i = 0; i < n; i++) {
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], latency);
+    last = MAX(last, done);
+    total += bytes[i];
+  }
+  lv->transactions += n;
+  lv->bytes += total;
+  if (write)
+    lv->write_bytes += total;
+  mem->outstanding += n;
+  mem->sm_outstanding[sm] += n;
+  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  return last;
+}
+
 guint64
 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                  guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng)
 {
   SmMemLevel *lv = &mem->levels[level];
-  guint64 now_ticks = now << SM_TICK_SHIFT;
   guint64 last = now;
   /* one unloaded latency for the whole warp-access: its lines travel together */
   guint64 latency = draw_latency(lv);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
-    guint64 h = sm_hash64(line);
-    guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
-                                                     : (guint)(h % lv->channels);
-    guint64 start = MAX(now_ticks, lv->channel_free[ch]);
-    lv->channel_free[ch] = start + service_ticks(lv, bytes);
-    guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
-    guint64 done = begins + latency;
-    if (mem->count_queued && begins > now) {
-      mem->queued++;
-      sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
-    }
-    sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level | ((guint64)sm << 8));
+    guint64 done = transaction(mem, sm, level, now, line, bytes, latency);
     last = MAX(last, done);
   }
   lv->transactions += n;

@@ -70,6 +70,11 @@ void sm_memory_clear(SmMemory *mem);
 guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                          guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng);
 
+/* The same for transactions to @n given lines, transaction i carrying @bytes[i] (the sectors
+ * a warp's lanes touch in that line: kernels over SASS). */
+guint64 sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint n,
+                               const guint64 *lines, const guint *bytes, gboolean write);
+
 /* A completion event fired; @arg is the event's argument. */
 static inline void
 sm_memory_complete(SmMemory *mem, guint64 arg)

@@ -49,6 +49,32 @@ sm_scoreboard_operands_ready(const SmScoreboard *sb, const IsaInsn *insn, IsaUni
   return r;
 }
 
+/* The same for an instruction whose registers IsaDeps lists (SASS: pairs, predicates, several
+ * results): its sources, and its results still being written. */
+static inline guint64
+sm_scoreboard_deps_ready(const SmScoreboard *sb, const IsaDeps *d, IsaUnit unit, SmState *state)
+{
+  guint64 r = 0;
+  guint8 worst = ISA_NO_REG;
+  for (guint i = 0; i < d->n_src; i++) {
+    guint64 x = sm_scoreboard_ready(sb, d->src[i], unit);
+    if (x > r) {
+      r = x;
+      worst = d->src[i];
+    }
+  }
+  for (guint i = 0; i < d->n_dst; i++) {
+    guint64 x = sm_scoreboard_ready(sb, d->dst[i], unit);
+    if (x > r) {
+      r = x;
+      worst = d->dst[i];
+    }
+  }
+  if (worst != ISA_NO_REG)
+    *state = (SmState)sb->producer[worst];
+  return r;
+}
+
 /* @reg is ready for a consumer on unit u from cycle base + latency[u]. */
 static inline void
 sm_scoreboard_write(SmScoreboard *sb, guint8 reg, guint64 base,

@@ -17,11 +17,14 @@
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
 
+typedef struct SmSass SmSass;
+
 struct Sm {
   const CfgGpu *gpu;
   const CfgKernel *kernel;
   const IsaProgram *prog;
   SmInsnInfo *info;
+  SmSass *sass; /* kernels over SASS: the executor's side (sass.c); NULL for streams */
   SmWarp *warps;
   guint n_warps, n_done;
   guint64 *ready_pool;
@@ -103,7 +106,10 @@ sm_warp_prepare(const Sm *sm, SmWarp *w)
     return;
   const SmInsnInfo *ii = &sm->info[w->pc];
   SmState why = SM_STATE_WAIT;
-  w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
+  if (G_UNLIKELY(sm->prog->deps))
+    w->deps_at = sm_scoreboard_deps_ready(&w->sb, &sm->prog->deps[w->pc], ii->unit, &why);
+  else
+    w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
   w->dep_state = (guint8)why;
   w->unit = ii->unit;
   w->space = ii->space;
@@ -184,6 +190,15 @@ gboolean sm_draws_random(const Sm *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
 void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+
+/* Kernels over SASS (sass.c): the memory image and the executor's kernel (after
+ * sm_blocks_init()); a block's lane state when it launches into slot @b; a launched warp's
+ * first instruction; issuing one instruction (sm_issue() for a warp with an executor). */
+void sm_sass_init(Sm *sm);
+void sm_sass_clear(Sm *sm);
+void sm_sass_launch(Sm *sm, guint b);
+void sm_sass_settle(Sm *sm, SmWarp *w);
+void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 
 /* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
  * untraced hot path stays small. */

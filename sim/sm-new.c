@@ -61,7 +61,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   /* a barrier's release wakes warps of other schedulers; the active pool changes with every
    * warp's state; a warp issuing two instructions a cycle may issue a memory access with the
    * second */
-  sm->run_ahead_ok = !no_run_ahead && sm->policy != CFG_POLICY_TWO_LEVEL &&
+  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && sm->policy != CFG_POLICY_TWO_LEVEL &&
                      !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
@@ -137,6 +137,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
   }
   sm_blocks_init(sm);
+  if (kernel->sass)
+    sm_sass_init(sm);
 
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)
     sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
@@ -160,6 +162,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 gboolean
 sm_draws_random(const Sm *sm)
 {
+  if (sm->kernel->sass)
+    return TRUE; /* lane values: no two blocks, and no two periods, are alike */
   for (guint i = 0; i < sm->prog->n_insns; i++) {
     const IsaInsn *insn = &sm->prog->insns[i];
     const SmInsnInfo *ii = &sm->info[i];
@@ -179,6 +183,7 @@ sm_free(Sm *sm)
 {
   if (sm == NULL)
     return;
+  sm_sass_clear(sm);
   sm_memory_clear(&sm->mem);
   sm_engine_clear(&sm->engine);
   g_free(sm->info);

@@ -544,6 +544,8 @@ sm_run_until(Sm *sm, guint64 cycle)
       break;
     }
     step(sm);
+    if (G_UNLIKELY(sm->sass) && sm_error(sm))
+      return; /* the executor stopped a warp: the caller reports it */
     if (G_UNLIKELY(sm->progress) && (sm->stats.visited_cycles & 4095) == 0)
       sm->progress(sm, sm->progress_data);
     if (sm->steady && sm->now != SM_NEVER)

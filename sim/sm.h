@@ -14,6 +14,7 @@
 #include "../config/kernel.h"
 #include "../traces/trace.h"
 #include "stats.h"
+#include "exec.h"
 
 typedef struct Sm Sm;
 
@@ -70,3 +71,10 @@ gboolean sm_attach_trace(Sm *sm, TraceSink *sink, GError **error);
 
 /* Counters so far; complete (states closed, cycles set) once sm_finished(). */
 const SmStats *sm_stats(const Sm *sm);
+
+/* Kernels over SASS: the buffers as the kernel leaves them (as it finds them, before
+ * sm_run()); NULL for a stream. */
+ExecMemory *sm_memory_image(Sm *sm);
+/* What stopped a kernel over SASS: an unsupported instruction, an address outside every
+ * buffer, lanes that can never reconverge ("FILE:LINE: ..."); NULL while all is well. */
+const GError *sm_error(const Sm *sm);

@@ -3,6 +3,7 @@
  */
 #pragma once
 
+#include "exec.h"
 #include "fixed.h"
 #include "scoreboard.h"
 #include "simt.h"
@@ -47,6 +48,7 @@ typedef struct SmWarp {
   guint32 active;      /* lanes running the current path */
   guint32 n_active;    /* how many: sm_popcount32(active) */
   SmSimt *simt;        /* predicates and reconvergence; NULL unless the stream needs them */
+  ExecWarp *exec;      /* kernels over SASS: its lanes' values, which say what runs next */
 } SmWarp;
 
 #define SM_COPY_RING (ISA_MAX_DEPBAR + 1u)

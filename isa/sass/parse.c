@@ -1,6 +1,8 @@
 /* Reading SASS text: functions, instructions, operands. */
 #include "sass.h"
 
+#include "../isa.h"
+
 #include <errno.h>
 #include <gio/gio.h>
 #include <math.h>
@@ -10,10 +12,22 @@
 #define SASS_ERROR g_quark_from_static_string("sass-error")
 
 static const char *const op_names[] = {
-#define SASS_OP(e, m) m,
+#define SASS_OP(e, m, l) m,
 #include "sass-ops.def"
 #undef SASS_OP
 };
+
+static const guint8 op_lowered[] = {
+#define SASS_OP(e, m, l) ISA_OP_##l,
+#include "sass-ops.def"
+#undef SASS_OP
+};
+
+guint
+sass_op_lowered(SassOp op)
+{
+  return op_lowered[op];
+}
 
 static const char *const mod_names[] = {
 #define SASS_MOD(e, m) m,
@@ -617,10 +631,12 @@ parse_insn(Ctx *c, char *text, SassInsn *insn, GPtrArray *labels_used)
     insn->n_operands++;
   }
   /* the last immediate of a branch is its target address */
-  if (is_branch(op) && insn->n_operands > 0) {
-    SassOperand *o = &insn->opd[insn->n_operands - 1];
-    if (o->kind == SASS_OPD_IMM && !(o->flags & SASS_F_FLOAT))
+  if (is_branch(op) && op != SASS_OP_BREAK) {
+    SassOperand *o = insn->n_operands ? &insn->opd[insn->n_operands - 1] : NULL;
+    if (o && o->kind == SASS_OPD_IMM && !(o->flags & SASS_F_FLOAT))
       o->kind = SASS_OPD_TARGET;
+    if (!o || o->kind != SASS_OPD_TARGET)
+      return fail(c, "unsupported SASS instruction '%s': a branch without a target address", s);
   }
   /* half-precision pairs: "1.75, 0" is one operand, its high half first */
   if (is_half_op(op)) {

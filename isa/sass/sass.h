@@ -10,7 +10,7 @@
 #include <glib.h>
 
 typedef enum {
-#define SASS_OP(e, m) SASS_OP_##e,
+#define SASS_OP(e, m, l) SASS_OP_##e,
 #include "sass-ops.def"
 #undef SASS_OP
   SASS_OP_COUNT
@@ -132,6 +132,8 @@ const SassFunction *sass_file_function(const SassFile *file, const char *name, G
 guint16 sass_half_bits(float f);
 
 const char *sass_op_name(SassOp op);
+/* The synthetic ISA op (IsaOp) the timing machine runs @op as. */
+guint sass_op_lowered(SassOp op);
 const char *sass_mod_name(SassMod mod);
 gboolean sass_op_lookup(const char *name, SassOp *op);
 
@@ -150,6 +152,13 @@ sass_first_mod(const SassInsn *insn, SassMod a, SassMod b)
       return (SassMod)insn->mod_list[i];
   return SASS_MOD_COUNT;
 }
+
+/* The function as the timing machine runs it: one synthetic-ISA instruction per SASS
+ * instruction and the register slots each reads and writes (IsaProgram.deps); its global
+ * accesses name memory level 0, "dram".  NULL with @error when it needs more register slots
+ * than the scoreboard has.  (An IsaProgram, from ../stream.h.) */
+typedef struct IsaProgram IsaProgram;
+IsaProgram *sass_lower(const SassFunction *fn, const char *path, GError **error);
 
 /* "IMAD.WIDE.U32": the opcode with its modifiers, into @buf. */
 void sass_insn_opcode(const SassInsn *insn, char *buf, gsize size);

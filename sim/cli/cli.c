@@ -146,7 +146,13 @@ write_all(int fd, const char *text, gsize n)
 gboolean
 sm_cli_write_file(const char *path, const char *text)
 {
-  gsize n = strlen(text);
+  return sm_cli_write_bytes(path, text, strlen(text));
+}
+
+gboolean
+sm_cli_write_bytes(const char *path, const void *data, gsize n)
+{
+  const char *text = data;
   GStatBuf st;
   if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
     /* a device or a pipe (/dev/stdout, /dev/full): write to it, never rename over it */

@@ -29,6 +29,8 @@ void sm_cli_progress(guint done, guint total, gpointer data);
  * directly.  On failure prints "PATH: cannot write: REASON" and returns FALSE (exit status 1).
  */
 gboolean sm_cli_write_file(const char *path, const char *text);
+/* The same for @n bytes of binary data. */
+gboolean sm_cli_write_bytes(const char *path, const void *data, gsize n);
 /* Flushes stdout; when that or any earlier write to it failed, prints "stdout: cannot write:
  * REASON" and turns a 0 @status into 1. */
 int sm_cli_finish_stdout(int status);

@@ -46,10 +46,60 @@ run_watched(Sm *sm, guint64 max_cycles)
   return sm_finished(sm) || sm_stop_requested() || sm_now(sm) < max_cycles;
 }
 
+/* --dump NAME=FILE: the buffer's index in @mem, or -1 after printing why not */
+static gboolean
+parse_dumps(const char *const *dumps, const char *option, ExecMemory *mem, GArray *index,
+            GPtrArray *paths)
+{
+  for (guint i = 0; dumps && dumps[i]; i++) {
+    const char *eq = strchr(dumps[i], '=');
+    if (!eq || eq == dumps[i] || eq[1] == '\0') {
+      fprintf(stderr, "%s %s: expected NAME=FILE (a buffer argument of the kernel)\n", option,
+              dumps[i]);
+      return FALSE;
+    }
+    if (!mem) {
+      fprintf(stderr, "%s %s: only a kernel over SASS has buffers\n", option, dumps[i]);
+      return FALSE;
+    }
+    g_autofree char *name = g_strndup(dumps[i], (gsize)(eq - dumps[i]));
+    int found = -1;
+    GString *names = g_string_new(NULL);
+    for (guint b = 0; b < exec_memory_count(mem); b++) {
+      g_string_append_printf(names, "%s%s", b ? ", " : "", exec_memory_name(mem, b));
+      if (strcmp(exec_memory_name(mem, b), name) == 0)
+        found = (int)b;
+    }
+    if (found < 0) {
+      fprintf(stderr, "%s %s: the kernel has no buffer '%s' (it has: %s)\n", option, dumps[i], name,
+              names->len ? names->str : "none");
+      g_string_free(names, TRUE);
+      return FALSE;
+    }
+    g_string_free(names, TRUE);
+    g_array_append_val(index, found);
+    g_ptr_array_add(paths, g_strdup(eq + 1));
+  }
+  return TRUE;
+}
+
+/* writes the buffers as they are now */
+static gboolean
+write_dumps(ExecMemory *mem, GArray *index, GPtrArray *paths)
+{
+  for (guint i = 0; i < index->len; i++) {
+    gsize size;
+    const guint8 *data = exec_memory_data(mem, g_array_index(index, guint, i), &size, NULL);
+    if (!sm_cli_write_bytes(g_ptr_array_index(paths, i), data, size))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 int
 sm_cmd_run(int argc, char **argv)
 {
-  g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) sets = NULL, dumps = NULL, dumps_initial = NULL;
   g_autofree char *trace_path = NULL, *window = NULL, *warps = NULL;
   gboolean json = FALSE, partial = FALSE;
   gint limit_mb = 256;
@@ -70,6 +120,12 @@ sm_cmd_run(int argc, char **argv)
        "Stop a run that reaches this many cycles, exit status 1 (default 10^12)", "N"},
       {"partial", 0, 0, G_OPTION_ARG_NONE, &partial,
        "With --max-cycles: still report what was simulated before the stop", NULL},
+      {"dump", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dumps,
+       "Kernels over SASS: write buffer NAME's bytes after the run (the whole allocation, "
+       "little-endian)",
+       "NAME=FILE"},
+      {"dump-initial", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dumps_initial,
+       "Kernels over SASS: write buffer NAME's bytes before the run", "NAME=FILE"},
       SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel (one SM, or sm_count of them)",
@@ -107,6 +163,21 @@ sm_cmd_run(int argc, char **argv)
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
   g_autoptr(Sm) sm = sm_new(g, k);
+  g_autoptr(GArray) dump_index = g_array_new(FALSE, FALSE, sizeof(guint));
+  g_autoptr(GArray) initial_index = g_array_new(FALSE, FALSE, sizeof(guint));
+  g_autoptr(GPtrArray) dump_paths = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(GPtrArray) initial_paths = g_ptr_array_new_with_free_func(g_free);
+  if (!parse_dumps((const char *const *)dumps, "--dump", sm_memory_image(sm), dump_index,
+                   dump_paths) ||
+      !parse_dumps((const char *const *)dumps_initial, "--dump-initial", sm_memory_image(sm),
+                   initial_index, initial_paths)) {
+    trace_options_clear(&topts);
+    return 2;
+  }
+  if (!write_dumps(sm_memory_image(sm), initial_index, initial_paths)) {
+    trace_options_clear(&topts);
+    return 1;
+  }
   TraceSink *sink = NULL;
   if (trace_path) {
     sink = trace_sink_open(trace_path, &topts, &error);
@@ -122,6 +193,11 @@ sm_cmd_run(int argc, char **argv)
   if (sm_stop_requested()) {
     trace_sink_free(sink); /* removes its temporary file */
     return 0;              /* main reports the interruption */
+  }
+  if (sm_error(sm)) {
+    trace_sink_free(sink);
+    fprintf(stderr, "%s\n", sm_error(sm)->message);
+    return 1;
   }
   if (limited) {
     trace_sink_free(sink);
@@ -143,6 +219,8 @@ sm_cmd_run(int argc, char **argv)
       return g_error_matches(error, TRACE_ERROR, TRACE_ERROR_IO) ? sm_cli_write_error(error)
                                                                  : sm_cli_fail(error);
   }
+  if (!limited && !write_dumps(sm_memory_image(sm), dump_index, dump_paths))
+    return 1;
   if (json) {
     g_autoptr(JsonNode) node = sm_run_json(g, k, sm_stats(sm));
     g_autofree char *text = sm_json_node_text(node);

@@ -165,6 +165,8 @@ exec_warp_done(const ExecWarp *w)
 static gboolean
 waits(const ExecWarp *w, guint32 pc, guint32 here)
 {
+  if (pc >= w->block->k->fn->n_insns)
+    return FALSE; /* exec_warp_peek() reports it */
   const SassInsn *in = &w->block->k->fn->insns[pc];
   guint32 live = w->lanes & ~w->exited, expect;
   if (in->op == SASS_OP_BSYNC && in->n_operands > 0)
@@ -512,6 +514,27 @@ memory_op(ExecCtx *c)
 
 /* ---- one step ---- */
 
+ExecStepStatus
+exec_warp_peek(ExecWarp *w, guint32 *pc, guint32 *active, GError **error)
+{
+  if (!(w->lanes & ~w->exited))
+    return EXEC_STEP_EXITED;
+  const SassFunction *fn = w->block->k->fn;
+  if (!select_lanes(w, pc, active)) {
+    g_set_error(error, EXEC_ERROR, 1,
+                "%s: block %u warp %u: every lane waits at a convergence barrier (BSYNC, "
+                "WARPSYNC) that no lane can reach",
+                w->block->k->path, w->block->index, w->id);
+    return EXEC_STEP_ERROR;
+  }
+  if (*pc >= fn->n_insns) {
+    g_set_error(error, EXEC_ERROR, 1, "%s: block %u warp %u ran past the end of %s",
+                w->block->k->path, w->block->index, w->id, fn->name);
+    return EXEC_STEP_ERROR;
+  }
+  return EXEC_STEP_OK;
+}
+
 static void
 advance(ExecWarp *w, guint32 mask, guint32 pc)
 {
@@ -522,23 +545,11 @@ advance(ExecWarp *w, guint32 mask, guint32 pc)
 ExecStepStatus
 exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
 {
-  guint32 live = w->lanes & ~w->exited;
-  if (!live)
-    return EXEC_STEP_EXITED;
   const SassFunction *fn = w->block->k->fn;
   guint32 pc, active;
-  if (!select_lanes(w, &pc, &active)) {
-    g_set_error(error, EXEC_ERROR, 1,
-                "%s: block %u warp %u: every lane waits at a convergence barrier (BSYNC, "
-                "WARPSYNC) that no lane can reach",
-                w->block->k->path, w->block->index, w->id);
-    return EXEC_STEP_ERROR;
-  }
-  if (pc >= fn->n_insns) {
-    g_set_error(error, EXEC_ERROR, 1, "%s: block %u warp %u ran past the end of %s",
-                w->block->k->path, w->block->index, w->id, fn->name);
-    return EXEC_STEP_ERROR;
-  }
+  ExecStepStatus peek = exec_warp_peek(w, &pc, &active, error);
+  if (peek != EXEC_STEP_OK)
+    return peek;
   const SassInsn *in = &fn->insns[pc];
   guint32 enabled;
   if (in->guard == SASS_PT)

@@ -130,6 +130,11 @@ ExecBlock *exec_block_new(ExecKernel *k, guint32 index);
 void exec_block_free(ExecBlock *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ExecBlock, exec_block_free)
 
+/* The instruction @w runs next and its lanes, without running it: EXEC_STEP_OK, or
+ * EXEC_STEP_EXITED when no lane is left, or EXEC_STEP_ERROR when every lane waits at a
+ * convergence barrier none can reach. */
+ExecStepStatus exec_warp_peek(ExecWarp *w, guint32 *pc, guint32 *active, GError **error);
+
 /* Runs @w's next instruction.  On EXEC_STEP_ERROR @error says "FILE:LINE: ..." with the
  * instruction, warp and lane. */
 ExecStepStatus exec_warp_step(ExecWarp *w, ExecStep *step, GError **error);

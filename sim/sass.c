@@ -1,0 +1,417 @@
+/* Kernels over SASS on the timing machine: the executor (sim/exec/) says what each warp runs
+ * next and what the instruction it issued did; this file turns that into the machine's terms.
+ *
+ * A warp's next instruction comes through one of two implementations: the assembled stream's
+ * walk over loop markers and lane predicates (warp.h, simt.c), or here the executor's choice
+ * of lanes (exec_warp_peek()).  Issuing runs the instruction on real values at the cycle it
+ * issues (exec_warp_step()); its lanes' addresses become the memory transactions (distinct
+ * lines, carrying the sectors touched) or shared-memory bank passes it costs, and its result
+ * registers, pairs, predicates and uniform registers get their ready cycles in the
+ * scoreboard.  Nothing here interprets a value. */
+#include "sm-internal.h"
+
+#include <string.h>
+
+struct SmSass {
+  ExecMemory *mem;
+  ExecKernel *kernel;
+  guint8 *params;
+  ExecBlock **blocks;   /* per block slot: the block's lane state */
+  guint8 *buffer_level; /* per buffer: its memory level */
+  GError *error;        /* the first executor error: the run stops there */
+};
+
+/* ---- building ---- */
+
+static guint64
+next_random(guint64 *x)
+{
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static void
+fill(guint8 *data, const CfgArg *a)
+{
+  gsize n = a->bytes;
+  guint64 rng = sm_hash64(a->seed * 0x9E3779B97F4A7C15ULL + 0x5A55) | 1;
+  if (a->fill == CFG_FILL_FILE) {
+    memcpy(data, a->data, a->data_size);
+    return;
+  }
+  if (a->fill == CFG_FILL_ZEROS)
+    return;
+  static const guint size[] = {4, 8, 4, 4, 1};
+  guint es = size[a->element];
+  for (gsize i = 0; i + es <= n; i += es) {
+    gsize k = i / es;
+    double v = a->fill == CFG_FILL_CONSTANT ? a->constant : (double)k;
+    guint64 r = a->fill == CFG_FILL_RANDOM ? next_random(&rng) : 0;
+    /* floats uniform in [-1, 1) from the top 24 or 53 bits */
+    double u = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    float f =
+        a->fill == CFG_FILL_RANDOM ? (float)((double)(r >> 40) / 16777216.0 * 2.0 - 1.0) : (float)v;
+    switch (a->element) {
+    case CFG_ELEM_F32:
+      memcpy(data + i, &f, 4);
+      break;
+    case CFG_ELEM_F64: {
+      double d = a->fill == CFG_FILL_RANDOM ? u : v;
+      memcpy(data + i, &d, 8);
+      break;
+    }
+    case CFG_ELEM_I32:
+    case CFG_ELEM_U32: {
+      guint32 x = a->fill == CFG_FILL_RANDOM   ? (guint32)(r >> 32)
+                  : a->element == CFG_ELEM_I32 ? (guint32)(gint32)v
+                                               : (guint32)v;
+      memcpy(data + i, &x, 4);
+      break;
+    }
+    default:
+      data[i] = a->fill == CFG_FILL_RANDOM ? (guint8)(r >> 56) : (guint8)(guint64)v;
+      break;
+    }
+  }
+}
+
+/* how each opcode runs on this GPU: the unit, latency, issue cycles and lanes of the GPU
+ * file's sass.ops where it says */
+static void
+decode(Sm *sm)
+{
+  const CfgGpu *gpu = sm->gpu;
+  const SassFunction *fn = sm->kernel->sass->fn;
+  for (guint i = 0; i < fn->n_insns; i++) {
+    SassOp op = (SassOp)fn->insns[i].op;
+    SmInsnInfo *ii = &sm->info[i];
+    if (gpu->sass.unit[op] && ii->space == ISA_SPACE_NONE) {
+      IsaUnit u = (IsaUnit)(gpu->sass.unit[op] - 1);
+      ii->unit = (guint8)u;
+      ii->fixed_latency = u == ISA_UNIT_ALU;
+      ii->result_state = u == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->units[u].lanes_per_scheduler;
+      ii->issue_cycles = gpu->units[u].issue_cycles;
+      ii->max_latency = 0;
+      for (guint c = 0; c < ISA_UNIT_COUNT; c++) {
+        guint l = gpu->units[u].latency_to[c] ? gpu->units[u].latency_to[c]
+                                              : gpu->units[u].latency_cycles;
+        ii->latency[c] = l;
+        ii->max_latency = MAX(ii->max_latency, l);
+      }
+    }
+    if (gpu->sass.latency[op] && ii->space == ISA_SPACE_NONE) {
+      for (guint c = 0; c < ISA_UNIT_COUNT; c++)
+        ii->latency[c] = gpu->sass.latency[op];
+      ii->max_latency = gpu->sass.latency[op];
+    }
+    if (gpu->sass.issue_cycles[op])
+      ii->issue_cycles = gpu->sass.issue_cycles[op];
+    if (gpu->sass.lanes[op])
+      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
+    /* what follows depends on lane values: never ahead of the loop */
+    ii->ahead_ok = 0;
+    ii->writes_register = 0;
+    const IsaDeps *d = &sm->prog->deps[i];
+    for (guint k = 0; k < d->n_dst; k++)
+      ii->writes_register |= sm->prog->reg_names[d->dst[k]][0] == 'R';
+  }
+}
+
+void
+sm_sass_init(Sm *sm)
+{
+  const CfgSass *cs = sm->kernel->sass;
+  SmSass *x = g_new0(SmSass, 1);
+  sm->sass = x;
+  x->mem = exec_memory_new();
+  x->buffer_level = g_new0(guint8, MAX(cs->n_args, 1u));
+  x->params = g_new0(guint8, 4096);
+  gsize at = 0;
+  guint n_buffers = 0;
+  for (guint i = 0; i < cs->n_args; i++) {
+    const CfgArg *a = &cs->args[i];
+    gsize size = a->type == CFG_ARG_I32 || a->type == CFG_ARG_U32 || a->type == CFG_ARG_F32 ? 4 : 8;
+    at = (at + size - 1) / size * size;
+    guint64 v = a->bits;
+    if (a->type == CFG_ARG_BUFFER) {
+      guint64 base = exec_memory_add(x->mem, a->name, a->bytes);
+      fill(exec_memory_data(x->mem, n_buffers, NULL, NULL), a);
+      x->buffer_level[n_buffers++] = a->level;
+      v = base + a->offset;
+    }
+    memcpy(x->params + at, &v, size);
+    at += size;
+  }
+  ExecLaunch launch = {.shared_bytes = cs->static_shared_bytes + cs->dynamic_shared_bytes,
+                       .local_bytes = cs->local_bytes_per_thread,
+                       .params = x->params,
+                       .params_size = at};
+  memcpy(launch.grid, cs->grid, sizeof launch.grid);
+  memcpy(launch.block, cs->block, sizeof launch.block);
+  /* the kernel was checked when its file was loaded: this cannot fail */
+  x->kernel = exec_kernel_new(cs->fn, cs->path, x->mem, &launch, NULL);
+  g_assert(x->kernel != NULL);
+  decode(sm);
+}
+
+void
+sm_sass_clear(Sm *sm)
+{
+  SmSass *x = sm->sass;
+  if (!x)
+    return;
+  for (guint b = 0; x->blocks && b < sm->n_block_slots; b++)
+    exec_block_free(x->blocks[b]);
+  g_free(x->blocks);
+  exec_kernel_free(x->kernel);
+  exec_memory_free(x->mem);
+  g_free(x->params);
+  g_free(x->buffer_level);
+  g_clear_error(&x->error);
+  g_free(x);
+  sm->sass = NULL;
+}
+
+ExecMemory *
+sm_memory_image(Sm *sm)
+{
+  return sm->sass ? sm->sass->mem : NULL;
+}
+
+const GError *
+sm_error(const Sm *sm)
+{
+  return sm->sass ? sm->sass->error : NULL;
+}
+
+/* ---- blocks ---- */
+
+static void
+fail(Sm *sm, SmWarp *w, GError *error)
+{
+  if (!sm->sass->error)
+    sm->sass->error = error;
+  else
+    g_error_free(error);
+  w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
+}
+
+/* @w's next instruction and lanes from the executor; FALSE when it has none (exited, or
+ * failed: sm->sass->error says) */
+static gboolean
+next(Sm *sm, SmWarp *w)
+{
+  guint32 pc, active;
+  GError *error = NULL;
+  ExecStepStatus s = exec_warp_peek(w->exec, &pc, &active, &error);
+  if (s == EXEC_STEP_OK) {
+    w->pc = pc;
+    w->active = active;
+    w->n_active = sm_popcount32(active);
+    return TRUE;
+  }
+  w->done = TRUE;
+  if (s == EXEC_STEP_ERROR)
+    fail(sm, w, error);
+  return FALSE;
+}
+
+void
+sm_sass_launch(Sm *sm, guint b)
+{
+  SmBlock *blk = &sm->blocks[b];
+  SmSass *x = sm->sass;
+  if (!x->blocks)
+    x->blocks = g_new0(ExecBlock *, MAX(sm->n_block_slots, 1u));
+  exec_block_free(x->blocks[b]);
+  x->blocks[b] = exec_block_new(x->kernel, blk->grid_index);
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    w->exec = &x->blocks[b]->warps[i];
+    w->exec->smid = w->sm;
+  }
+}
+
+void
+sm_sass_settle(Sm *sm, SmWarp *w)
+{
+  if (!w->done)
+    next(sm, w);
+}
+
+/* ---- issue ---- */
+
+#define SASS_MAX_LINES 128u
+
+/* the lines an access touches, with the bytes of the sectors touched in each */
+static guint
+lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes)
+{
+  guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
+  guint32 sectors[SASS_MAX_LINES];
+  guint n = 0;
+  for (guint32 m = st->enabled; m; m &= m - 1) {
+    guint l = (guint)__builtin_ctz(m);
+    guint64 a = st->addr[l], end = a + MAX(st->bytes, 1u);
+    for (guint64 p = a; p < end; p = (p / sector_bytes + 1) * sector_bytes) {
+      guint64 line = p / line_bytes;
+      guint sector = (guint)((p % line_bytes) / sector_bytes);
+      guint k = 0;
+      while (k < n && lines[k] != line)
+        k++;
+      if (k == n) {
+        if (n == SASS_MAX_LINES)
+          break;
+        lines[n] = line;
+        sectors[n++] = 0;
+      }
+      sectors[k] |= 1u << (sector & 31);
+    }
+  }
+  for (guint k = 0; k < n; k++)
+    bytes[k] = (guint)__builtin_popcount(sectors[k]) * sector_bytes;
+  return n;
+}
+
+/* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
+ * reading one word share it), at least the passes its bytes need */
+static guint
+bank_passes(const Sm *sm, const ExecStep *st)
+{
+  guint banks = sm->gpu->smem.banks, width = sm->gpu->smem.bank_width_bytes;
+  guint64 words[32 * 4];
+  guint n = 0;
+  for (guint32 m = st->enabled; m; m &= m - 1) {
+    guint l = (guint)__builtin_ctz(m);
+    for (guint64 p = st->addr[l] / width;
+         p < (st->addr[l] + MAX(st->bytes, 1u) + width - 1) / width; p++) {
+      guint k = 0;
+      while (k < n && words[k] != p)
+        k++;
+      if (k == n && n < G_N_ELEMENTS(words))
+        words[n++] = p;
+    }
+  }
+  guint per_bank[64] = {0}, passes = 1;
+  for (guint k = 0; k < n; k++) {
+    guint bank = (guint)(words[k] % banks) & 63u;
+    passes = MAX(passes, ++per_bank[bank]);
+  }
+  guint need = (n * width + banks * width - 1) / (banks * width);
+  return MAX(passes, MAX(need, 1u));
+}
+
+void
+sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
+{
+  static const guint32 no_latency[ISA_UNIT_COUNT];
+  SmSass *x = sm->sass;
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  const IsaDeps *deps = &sm->prog->deps[w->pc];
+  const SassInsn *in = &sm->kernel->sass->fn->insns[w->pc];
+  SmStats *st = w->stats;
+  guint64 now_ticks = sm_ticks(t);
+  s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
+  s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
+  w->exec->clock = t;
+  ExecStep step;
+  GError *error = NULL;
+  ExecStepStatus status = exec_warp_step(w->exec, &step, &error);
+  if (status == EXEC_STEP_ERROR || status == EXEC_STEP_EXITED) {
+    if (!error)
+      error = g_error_new(EXEC_ERROR, 1, "a warp issued with no lane left");
+    fail(sm, w, error);
+    return;
+  }
+  guint64 base = t;
+  guint passes = 0;
+  const guint32 *latency = ii->latency;
+  if (ii->space == ISA_SPACE_GLOBAL && step.enabled) {
+    guint64 lines[SASS_MAX_LINES];
+    guint bytes[SASS_MAX_LINES];
+    guint n = lines_of(sm, &step, lines, bytes);
+    guint level = ii->level;
+    if (step.space == EXEC_SPACE_GLOBAL) {
+      /* the level of the buffer the first lane reaches */
+      guint64 a = step.addr[__builtin_ctz(step.enabled)];
+      for (guint b = 0; b < exec_memory_count(x->mem); b++) {
+        gsize size;
+        guint64 addr;
+        exec_memory_data(x->mem, b, &size, &addr);
+        if (a >= addr && a < addr + size) {
+          level = x->buffer_level[b];
+          break;
+        }
+      }
+    }
+    base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
+    latency = no_latency;
+    if (ii->is_store) {
+      sm->stats.global_stores++;
+    } else {
+      sm->stats.global_loads++;
+      sm->stats.global_load_latency += base - t;
+    }
+    if (ii->special == SM_SPECIAL_LDGSTS) {
+      sm->stats.async_copies++;
+      w->copy_open = MAX(w->copy_open, base);
+    }
+  } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
+    passes = bank_passes(sm, &step);
+    base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
+    sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
+    st->shared_accesses++;
+    st->shared_passes += passes;
+    if (ii->is_store) {
+      st->shared_stores++;
+      w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
+    }
+  } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
+    sm_warp_close_copy_group(w);
+  }
+  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
+    while (!ii->fixed_latency && sm_ports_used(&s->ports, complete) >= sm->wb_ports) {
+      complete++;
+      base++;
+    }
+    sm_ports_take(&s->ports, t, complete);
+  }
+  if (step.enabled)
+    for (guint k = 0; k < deps->n_dst; k++)
+      sm_scoreboard_write(&w->sb, deps->dst[k], base, latency, (SmState)ii->result_state);
+  w->finish = MAX(w->finish, complete);
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_issue(sm, s, w, t, slot, complete, passes);
+  w->issued++;
+  w->last_issue = t;
+  st->issued++;
+  st->issued_unit[ii->unit]++;
+  st->issued_op[sm->prog->insns[w->pc].op]++;
+  st->thread_instructions += w->n_active;
+  gboolean is_bra = in->op == SASS_OP_BRA;
+  st->branches += is_bra;
+  guint32 pc = w->pc;
+  if (next(sm, w) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged)
+    st->divergent_branches++;
+  if (status == EXEC_STEP_BARRIER && !w->done) {
+    sm_warp_prepare(sm, w);
+    sm_blocks_arrive(sm, w, t);
+    return;
+  }
+  if (w->done)
+    return;
+  sm_warp_prepare(sm, w);
+  gboolean taken = w->pc != pc + 1;
+  guint extra = in->op == SASS_OP_BSSY    ? sm->gpu->branch.bssy_cycles
+                : in->op == SASS_OP_BSYNC ? sm->gpu->branch.bsync_cycles
+                                          : 0;
+  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  if (wait && t + 1 + wait > w->deps_at) {
+    w->deps_at = t + 1 + wait;
+    w->dep_state = SM_STATE_WAIT;
+  }
+}

@@ -281,26 +281,26 @@ lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes)
 static guint
 bank_passes(const Sm *sm, const ExecStep *st)
 {
-  guint banks = sm->gpu->smem.banks, width = sm->gpu->smem.bank_width_bytes;
-  guint64 words[32 * 4];
-  guint n = 0;
+  guint banks = MIN(sm->gpu->smem.banks, 64u), width = sm->gpu->smem.bank_width_bytes;
+  guint64 seen[64][32]; /* per bank, its distinct words so far */
+  guint count[64] = {0}, passes = 1, words = 0;
+  guint per_lane = (MAX(st->bytes, 1u) + width - 1) / width;
   for (guint32 m = st->enabled; m; m &= m - 1) {
     guint l = (guint)__builtin_ctz(m);
-    for (guint64 p = st->addr[l] / width;
-         p < (st->addr[l] + MAX(st->bytes, 1u) + width - 1) / width; p++) {
-      guint k = 0;
-      while (k < n && words[k] != p)
+    guint64 first = st->addr[l] / width;
+    for (guint64 p = first; p < first + per_lane; p++) {
+      guint bank = (guint)(p % banks), k = 0, n = count[bank];
+      while (k < n && seen[bank][k] != p)
         k++;
-      if (k == n && n < G_N_ELEMENTS(words))
-        words[n++] = p;
+      if (k < n || n == G_N_ELEMENTS(seen[0]))
+        continue;
+      seen[bank][n] = p;
+      count[bank] = n + 1;
+      passes = MAX(passes, n + 1);
+      words++;
     }
   }
-  guint per_bank[64] = {0}, passes = 1;
-  for (guint k = 0; k < n; k++) {
-    guint bank = (guint)(words[k] % banks) & 63u;
-    passes = MAX(passes, ++per_bank[bank]);
-  }
-  guint need = (n * width + banks * width - 1) / (banks * width);
+  guint need = (words + banks - 1) / banks;
   return MAX(passes, MAX(need, 1u));
 }
 

@@ -1,0 +1,338 @@
+/* Kernels over SASS on the timing machine: exact cycles of tiny kernels, transactions and bank
+ * passes from the lanes' real addresses, divergence from real predicates, the kernel file's
+ * launch and arguments, and every refusal. */
+#include "helpers.h"
+
+#include <math.h>
+#include <string.h>
+
+/* a GPU where every cost is visible: one scheduler, ALU latency 4, one instruction a cycle, no
+ * branch costs, DRAM 100 cycles with unlimited bandwidth */
+static const char *const toy_gpu = "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+                                   "branch: {taken_cycles: 0, bssy_cycles: 0, bsync_cycles: 0}\n"
+                                   "shared_memory: {latency_cycles: 20}\n"
+                                   "memory:\n  dram: {latency_cycles: 100, bytes_per_cycle: inf}\n";
+
+#define HEAD "\t\tFunction : _Z1kPjS_\n"
+#define AT(a) "        /*" a "*/   "
+/* R2:R3 = &out[tid] (the first parameter), R4:R5 = &in[tid] (the second) */
+#define PROLOGUE                                                                                   \
+  HEAD AT("0000") "S2R R0, SR_TID.X ;\n" AT("0010") "LDC.64 R2, c[0x0][0x210] ;\n" AT(             \
+      "0020") "LDC.64 R4, c[0x0][0x218] ;\n" AT("0030") "ULDC.64 UR4, c[0x0][0x208] ;\n" AT("004"  \
+                                                                                            "0") "IMAD.WIDE R2, R0, 0x4, R2 ;\n" AT("0050") "IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+
+typedef struct {
+  CfgGpu *gpu;
+  CfgKernel *kernel;
+  Sm *sm;
+} SassRun;
+
+/* A kernel file over @sass with @launch (grid, block and the like) and two buffers of
+ * @bytes: out, in (iota floats). */
+static SassRun
+sass_run(const char *gpu_text, const char *sass, const char *launch, guint bytes)
+{
+  g_autofree char *sass_path = test_write_temp("k.sass", sass);
+  g_autofree char *kernel_text =
+      g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\n%s\narguments:\n"
+                      "  - {name: out, type: buffer, bytes: %u}\n"
+                      "  - {name: in, type: buffer, bytes: %u, fill: iota}\n",
+                      sass_path, launch, bytes, bytes);
+  g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
+  g_autofree char *gpu_path = test_write_temp("gpu.yaml", gpu_text);
+  SassRun r = {0};
+  GError *error = NULL;
+  gboolean ok = cfg_load_run(gpu_path, kernel_path, NULL, &r.gpu, &r.kernel, &error);
+  ck_assert_msg(ok, "%s", error ? error->message : "");
+  r.sm = sm_new(r.gpu, r.kernel);
+  sm_run(r.sm);
+  ck_assert_msg(sm_error(r.sm) == NULL, "%s", sm_error(r.sm) ? sm_error(r.sm)->message : "");
+  return r;
+}
+
+static void
+sass_run_clear(SassRun *r)
+{
+  sm_free(r->sm);
+  cfg_kernel_free(r->kernel);
+  cfg_gpu_free(r->gpu);
+}
+
+static const guint32 *
+buffer(SassRun *r, guint i)
+{
+  return (const guint32 *)exec_memory_data(sm_memory_image(r->sm), i, NULL, NULL);
+}
+
+/* One warp, eight dependent FADDs: each issues 4 cycles after the one before (0, 4, ..., 28);
+ * EXIT, waiting for nothing, issues at 29 and, like every instruction on the ALU, takes its 4
+ * cycles: the run ends at 33. */
+START_TEST(test_dependent_chain_cycles)
+{
+  GString *s = g_string_new(HEAD);
+  for (guint i = 0; i < 8; i++)
+    g_string_append_printf(s, AT("%04x") "FADD R1, R1, R1 ;\n", i * 16);
+  g_string_append(s, AT("0080") "EXIT ;\n");
+  SassRun r = sass_run(toy_gpu, s->str, "grid: 1\nblock: 32", 4);
+  g_string_free(s, TRUE);
+  const SmStats *st = sm_stats(r.sm);
+  ck_assert_uint_eq(st->cycles, 33);
+  ck_assert_uint_eq(st->issued, 9);
+  sass_run_clear(&r);
+}
+END_TEST
+
+/* LDG then a dependent STG.  S2R, LDC.64, LDC.64, ULDC.64 issue at 0-3; IMAD.WIDE R2 waits for
+ * R2 (LDC at 1: ready at 5), IMAD.WIDE R4 for R4 (LDC at 2: 6); LDG waits for R4:R5 (10); its
+ * data is back at 110, when the STG issues; the store's transaction ends at 210. */
+START_TEST(test_load_latency_cycles)
+{
+  SassRun r = sass_run(toy_gpu,
+                       PROLOGUE AT("0060") "LDG.E R6, desc[UR4][R4.64] ;\n" AT(
+                           "0070") "STG.E desc[UR4][R2.64], R6 ;\n" AT("0080") "EXIT ;\n",
+                       "grid: 1\nblock: 32", 128);
+  const SmStats *st = sm_stats(r.sm);
+  ck_assert_uint_eq(st->cycles, 210);
+  ck_assert_uint_eq(st->global_loads, 1);
+  ck_assert_uint_eq(st->global_stores, 1);
+  /* the data went through: out[i] = in[i] = i as floats */
+  for (guint i = 0; i < 32; i++) {
+    float f;
+    memcpy(&f, &buffer(&r, 0)[i], 4);
+    ck_assert(f == (float)i);
+  }
+  sass_run_clear(&r);
+}
+END_TEST
+
+/* One warp-load of 4 bytes a lane, lanes @stride_bytes apart: its transactions and bytes. */
+static void
+assert_transactions(guint stride_bytes, guint64 transactions, guint64 bytes)
+{
+  g_autofree char *sass =
+      g_strdup_printf(
+          HEAD AT("0000") "S2R R0, SR_TID.X ;\n" AT("0010") "LDC.64 R4, c[0x0][0x218] ;\n" AT(
+              "0020") "ULDC.64 UR4, c[0x0][0x208] ;\n" AT("0030") "IMAD.WIDE R4, R0, 0x%x, R4 "
+                                                                  ";\n" AT("0040") "LDG.E R6, "
+                                                                                   "desc[UR4][R4."
+                                                                                   "64] ;\n" AT("00"
+                                                                                                "5"
+                                                                                                "0") "EXIT ;\n",
+          stride_bytes);
+  SassRun r = sass_run(toy_gpu, sass, "grid: 1\nblock: 32", 32 * stride_bytes);
+  const SmStats *st = sm_stats(r.sm);
+  ck_assert_uint_eq(st->transactions[0], transactions);
+  ck_assert_uint_eq(st->bytes[0], bytes);
+  sass_run_clear(&r);
+}
+
+START_TEST(test_transactions_from_addresses)
+{
+  assert_transactions(4, 1, 128);        /* coalesced: one line, its four sectors */
+  assert_transactions(8, 2, 256);        /* stride 2: two lines */
+  assert_transactions(32, 8, 1024);      /* a sector a lane: 8 lines of 4 sectors */
+  assert_transactions(128, 32, 32 * 32); /* a line a lane: 32 transactions of one sector */
+}
+END_TEST
+
+/* STS of 4 bytes a lane, lanes @stride words apart: bank passes per access. */
+static void
+assert_passes(guint stride, double passes)
+{
+  g_autofree char *sass = g_strdup_printf(
+      HEAD AT("0000") "S2R R0, SR_TID.X ;\n" AT("0010") "IMAD R1, R0, 0x%x, 0x400 ;\n" AT(
+          "0020") "STS [R1], R0 ;\n" AT("0030") "EXIT ;\n",
+      stride * 4);
+  g_autofree char *launch =
+      g_strdup_printf("grid: 1\nblock: 32\ndynamic_shared_bytes: %u", 32 * MAX(stride, 1u) * 4);
+  SassRun r = sass_run(toy_gpu, sass, launch, 4);
+  const SmStats *st = sm_stats(r.sm);
+  ck_assert_uint_eq(st->shared_accesses, 1);
+  ck_assert_msg(st->shared_passes == passes, "stride %u: %" G_GUINT64_FORMAT " passes", stride,
+                st->shared_passes);
+  sass_run_clear(&r);
+}
+
+START_TEST(test_bank_passes_from_addresses)
+{
+  assert_passes(1, 1);   /* 32 lanes, 32 banks */
+  assert_passes(2, 2);   /* two lanes per bank */
+  assert_passes(32, 32); /* every lane in bank 0 */
+  assert_passes(0, 1);   /* one word for all: a broadcast */
+}
+END_TEST
+
+/* if (tid < 10) out = tid + 100 else out = 2 tid, inside BSSY/BSYNC: two paths, each with its
+ * lanes; the warp whole again after BSYNC. */
+START_TEST(test_divergence_from_predicates)
+{
+  SassRun r = sass_run(
+      toy_gpu,
+      PROLOGUE
+          AT("0060") "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n" AT("0070") "BSSY B0, 0xc0 ;\n" AT("0080") "@P0 BRA 0xb0 ;\n" AT("0090") "IADD3 R7, R0, 0x64, RZ ;\n" AT(
+              "00a0") "BRA 0xc0 ;\n" AT("00b0") "IMAD.SHL.U32 R7, R0, 0x2, RZ ;\n" AT("00c0") "BSYN"
+                                                                                              "C "
+                                                                                              "B0 "
+                                                                                              ";"
+                                                                                              "\n" AT("00d0") "STG.E desc[UR4][R2.64], R7 ;\n" AT("00e0") "EXIT ;\n",
+      "grid: 1\nblock: 32", 128);
+  const SmStats *st = sm_stats(r.sm);
+  /* 15 warp-instructions: the 6 of the prologue, ISETP, BSSY, BRA, then IADD3 and BRA with
+   * lanes 0-9, IMAD.SHL with lanes 10-31 (the lowest address first), BSYNC, STG, EXIT whole */
+  ck_assert_uint_eq(st->issued, 15);
+  ck_assert_uint_eq(st->thread_instructions, 12 * 32 + 2 * 10 + 22);
+  ck_assert_uint_eq(st->branches, 2);
+  ck_assert_uint_eq(st->divergent_branches, 1);
+  for (guint32 t = 0; t < 32; t++)
+    ck_assert_uint_eq(buffer(&r, 0)[t], t >= 10 ? 2 * t : t + 100);
+  sass_run_clear(&r);
+}
+END_TEST
+
+/* BAR.SYNC holds a block's warps until all have arrived: warp 1 reads what warp 0 stored. */
+START_TEST(test_barrier_orders_shared_memory)
+{
+  SassRun r =
+      sass_run(
+          toy_gpu,
+          PROLOGUE AT("0060") "IMAD R1, R0, 0x4, 0x400 ;\n" AT("0070") "STS [R1], R0 ;\n" AT("0080") "BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" AT("0090") "LOP3.LUT R6, R0, 0x20, RZ, 0x3c, !PT ;\n" AT(
+              "00a0") "IMAD R6, R6, 0x4, 0x400 ;\n" AT("00b0") "LDS R7, [R6] ;\n" AT("00c0") "STG."
+                                                                                             "E "
+                                                                                             "desc["
+                                                                                             "UR4]["
+                                                                                             "R2."
+                                                                                             "64], "
+                                                                                             "R7 "
+                                                                                             ";"
+                                                                                             "\n" AT("00d0") "EXIT ;\n",
+          "grid: 1\nblock: 64\ndynamic_shared_bytes: 256", 256);
+  for (guint32 t = 0; t < 64; t++)
+    ck_assert_uint_eq(buffer(&r, 0)[t], t ^ 32);
+  sass_run_clear(&r);
+}
+END_TEST
+
+/* ---- refusals ---- */
+
+static char *
+load_error(const char *sass, const char *rest)
+{
+  g_autofree char *sass_path = test_write_temp("k.sass", sass);
+  g_autofree char *kernel_text =
+      g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\n%s", sass_path, rest);
+  g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
+  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  GError *error = NULL;
+  ck_assert(!cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, &error));
+  ck_assert(error != NULL);
+  /* the message without the temporary folder */
+  char *msg = g_strdup(error->message);
+  g_error_free(error);
+  char *base = strstr(msg, "k.yaml:");
+  char *out = g_strdup(base ? base : msg);
+  g_free(msg);
+  return out;
+}
+
+static const char *const exit_only = HEAD AT("0000") "EXIT ;\n";
+
+START_TEST(test_bad_kernel_files_are_refused)
+{
+  static const struct {
+    const char *rest, *want;
+  } cases[] = {
+      {"block: 32\n", "k.yaml:1:1: a kernel over SASS needs its launch: grid and block"},
+      {"grid: 1\nblock: 2000\n",
+       "k.yaml:5:8: 'block' must be a whole number from 1 to 1024, got 2000"},
+      {"grid: 1\nblock: [32, 64]\n", "k.yaml:5:8: blocks of 2048 threads: at most 1024"},
+      {"grid: [1, 2, 3, 4]\nblock: 32\n",
+       "k.yaml:4:7: 'grid' must be a number or a list of 1 to 3 numbers"},
+      {"grid: 1\nblock: 32\nfunction: nope\n", "k.yaml:6:11: "},
+      {"grid: 1\nblock: 32\nstream: FADD R1, R1, R1\n",
+       "k.yaml:6:1: 'stream' is for kernels with a stream; a kernel over SASS gives grid, block "
+       "and dynamic_shared_bytes"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: x, type: buffer}\n",
+       "k.yaml:7:5: buffer 'x' needs its size: bytes"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: x, type: f16, value: 1}\n",
+       "k.yaml:7:21: 'type' must be one of i32, u32, i64, u64, f32, f64, buffer"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: n, type: i32, value: 1.5}\n",
+       "k.yaml:7:33: argument 'n' (i32) must be a whole number from -2147483648 to 2147483647"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: x, type: buffer, bytes: 8, colour: red}\n",
+       "k.yaml:7:39: unknown key 'colour' in an argument (known keys: name, type, value, bytes, "
+       "offset, fill, element, seed, file, level)"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: x, type: buffer, bytes: 8, level: l9}\n",
+       "k.yaml:7:46: memory level 'l9' is not in the GPU file"},
+      {"grid: 1\nblock: 32\narguments:\n  - {name: x, type: buffer, bytes: 8, fill: file}\n",
+       "k.yaml:7:45: fill: file needs a file"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *msg = load_error(exit_only, cases[i].rest);
+    ck_assert_msg(g_str_has_prefix(msg, cases[i].want), "case %u: '%s', expected '%s'", i, msg,
+                  cases[i].want);
+  }
+}
+END_TEST
+
+START_TEST(test_unsupported_instruction_is_refused_at_load)
+{
+  g_autofree char *msg =
+      load_error(HEAD AT("0000") "FROB R1, R2 ;\n" AT("0010") "EXIT ;\n", "grid: 1\nblock: 32\n");
+  ck_assert_msg(strstr(msg, "k.sass:2: unsupported SASS instruction 'FROB'") != NULL, "%s", msg);
+}
+END_TEST
+
+/* A store past the buffer stops the run with the instruction, block, warp, lane and address. */
+START_TEST(test_address_outside_buffers_stops_the_run)
+{
+  g_autofree char *sass_path = test_write_temp(
+      "k.sass", PROLOGUE AT("0060") "STG.E desc[UR4][R2.64+0x80], R0 ;\n" AT("0070") "EXIT ;\n");
+  g_autofree char *kernel_text = g_strdup_printf(
+      "name: k\nsass: %s\nregisters_per_thread: 32\ngrid: 1\nblock: 32\narguments:\n"
+      "  - {name: out, type: buffer, bytes: 128}\n  - {name: in, type: buffer, bytes: 128}\n",
+      sass_path);
+  g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
+  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
+  Sm *sm = sm_new(gpu, kernel);
+  sm_run(sm);
+  ck_assert(sm_error(sm) != NULL);
+  const char *msg = strstr(sm_error(sm)->message, "k.sass:");
+  ck_assert_msg(msg && strstr(msg, "k.sass:8: global address 0x") &&
+                    strstr(msg, " (4 bytes) by lane 0 is outside every buffer (STG.E at 0x0060, "
+                                "block 0, warp 0)"),
+                "%s", sm_error(sm)->message);
+  sm_free(sm);
+  cfg_kernel_free(kernel);
+  cfg_gpu_free(gpu);
+}
+END_TEST
+
+static Suite *
+sass_suite(void)
+{
+  Suite *s = suite_create("sass");
+  TCase *tc = tcase_create("timing");
+  tcase_add_test(tc, test_dependent_chain_cycles);
+  tcase_add_test(tc, test_load_latency_cycles);
+  tcase_add_test(tc, test_transactions_from_addresses);
+  tcase_add_test(tc, test_bank_passes_from_addresses);
+  tcase_add_test(tc, test_divergence_from_predicates);
+  tcase_add_test(tc, test_barrier_orders_shared_memory);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("refusals");
+  tcase_add_test(tc, test_bad_kernel_files_are_refused);
+  tcase_add_test(tc, test_unsupported_instruction_is_refused_at_load);
+  tcase_add_test(tc, test_address_outside_buffers_stops_the_run);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(sass_suite());
+}

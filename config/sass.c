@@ -101,6 +101,77 @@ enum_value(const CfgNode *node, const char *what, const char *const *names, int 
   return cfg_fail(error, node, "'%s' must be one of %s", what, list);
 }
 
+/* @node's text with "$name" and "${EXPRESSION}" replaced by their values (a function name
+ * that depends on template parameters: "_Z8k_unrollILi${work}ELi${pdist}EEvPKfiPf").  Inside
+ * ${...}, "TEXT" is a string (empty too), for names whose parts come and go. */
+static char *
+interpolate(const CfgNode *node, GHashTable *params, GError **error)
+{
+  GString *out = g_string_new(NULL);
+  for (const char *p = node->value; *p;) {
+    if (p[0] != '$') {
+      g_string_append_c(out, *p++);
+      continue;
+    }
+    g_autofree char *expr = NULL;
+    if (p[1] == '{') {
+      const char *close = strchr(p, '}');
+      if (!close) {
+        cfg_fail(error, node, "'${' without its '}' in '%s'", node->value);
+        return g_string_free(out, TRUE), NULL;
+      }
+      expr = g_strndup(p + 2, (gsize)(close - p - 2));
+      p = close + 1;
+      if (g_hash_table_contains(params, expr)) { /* ${name}: the parameter */
+        char *named = g_strdup_printf("$%s", expr);
+        g_free(expr);
+        expr = named;
+      }
+    } else {
+      const char *q = p + 1;
+      while (g_ascii_isalnum(*q) || *q == '_')
+        q++;
+      expr = g_strndup(p, (gsize)(q - p));
+      p = q;
+    }
+    /* quoted strings become parameters of their own */
+    g_autoptr(GHashTable) with = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, params);
+    while (g_hash_table_iter_next(&it, &key, &val))
+      g_hash_table_insert(with, g_strdup(key), g_strdup(val));
+    GString *e = g_string_new(NULL);
+    guint n_str = 0;
+    for (const char *q = expr; *q; q++) {
+      const char *close = *q == '"' ? strchr(q + 1, '"') : NULL;
+      if (!close) {
+        g_string_append_c(e, *q);
+        continue;
+      }
+      char *name = g_strdup_printf("quoted_%u", n_str++);
+      g_string_append_printf(e, "$%s", name);
+      g_hash_table_insert(with, name, g_strndup(q + 1, (gsize)(close - q - 1)));
+      q = close;
+    }
+    double v;
+    g_autofree char *str = NULL;
+    GError *local = NULL;
+    gboolean ok = isa_asm_eval(e->str, with, &v, &str, &local);
+    g_string_free(e, TRUE);
+    if (!ok) {
+      cfg_fail(error, node, "%s", local->message);
+      g_error_free(local);
+      return g_string_free(out, TRUE), NULL;
+    }
+    if (str)
+      g_string_append(out, str);
+    else
+      g_string_append_printf(out, "%.15g", v);
+  }
+  return g_string_free(out, FALSE);
+}
+
 /* a path relative to the directory of the file @at was read from */
 static char *
 beside(const CfgNode *at, const CfgNode *root, const char *path)
@@ -283,6 +354,10 @@ cfg_sass_kernel_load(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GErro
   const char *fname = NULL;
   if (fn && !text(fn, "function", &fname, error))
     return FALSE;
+  g_autofree char *expanded = fn ? interpolate(fn, k->params, error) : NULL;
+  if (fn && !expanded)
+    return FALSE;
+  fname = expanded;
   s->fn = sass_file_function(s->file, fname, &local);
   if (!s->fn) {
     gboolean r = cfg_fail(error, fn ? fn : sass, "%s", local->message);

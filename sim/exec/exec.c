@@ -160,26 +160,40 @@ exec_warp_done(const ExecWarp *w)
 
 /* ---- which lanes run next ---- */
 
-/* lanes a convergence wait at @pc holds back: BSYNC Bn until the barrier's other live lanes
- * are here too, WARPSYNC likewise for its mask */
-static gboolean
-waits(const ExecWarp *w, guint32 pc, guint32 here)
+/* the lanes a convergence barrier at @pc expects: BSYNC Bn its barrier's, WARPSYNC its mask
+ * (0: @pc is neither) */
+static guint32
+expected(const ExecWarp *w, guint32 pc)
 {
-  if (pc >= w->block->k->fn->n_insns)
-    return FALSE; /* exec_warp_peek() reports it */
   const SassInsn *in = &w->block->k->fn->insns[pc];
-  guint32 live = w->lanes & ~w->exited, expect;
   if (in->op == SASS_OP_BSYNC && in->n_operands > 0)
-    expect = w->bar[in->opd[0].reg & 15u];
-  else if (in->op == SASS_OP_WARPSYNC)
-    expect =
-        sass_has(in, SASS_MOD_ALL) || in->n_operands == 0 ? w->lanes : (guint32)in->opd[0].value;
-  else
-    return FALSE;
-  return (expect & live & ~here) != 0;
+    return w->bar[in->opd[0].reg & 15u];
+  if (in->op == SASS_OP_WARPSYNC)
+    return sass_has(in, SASS_MOD_ALL) || in->n_operands == 0 ? w->lanes : (guint32)in->opd[0].value;
+  return 0;
 }
 
-/* the lanes to run and their instruction; FALSE when every live lane waits */
+/* the lanes waiting at the convergence barrier at @pc go on together once every live lane it
+ * expects is there (the others exited) */
+static gboolean
+try_release(ExecWarp *w, guint32 pc)
+{
+  guint32 live = w->lanes & ~w->exited, here = 0;
+  EXEC_FOR_LANES(w->waiting & live, l)
+  {
+    if (w->pc[l] == pc)
+      here |= 1u << l;
+  }
+  if (!here || (expected(w, pc) & live & ~here) != 0)
+    return FALSE;
+  EXEC_FOR_LANES(here, l)
+  w->pc[l] = pc + 1;
+  w->waiting &= ~here;
+  return TRUE;
+}
+
+/* the lanes to run and their instruction (the lowest address among the lanes not waiting at a
+ * convergence barrier); FALSE when every live lane waits at one that cannot release them */
 static gboolean
 select_lanes(ExecWarp *w, guint32 *pc_out, guint32 *mask_out)
 {
@@ -190,10 +204,9 @@ select_lanes(ExecWarp *w, guint32 *pc_out, guint32 *mask_out)
     *mask_out = live;
     return TRUE;
   }
-  guint32 blocked = 0;
   for (;;) {
     guint32 best = G_MAXUINT32, mask = 0;
-    EXEC_FOR_LANES(live & ~blocked, l)
+    EXEC_FOR_LANES(live & ~w->waiting, l)
     {
       if (w->pc[l] < best) {
         best = w->pc[l];
@@ -202,14 +215,20 @@ select_lanes(ExecWarp *w, guint32 *pc_out, guint32 *mask_out)
         mask |= 1u << l;
       }
     }
-    if (!mask)
-      return FALSE;
-    if (!waits(w, best, mask)) {
+    if (mask) {
       *pc_out = best;
       *mask_out = mask;
       return TRUE;
     }
-    blocked |= mask;
+    /* every live lane waits: a barrier whose other lanes exited releases its own */
+    gboolean released = FALSE;
+    EXEC_FOR_LANES(w->waiting & live, l)
+    {
+      if ((w->waiting >> l) & 1u)
+        released |= try_release(w, w->pc[l]);
+    }
+    if (!released)
+      return FALSE;
   }
 }
 
@@ -222,7 +241,7 @@ update_diverged(ExecWarp *w)
     return;
   }
   guint32 pc = w->pc[__builtin_ctz(live)];
-  gboolean d = FALSE;
+  gboolean d = (w->waiting & live) != 0;
   EXEC_FOR_LANES(live, l)
   d |= w->pc[l] != pc;
   w->diverged = d;
@@ -631,7 +650,11 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
     break;
   case SASS_OP_BSYNC:
   case SASS_OP_WARPSYNC:
-    break; /* select_lanes() let these lanes through: the others have arrived */
+    /* these lanes have arrived: they wait, or all go on if they are the last expected */
+    w->waiting |= active;
+    try_release(w, pc);
+    moved = TRUE;
+    break;
   case SASS_OP_BAR:
     if (enabled && (sass_has(in, SASS_MOD_SYNC) || !sass_has(in, SASS_MOD_ARV)))
       status = EXEC_STEP_BARRIER;

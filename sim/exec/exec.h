@@ -9,8 +9,9 @@
  * that and never interprets values; a functional run (exec_grid_run) needs no timing at all.
  *
  * Which lanes run next: the lowest program counter among the lanes not waiting at a
- * convergence barrier (BSYNC, WARPSYNC) whose other lanes have not arrived.  Lanes that part at
- * a branch thus run one path after the other and meet again where the paths join.
+ * convergence barrier.  Lanes that part at a branch thus run one path after the other; each
+ * group that reaches BSYNC (or WARPSYNC) runs it and waits there, and the last group expected
+ * runs it too and takes all of them on, as one warp again.
  */
 #pragma once
 
@@ -91,6 +92,7 @@ struct ExecWarp {
   gboolean diverged; /* lanes may be at different instructions */
   guint32 pc[32];    /* next instruction of each lane (an index into the function) */
   guint32 bar[16];   /* convergence barriers: lanes expected at BSYNC Bn */
+  guint32 waiting;   /* lanes that ran a BSYNC or WARPSYNC and wait there for the others */
   guint32 p[8];      /* predicates, one bit a lane; p[7] (PT) is all ones */
   guint8 up[8];      /* uniform predicates; up[7] (UPT) is 1 */
   guint32 ur[64];    /* uniform registers; ur[63] (URZ) stays 0 */

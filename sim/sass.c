@@ -19,6 +19,7 @@ struct SmSass {
   ExecBlock **blocks;   /* per block slot: the block's lane state */
   guint8 *buffer_level; /* per buffer: its memory level */
   GError *error;        /* the first executor error: the run stops there */
+  char **op_names;      /* per instruction, for a trace */
 };
 
 /* ---- building ---- */
@@ -171,8 +172,25 @@ sm_sass_clear(Sm *sm)
   g_free(x->params);
   g_free(x->buffer_level);
   g_clear_error(&x->error);
+  g_strfreev(x->op_names);
   g_free(x);
   sm->sass = NULL;
+}
+
+const char *const *
+sm_sass_op_names(Sm *sm, guint *n)
+{
+  const SassFunction *fn = sm->kernel->sass->fn;
+  if (!sm->sass->op_names) {
+    sm->sass->op_names = g_new0(char *, fn->n_insns + 1u);
+    for (guint i = 0; i < fn->n_insns; i++) {
+      char op[96];
+      sass_insn_opcode(&fn->insns[i], op, sizeof op);
+      sm->sass->op_names[i] = g_strdup(op);
+    }
+  }
+  *n = fn->n_insns;
+  return (const char *const *)sm->sass->op_names;
 }
 
 ExecMemory *

@@ -199,6 +199,9 @@ void sm_sass_clear(Sm *sm);
 void sm_sass_launch(Sm *sm, guint b);
 void sm_sass_settle(Sm *sm, SmWarp *w);
 void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+/* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
+ * a SASS kernel's instructions so. */
+const char *const *sm_sass_op_names(Sm *sm, guint *n);
 
 /* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
  * untraced hot path stays small. */

@@ -22,7 +22,7 @@ sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64
                     .slot = slot,
                     .warp = (guint)(w - sm->warps),
                     .pc = w->pc,
-                    .op = insn->op,
+                    .op = sm->sass ? w->pc : insn->op, /* SASS: its opcode (sass.c) */
                     .unit = ii->unit,
                     .memory = ii->space != ISA_SPACE_NONE,
                     .passes = passes,
@@ -72,6 +72,8 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
                            .n_ops = ISA_OP_COUNT,
                            .gpu_name = sm->gpu->name,
                            .kernel_name = sm->kernel->name};
+  if (sm->sass)
+    sink->info.op_names = sm_sass_op_names(sm, &sink->info.n_ops);
   if (!sink->klass->begin(sink, &sink->info, error))
     return FALSE;
   sm->trace = sink;

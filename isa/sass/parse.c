@@ -87,9 +87,17 @@ sass_op_lookup(const char *name, SassOp *op)
 void
 sass_insn_opcode(const SassInsn *insn, char *buf, gsize size)
 {
+  /* as written: the modifiers in their order, any past the first eight after them */
   g_strlcpy(buf, sass_op_name((SassOp)insn->op), size);
+  guint64 listed[2] = {0, 0};
+  for (guint i = 0; i < insn->n_mods; i++) {
+    guint m = insn->mod_list[i];
+    listed[m >> 6] |= G_GUINT64_CONSTANT(1) << (m & 63);
+    g_strlcat(buf, ".", size);
+    g_strlcat(buf, mod_names[m], size);
+  }
   for (guint m = 0; m < SASS_MOD_COUNT; m++)
-    if (sass_has(insn, (SassMod)m)) {
+    if (sass_has(insn, (SassMod)m) && !((listed[m >> 6] >> (m & 63)) & 1u)) {
       g_strlcat(buf, ".", size);
       g_strlcat(buf, mod_names[m], size);
     }

@@ -540,7 +540,7 @@ fmnmx(gboolean is_min, guint32 a, guint32 b)
   return (x < y) == is_min ? a : b;
 }
 
-static void
+static inline __attribute__((always_inline)) void
 alu_lane(ExecCtx *c, SassOp op, guint l)
 {
   const SassOperand *d = opd(c, 0);
@@ -1022,6 +1022,27 @@ exec_alu(ExecCtx *c)
       alu_lane(c, op, (guint32)__builtin_ctz(c->enabled));
     return TRUE;
   }
+  /* the commonest ops get a lane loop of their own, alu_lane() specialised for each */
+#define HOT(o)                                                                                     \
+  case SASS_OP_##o:                                                                                \
+    EXEC_FOR_LANES(c->enabled, l)                                                                  \
+    alu_lane(c, SASS_OP_##o, l);                                                                   \
+    return TRUE;
+  switch (op) {
+    HOT(FFMA)
+    HOT(FADD)
+    HOT(FMUL)
+    HOT(IMAD)
+    HOT(IADD3)
+    HOT(MOV)
+    HOT(ISETP)
+    HOT(LOP3)
+    HOT(LEA)
+    HOT(SHF)
+  default:
+    break;
+  }
+#undef HOT
   EXEC_FOR_LANES(c->enabled, l)
   {
     alu_lane(c, op, l);

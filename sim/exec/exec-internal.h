@@ -60,16 +60,17 @@ exec_u64(double d)
   return u;
 }
 
+/* registers past those the code names (a pair's or quad's last ones beyond R254) read as RZ */
 static inline guint32
 exec_reg(const ExecWarp *w, guint r, guint l)
 {
-  return r == SASS_RZ ? 0 : w->r[r * 32u + l];
+  return r >= w->n_regs ? 0 : w->r[r * 32u + l];
 }
 
 static inline void
 exec_set(ExecWarp *w, guint r, guint l, guint32 v)
 {
-  if (r != SASS_RZ)
+  if (r < w->n_regs)
     w->r[r * 32u + l] = v;
 }
 
@@ -77,8 +78,8 @@ static inline void
 exec_set64(ExecWarp *w, guint r, guint l, guint64 v)
 {
   if (r != SASS_RZ) {
-    w->r[r * 32u + l] = (guint32)v;
-    w->r[(r + 1u) * 32u + l] = (guint32)(v >> 32);
+    exec_set(w, r, l, (guint32)v);
+    exec_set(w, r + 1u, l, (guint32)(v >> 32));
   }
 }
 
@@ -114,7 +115,7 @@ exec_pget(const ExecWarp *w, const SassOperand *o, guint l)
 guint32 exec_const32(ExecCtx *c, const SassOperand *o, guint l, guint extra);
 
 /* The 32 bits of operand @o for lane @l, no modifier applied. */
-static inline guint32
+static inline __attribute__((always_inline)) guint32
 exec_raw(ExecCtx *c, const SassOperand *o, guint l)
 {
   switch (o->kind) {
@@ -155,7 +156,7 @@ exec_raw64(ExecCtx *c, const SassOperand *o, guint l)
 }
 
 /* An integer operand: ~x and -x applied. */
-static inline guint32
+static inline __attribute__((always_inline)) guint32
 exec_int(ExecCtx *c, const SassOperand *o, guint l)
 {
   guint32 v = exec_raw(c, o, l);
@@ -167,7 +168,7 @@ exec_int(ExecCtx *c, const SassOperand *o, guint l)
 }
 
 /* A float operand's bits: |x| and -x applied. */
-static inline guint32
+static inline __attribute__((always_inline)) guint32
 exec_fbits(ExecCtx *c, const SassOperand *o, guint l)
 {
   guint32 v = exec_raw(c, o, l);

@@ -131,6 +131,7 @@ exec_block_new(ExecKernel *k, guint32 index)
     guint32 n = MIN(32u, threads - i * 32u);
     w->lanes = n == 32 ? 0xffffffffu : (1u << n) - 1u;
     w->r = g_new0(guint32, (gsize)k->n_regs * 32u);
+    w->n_regs = MIN(k->n_regs, (guint)SASS_RZ); /* RZ is never stored */
     w->local = g_malloc0(MAX((gsize)L->local_bytes * 32u, 1u));
     w->p[SASS_PT] = 0xffffffffu;
     w->up[SASS_PT] = 1;
@@ -389,6 +390,10 @@ atomic(ExecCtx *c, ExecSpace space)
   gboolean red = in->op == SASS_OP_RED || in->op == SASS_OP_REDG;
   const SassOperand *d = red ? NULL : &in->opd[0];
   guint ai = red ? 0 : 1;
+  if (in->n_operands <= ai || in->opd[ai].kind != SASS_OPD_MEM) {
+    exec_unsupported(c);
+    return;
+  }
   const SassOperand *addr_opd = &in->opd[ai];
   const SassOperand *b = ai + 1 < in->n_operands ? &in->opd[ai + 1] : NULL;
   const SassOperand *cc = ai + 2 < in->n_operands ? &in->opd[ai + 2] : NULL;
@@ -497,6 +502,8 @@ memory_op(ExecCtx *c)
   case SASS_OP_LD:
   case SASS_OP_LDS:
   case SASS_OP_LDL:
+    if (in->n_operands < 2 || in->opd[0].kind != SASS_OPD_REG || in->opd[1].kind != SASS_OPD_MEM)
+      return exec_unsupported(c), TRUE;
     load(c, space, in->opd[0].reg, &in->opd[1]);
     break;
   case SASS_OP_STG:
@@ -504,11 +511,15 @@ memory_op(ExecCtx *c)
   case SASS_OP_STS:
   case SASS_OP_STL:
     st->is_store = 1;
+    if (in->n_operands < 2 || in->opd[0].kind != SASS_OPD_MEM)
+      return exec_unsupported(c), TRUE;
     store(c, space, &in->opd[0], &in->opd[1]);
     break;
   case SASS_OP_LDGSTS: {
     /* LDGSTS [shared], [global]: the copy lands at once; its timing is the machine's */
     guint bytes = access_bytes(in);
+    if (in->n_operands < 2 || in->opd[0].kind != SASS_OPD_MEM || in->opd[1].kind != SASS_OPD_MEM)
+      return exec_unsupported(c), TRUE;
     EXEC_FOR_LANES(c->enabled, l)
     {
       guint64 s = address(c, &in->opd[0], l, EXEC_SPACE_SHARED),
@@ -626,6 +637,10 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
     break;
   case SASS_OP_RET: {
     const SassOperand *r = &in->opd[0];
+    if (in->n_operands == 0 || r->kind != SASS_OPD_REG) {
+      exec_unsupported(&c);
+      break;
+    }
     gint64 off = in->n_operands > 1 ? in->opd[1].value : 0;
     EXEC_FOR_LANES(enabled, l)
     {

@@ -97,6 +97,7 @@ struct ExecWarp {
   guint8 up[8];      /* uniform predicates; up[7] (UPT) is 1 */
   guint32 ur[64];    /* uniform registers; ur[63] (URZ) stays 0 */
   guint32 *r;        /* n_regs x 32 lanes, register-major */
+  guint n_regs;    /* registers it holds (the kernel's, less RZ) */
   guint8 *local;     /* local_bytes x 32 lanes */
   guint64 clock;     /* what SR_CLOCKLO reads (the caller sets it) */
   guint32 smid;      /* what SR_SMID / SR_VIRTUALSMID read */

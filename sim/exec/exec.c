@@ -544,6 +544,39 @@ memory_op(ExecCtx *c)
 
 /* ---- one step ---- */
 
+gboolean
+exec_insn_supported(const SassInsn *in)
+{
+#define HAS(m) sass_has(in, SASS_MOD_##m)
+  switch (in->op) {
+  case SASS_OP_BMOV:
+  case SASS_OP_P2R:
+  case SASS_OP_R2P:
+    return FALSE;
+  case SASS_OP_F2F: /* between F32 and F64 */
+    return HAS(F32) && HAS(F64) && !HAS(F16);
+  case SASS_OP_I2F:
+  case SASS_OP_I2FP:
+  case SASS_OP_F2I:
+    return !HAS(F16);
+  case SASS_OP_F2FP:
+    return HAS(F32) && HAS(PACK_AB);
+  case SASS_OP_MUFU:
+    return HAS(RCP) || HAS(RSQ) || HAS(SQRT) || HAS(EX2) || HAS(LG2) || HAS(SIN) || HAS(COS) ||
+           HAS(TANH) || HAS(RCP64H) || HAS(RSQ64H);
+  case SASS_OP_ATOMS:
+  case SASS_OP_ATOMG:
+  case SASS_OP_ATOM:
+  case SASS_OP_RED:
+  case SASS_OP_REDG:
+    return HAS(ADD) || HAS(MIN) || HAS(MAX) || HAS(OR) || HAS(AND) || HAS(XOR) || HAS(EXCH) ||
+           HAS(CAS) || HAS(CAST) || HAS(INC) || HAS(DEC);
+  default:
+    return TRUE;
+  }
+#undef HAS
+}
+
 ExecStepStatus
 exec_warp_peek(ExecWarp *w, guint32 *pc, guint32 *active, GError **error)
 {
@@ -604,6 +637,10 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
   ExecStepStatus status = EXEC_STEP_OK;
   guint32 next = pc + 1;
   gboolean moved = FALSE; /* the op set its lanes' pcs itself */
+  if (!exec_insn_supported(in)) {
+    exec_unsupported(&c);
+    return EXEC_STEP_ERROR;
+  }
   switch (in->op) {
   case SASS_OP_NOP:
   case SASS_OP_YIELD:

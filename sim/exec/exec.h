@@ -97,7 +97,7 @@ struct ExecWarp {
   guint8 up[8];      /* uniform predicates; up[7] (UPT) is 1 */
   guint32 ur[64];    /* uniform registers; ur[63] (URZ) stays 0 */
   guint32 *r;        /* n_regs x 32 lanes, register-major */
-  guint n_regs;    /* registers it holds (the kernel's, less RZ) */
+  guint n_regs;      /* registers it holds (the kernel's, less RZ) */
   guint8 *local;     /* local_bytes x 32 lanes */
   guint64 clock;     /* what SR_CLOCKLO reads (the caller sets it) */
   guint32 smid;      /* what SR_SMID / SR_VIRTUALSMID read */
@@ -146,6 +146,10 @@ gboolean exec_warp_done(const ExecWarp *w);
 /* Runs every block of the kernel to its end, one after the other, each warp until it waits at
  * a barrier.  @steps (may be NULL) counts the warp-instructions. */
 gboolean exec_grid_run(ExecKernel *k, guint64 *steps, GError **error);
+
+/* Whether the executor computes @insn (its opcode with these modifiers): a warp that reaches
+ * one it does not stops with "FILE:LINE: unsupported SASS instruction 'OPCODE'". */
+gboolean exec_insn_supported(const SassInsn *insn);
 
 /* The instruction's text as "OPCODE" for messages. */
 void exec_describe(const ExecKernel *k, guint32 pc, char *buf, gsize size);

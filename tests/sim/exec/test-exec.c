@@ -322,17 +322,41 @@ END_TEST
 
 /* ---- every runnable file of the measurements reads ---- */
 
-static const char *const runnable[] = {
-    "tests/data/sass-corpus/h100-corpus.sass.txt",
-    "isa/kernels/textbook/textbook.sass",
+/* the SASS of every H100 measurement and of the corpus and textbook kernels, and how many
+ * functions each holds */
+static const struct {
+  const char *path;
+  guint functions;
+} runnable[] = {
+    {"tests/data/sass-corpus/h100-corpus.sass.txt", 15},
+    {"isa/kernels/textbook/textbook.sass", 6},
+    {"isa/kernels/h100/divergence.sass.gz", 1},
+    {"isa/kernels/h100/prefetch.sass.gz", 46},
+    {"tests/data/sass/h100-control-flow.sass.txt.gz", 15},
+    {"tests/data/sass/h100-extra.sass.txt.gz", 6},
+    {"tests/data/sass/h100-footprint.sass.txt.gz", 2},
+    {"tests/data/sass/h100-latency.sass.txt.gz", 2},
+    {"tests/data/sass/h100-mix2.sass.txt.gz", 39},
+    {"tests/data/sass/h100-mix3.sass.txt.gz", 28},
+    {"tests/data/sass/h100-mlp.sass.txt.gz", 49},
+    {"tests/data/sass/h100-mlp-addressed.sass.txt.gz", 36},
+    {"tests/data/sass/h100-control-flow-addressed.sass.txt.gz", 10},
 };
 
-START_TEST(test_files_read)
+/* Every function reads, and the executor computes every instruction of it. */
+START_TEST(test_files_read_and_every_instruction_runs)
 {
-  g_autoptr(SassFile) f = load_sass(runnable[_i]);
-  ck_assert_uint_gt(f->n_functions, 0);
-  for (guint i = 0; i < f->n_functions; i++)
+  g_autoptr(SassFile) f = load_sass(runnable[_i].path);
+  ck_assert_uint_eq(f->n_functions, runnable[_i].functions);
+  for (guint i = 0; i < f->n_functions; i++) {
     ck_assert_uint_gt(f->functions[i].n_insns, 0);
+    for (guint k = 0; k < f->functions[i].n_insns; k++) {
+      const SassInsn *in = &f->functions[i].insns[k];
+      char op[96];
+      sass_insn_opcode(in, op, sizeof op);
+      ck_assert_msg(exec_insn_supported(in), "%s:%u: %s", runnable[_i].path, in->line, op);
+    }
+  }
 }
 END_TEST
 
@@ -494,7 +518,7 @@ exec_suite(void)
   tcase_add_test(tc, test_transpose_tiled);
   tcase_add_test(tc, test_sgemm);
   tcase_add_test(tc, test_stencil1d);
-  tcase_add_loop_test(tc, test_files_read, 0, G_N_ELEMENTS(runnable));
+  tcase_add_loop_test(tc, test_files_read_and_every_instruction_runs, 0, G_N_ELEMENTS(runnable));
   suite_add_tcase(s, tc);
   tc = tcase_create("errors");
   tcase_add_test(tc, test_unknown_opcode_is_refused);

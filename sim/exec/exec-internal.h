@@ -15,6 +15,8 @@ typedef struct {
   ExecStep *step;
   GError **error;
   gboolean failed;
+  guint32 (*raw)[32]; /* when set: every operand's 32 bits per lane, read before any result is
+                         written (exec_prefetch()) */
 } ExecCtx;
 
 #define EXEC_FOR_LANES(mask, l)                                                                    \
@@ -118,6 +120,8 @@ guint32 exec_const32(ExecCtx *c, const SassOperand *o, guint l, guint extra);
 static inline __attribute__((always_inline)) guint32
 exec_raw(ExecCtx *c, const SassOperand *o, guint l)
 {
+  if (c->raw && o >= c->insn->opd && o < c->insn->opd + c->insn->n_operands)
+    return c->raw[o - c->insn->opd][l];
   switch (o->kind) {
   case SASS_OPD_REG:
     return exec_reg(c->w, o->reg, l);

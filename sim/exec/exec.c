@@ -347,11 +347,46 @@ lane_access(ExecCtx *c, const SassOperand *addr_opd, guint l, ExecSpace space, g
   return locate(c, space, a, bytes, l);
 }
 
+/* LDS of 4 to 16 bytes a lane from a register (+ offset) address, every lane inside the block's
+ * shared memory and aligned: one pass without the per-lane checks' detours.  FALSE (nothing
+ * done) otherwise: the general path then says what is wrong. */
+static gboolean
+load_shared_fast(ExecCtx *c, guint dreg, const SassOperand *o, guint bytes)
+{
+  ExecWarp *w = c->w;
+  guint words = bytes / 4;
+  if (bytes < 4 || o->ureg != SASS_URZ || o->reg >= w->n_regs || dreg + words > w->n_regs)
+    return FALSE;
+  const guint32 *base = &w->r[o->reg * 32u];
+  guint32 size = EXEC_SHARED_RESERVED + w->block->k->launch.shared_bytes;
+  guint32 addr[32];
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;
+    if (a < EXEC_SHARED_RESERVED || a + bytes > size || a % bytes)
+      return FALSE;
+    addr[l] = a;
+  }
+  const guint8 *shared = w->block->shared;
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    c->step->addr[l] = (guint32)(base[l] + (guint32)o->value);
+    for (guint k = 0; k < words; k++)
+      memcpy(&w->r[(dreg + k) * 32u + l], shared + addr[l] + 4 * k, 4);
+  }
+  return TRUE;
+}
+
 static void
 load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 {
   guint bytes = access_bytes(c->insn);
   guint words = bytes > 4 ? bytes / 4 : 1;
+  if (space == EXEC_SPACE_SHARED && dreg != SASS_RZ &&
+      !(sass_has(c->insn, SASS_MOD_U8) || sass_has(c->insn, SASS_MOD_S8) ||
+        sass_has(c->insn, SASS_MOD_U16) || sass_has(c->insn, SASS_MOD_S16)) &&
+      load_shared_fast(c, dreg, addr_opd, bytes))
+    return;
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint8 *p = lane_access(c, addr_opd, l, space, bytes);

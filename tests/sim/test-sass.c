@@ -109,16 +109,16 @@ END_TEST
 static void
 assert_transactions(guint stride_bytes, guint64 transactions, guint64 bytes)
 {
-  g_autofree char *sass =
-      g_strdup_printf(
-          HEAD AT("0000") "S2R R0, SR_TID.X ;\n" AT("0010") "LDC.64 R4, c[0x0][0x218] ;\n" AT(
-              "0020") "ULDC.64 UR4, c[0x0][0x208] ;\n" AT("0030") "IMAD.WIDE R4, R0, 0x%x, R4 "
-                                                                  ";\n" AT("0040") "LDG.E R6, "
-                                                                                   "desc[UR4][R4."
-                                                                                   "64] ;\n" AT("00"
-                                                                                                "5"
-                                                                                                "0") "EXIT ;\n",
-          stride_bytes);
+  g_autofree char *sass = g_strdup_printf(
+      HEAD AT("0000") "S2R R0, SR_TID.X ;\n" AT("0010") "LDC.64 R4, c[0x0][0x218] ;\n" AT(
+          "0020") "ULDC.64 UR4, c[0x0][0x208] ;\n" AT("0030") "IMAD.WIDE R4, R0, 0x%x, R4 "
+                                                              ";\n" AT("0040") "LDG.E R6, "
+                                                                               "desc[UR4][R4."
+                                                                               "64] ;\n" AT(
+                                                                                   "00"
+                                                                                   "5"
+                                                                                   "0") "EXIT ;\n",
+      stride_bytes);
   SassRun r = sass_run(toy_gpu, sass, "grid: 1\nblock: 32", 32 * stride_bytes);
   const SmStats *st = sm_stats(r.sm);
   ck_assert_uint_eq(st->transactions[0], transactions);
@@ -169,12 +169,16 @@ START_TEST(test_divergence_from_predicates)
   SassRun r = sass_run(
       toy_gpu,
       PROLOGUE
-          AT("0060") "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n" AT("0070") "BSSY B0, 0xc0 ;\n" AT("0080") "@P0 BRA 0xb0 ;\n" AT("0090") "IADD3 R7, R0, 0x64, RZ ;\n" AT(
-              "00a0") "BRA 0xc0 ;\n" AT("00b0") "IMAD.SHL.U32 R7, R0, 0x2, RZ ;\n" AT("00c0") "BSYN"
-                                                                                              "C "
-                                                                                              "B0 "
-                                                                                              ";"
-                                                                                              "\n" AT("00d0") "STG.E desc[UR4][R2.64], R7 ;\n" AT("00e0") "EXIT ;\n",
+          AT("0060") "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n" AT("0070") "BSSY B0, 0xc0 ;\n" AT("0080") "@P0 BRA 0xb0 ;\n" AT(
+              "0090") "IADD3 R7, R0, 0x64, RZ ;\n" AT("00a0") "BRA 0xc0 ;\n" AT("00b0") "IMAD.SHL."
+                                                                                        "U32 R7, "
+                                                                                        "R0, 0x2, "
+                                                                                        "RZ ;\n" AT("00c0") "BSYN"
+                                                                                                            "C "
+                                                                                                            "B0 "
+                                                                                                            ";"
+                                                                                                            "\n" AT("00d0") "STG.E desc[UR4][R2.64], R7 ;\n" AT(
+                                                                                                                "00e0") "EXIT ;\n",
       "grid: 1\nblock: 32", 128);
   const SmStats *st = sm_stats(r.sm);
   /* 15 warp-instructions: the 6 of the prologue, ISETP, BSSY, BRA, then IADD3 and BRA with
@@ -204,7 +208,11 @@ START_TEST(test_barrier_orders_shared_memory)
                                                                                              "64], "
                                                                                              "R7 "
                                                                                              ";"
-                                                                                             "\n" AT("00d0") "EXIT ;\n",
+                                                                                             "\n" AT(
+                                                                                                 "0"
+                                                                                                 "0"
+                                                                                                 "d"
+                                                                                                 "0") "EXIT ;\n",
           "grid: 1\nblock: 64\ndynamic_shared_bytes: 256", 256);
   for (guint32 t = 0; t < 64; t++)
     ck_assert_uint_eq(buffer(&r, 0)[t], t ^ 32);
@@ -311,6 +319,73 @@ START_TEST(test_address_outside_buffers_stops_the_run)
 }
 END_TEST
 
+/* ---- the measurements' own SASS against the hand-written streams ---- */
+
+/* cycles of a shipped kernel on the H100 preset with @sets (NULL-terminated) */
+static guint64
+shipped_cycles(const char *kernel, const char *const *sets)
+{
+  TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
+  sm_run(run->sm);
+  ck_assert(sm_error(run->sm) == NULL);
+  guint64 c = sm_stats(run->sm)->cycles;
+  test_run_free(run);
+  return c;
+}
+
+/* cycles per iteration: the difference between 48 and 16 iterations, over 32 */
+static double
+per_iteration(const char *kernel, const char *param, const char *a, const char *b)
+{
+  g_autofree char *i16 = g_strdup_printf("%s=16", param), *i48 = g_strdup_printf("%s=48", param);
+  const char *s16[] = {a, b, i16, NULL}, *s48[] = {a, b, i48, NULL};
+  return (double)(shipped_cycles(kernel, s48) - shipped_cycles(kernel, s16)) / 32.0;
+}
+
+/* k_div: per outer iteration within 1.5 % without divergence; with it, 9.5 cycles less per
+ * divergent inner iteration (BSYNC issued once for the lanes that waited and those arriving,
+ * where the stream issues it per group after a taken branch): 2.5-3.5 % less */
+START_TEST(test_divergence_sass_against_stream)
+{
+  static const struct {
+    const char *ways;
+    double lo, hi;
+  } cases[] = {{"ways=1", -1.5, 1.5}, {"ways=2", -3.5, -2.5}, {"ways=8", -3.5, -2.5}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    double s = per_iteration("isa/kernels/h100/divergence-sass.yaml", "iters", cases[i].ways,
+                             "warps_per_sm=4");
+    double h =
+        per_iteration("isa/kernels/divergence.yaml", "iters", cases[i].ways, "warps_per_sm=4");
+    double err = 100.0 * (s - h) / h;
+    ck_assert_msg(err >= cases[i].lo && err <= cases[i].hi, "%s: SASS %.1f, stream %.1f (%+.1f%%)",
+                  cases[i].ways, s, h, err);
+  }
+}
+END_TEST
+
+/* the prefetch variants whose streams replay the SASS agree within 4 %; unroll with pdist 16
+ * does not: its SASS issues 5 loads ahead, not 16, and is 1.5x slower than the stream */
+START_TEST(test_prefetch_sass_against_stream)
+{
+  static const struct {
+    const char *variant, *pdist;
+    double lo, hi;
+  } cases[] = {{"variant=base", "pdist=1", -4, 4},
+               {"variant=regpf4", "pdist=4", -4, 4},
+               {"variant=async_roll", "pdist=4", -4, 4},
+               {"variant=unroll", "pdist=16", 50, 75}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *sets[] = {cases[i].variant, cases[i].pdist, "warps_per_sm=4", "work=16", NULL};
+    double s = (double)shipped_cycles("isa/kernels/h100/prefetch-sass.yaml", sets);
+    double h = (double)shipped_cycles("isa/kernels/prefetch.yaml", sets);
+    double err = 100.0 * (s - h) / h;
+    ck_assert_msg(err >= cases[i].lo && err <= cases[i].hi,
+                  "%s %s: SASS %.0f, stream %.0f (%+.1f%%)", cases[i].variant, cases[i].pdist, s, h,
+                  err);
+  }
+}
+END_TEST
+
 static Suite *
 sass_suite(void)
 {
@@ -322,6 +397,11 @@ sass_suite(void)
   tcase_add_test(tc, test_bank_passes_from_addresses);
   tcase_add_test(tc, test_divergence_from_predicates);
   tcase_add_test(tc, test_barrier_orders_shared_memory);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("measurements");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_divergence_sass_against_stream);
+  tcase_add_test(tc, test_prefetch_sass_against_stream);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);

@@ -199,6 +199,8 @@ void sm_sass_clear(Sm *sm);
 void sm_sass_launch(Sm *sm, guint b);
 void sm_sass_settle(Sm *sm, SmWarp *w);
 void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+/* At the end of a run: the warps' clock spans into the statistics (SmStats.clock_*). */
+void sm_sass_finish(Sm *sm);
 /* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
  * a SASS kernel's instructions so. */
 const char *const *sm_sass_op_names(Sm *sm, guint *n);

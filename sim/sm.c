@@ -139,6 +139,8 @@ finish(Sm *sm)
     sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
   }
   sm->stats.peak_outstanding = sm->mem.peak_outstanding;
+  if (sm->sass)
+    sm_sass_finish(sm);
   sm->finished = TRUE;
 }
 

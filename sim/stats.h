@@ -54,6 +54,10 @@ typedef struct {
   guint64 write_bytes[CFG_MAX_LEVELS]; /* written by stores */
   guint n_levels;
   guint64 peak_outstanding;
+  /* kernels over SASS that read the clock (CS2R / S2R SR_CLOCKLO): over the warps that read it
+   * twice or more, the cycles between each warp's first and last read */
+  guint clock_warps;
+  guint64 clock_median, clock_min, clock_max;
 } SmStats;
 
 /* Derived per-run numbers, the same in text and JSON. */

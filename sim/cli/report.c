@@ -91,6 +91,12 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                            "shared      %" G_GUINT64_FORMAT " accesses (%" G_GUINT64_FORMAT
                            " stores), %.2f bank passes per access\n",
                            s->shared_accesses, s->shared_stores, m.shared_passes_per_access);
+  if (s->clock_warps)
+    g_string_append_printf(out,
+                           "clock       %" G_GUINT64_FORMAT " cycles between a warp's first and "
+                           "last clock read (median of %u warps; %" G_GUINT64_FORMAT
+                           " to %" G_GUINT64_FORMAT ")\n",
+                           s->clock_median, s->clock_warps, s->clock_min, s->clock_max);
   g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps per SM)\n",
                          m.theoretical_occupancy, m.achieved_occupancy,
                          s->max_warps / MAX(s->n_sm, 1u));

@@ -48,6 +48,14 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_double(b, "milliseconds", (double)s->cycles / (gpu->clock_mhz * 1e3));
   put_int(b, "fast_forward_cycles", s->fast_forward_cycles);
   put_int(b, "stepped_sms", s->stepped_sms);
+  /* timed as measuring programs time it: clock reads of kernels over SASS */
+  json_builder_set_member_name(b, "clock");
+  json_builder_begin_object(b);
+  put_int(b, "warps", s->clock_warps);
+  put_int(b, "per_warp_median", s->clock_median);
+  put_int(b, "per_warp_min", s->clock_min);
+  put_int(b, "per_warp_max", s->clock_max);
+  json_builder_end_object(b);
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
   put_int(b, "total", s->issued);

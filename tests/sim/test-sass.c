@@ -169,16 +169,19 @@ START_TEST(test_divergence_from_predicates)
   SassRun r = sass_run(
       toy_gpu,
       PROLOGUE
-          AT("0060") "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n" AT("0070") "BSSY B0, 0xc0 ;\n" AT("0080") "@P0 BRA 0xb0 ;\n" AT(
-              "0090") "IADD3 R7, R0, 0x64, RZ ;\n" AT("00a0") "BRA 0xc0 ;\n" AT("00b0") "IMAD.SHL."
-                                                                                        "U32 R7, "
-                                                                                        "R0, 0x2, "
-                                                                                        "RZ ;\n" AT("00c0") "BSYN"
-                                                                                                            "C "
-                                                                                                            "B0 "
-                                                                                                            ";"
-                                                                                                            "\n" AT("00d0") "STG.E desc[UR4][R2.64], R7 ;\n" AT(
-                                                                                                                "00e0") "EXIT ;\n",
+          AT("0060") "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n" AT("0070") "BSSY B0, 0xc0 ;\n" AT("0080") "@P0 BRA 0xb0 ;\n" AT("0090") "IADD3 R7, R0, 0x64, RZ ;\n" AT(
+              "00a0") "BRA 0xc0 ;\n" AT("00b0") "IMAD.SHL."
+                                                "U32 R7, "
+                                                "R0, 0x2, "
+                                                "RZ ;\n" AT(
+                                                    "00c0") "BSYN"
+                                                            "C "
+                                                            "B0 "
+                                                            ";"
+                                                            "\n" AT(
+                                                                "00d0") "STG.E desc[UR4][R2.64], "
+                                                                        "R7 ;\n" AT("00e0") "EXIT "
+                                                                                            ";\n",
       "grid: 1\nblock: 32", 128);
   const SmStats *st = sm_stats(r.sm);
   /* 15 warp-instructions: the 6 of the prologue, ISETP, BSSY, BRA, then IADD3 and BRA with
@@ -386,6 +389,30 @@ START_TEST(test_prefetch_sass_against_stream)
 }
 END_TEST
 
+/* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
+ * the same cycles between a warp's reads as to the whole run, and each iteration costs at
+ * least its 16 dependent FFMAs (4 cycles each). */
+START_TEST(test_clock_reads_time_the_loop)
+{
+  guint64 clock[2], cycles[2];
+  for (guint i = 0; i < 2; i++) {
+    const char *sets[] = {"mode=bare", "L=16", i ? "iters=64" : "iters=32", NULL};
+    TestRun *run =
+        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/control-flow-sass.yaml", sets);
+    sm_run(run->sm);
+    const SmStats *st = sm_stats(run->sm);
+    ck_assert_uint_eq(st->clock_warps, 1);
+    ck_assert_uint_eq(st->clock_min, st->clock_max);
+    clock[i] = st->clock_median;
+    cycles[i] = st->cycles;
+    test_run_free(run);
+  }
+  ck_assert_uint_eq(clock[1] - clock[0], cycles[1] - cycles[0]);
+  ck_assert_uint_ge(clock[1] - clock[0], 32 * 16 * 4);
+  ck_assert_uint_le(clock[1] - clock[0], 32 * (16 * 4 + 16));
+}
+END_TEST
+
 static Suite *
 sass_suite(void)
 {
@@ -402,6 +429,7 @@ sass_suite(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_divergence_sass_against_stream);
   tcase_add_test(tc, test_prefetch_sass_against_stream);
+  tcase_add_test(tc, test_clock_reads_time_the_loop);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);

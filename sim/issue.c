@@ -28,16 +28,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
                             ii->random_lines, ii->is_store, &w->rng);
     latency = no_latency;
-    if (ii->is_store) {
-      sm->stats.global_stores++;
-    } else {
-      sm->stats.global_loads++;
-      sm->stats.global_load_latency += base - t;
-    }
-    if (ii->special == SM_SPECIAL_LDGSTS) {
-      sm->stats.async_copies++;
-      w->copy_open = MAX(w->copy_open, base); /* the data is in shared memory then */
-    }
+    sm_issue_global_counted(sm, w, ii, t, base);
     break;
   }
   case ISA_SPACE_SHARED: {
@@ -45,14 +36,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     if (G_UNLIKELY(passes == 0))
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
                               &w->rng);
-    base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
-    sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
-    st->shared_accesses++;
-    st->shared_passes += passes;
-    if (ii->is_store) {
-      st->shared_stores++;
-      w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
-    }
+    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
     break;
   }
   default:
@@ -61,26 +45,13 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     break;
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
-  if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
-    /* the result's register-file write: a fixed-latency one was checked free at issue; a
-     * variable-latency one waits for the first free port from its arrival */
-    while (!ii->fixed_latency && sm_ports_used(&s->ports, complete) >= sm->wb_ports) {
-      complete++;
-      base++;
-    }
-    sm_ports_take(&s->ports, t, complete);
-  }
+  sm_issue_write_port(sm, s, ii, t, &base, &complete);
   if (insn->dst != ISA_NO_REG && !ii->never)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);
   w->finish = MAX(w->finish, complete);
   if (G_UNLIKELY(sm->trace))
     sm_trace_issue(sm, s, w, t, slot, complete, passes);
-  w->issued++;
-  w->last_issue = t;
-  st->issued++;
-  st->issued_unit[ii->unit]++;
-  st->issued_op[insn->op]++;
-  st->thread_instructions += w->n_active;
+  sm_issue_count(w, st, ii, insn->op, t);
   /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
   gboolean is_bra = insn->op == ISA_OP_BRA;
   gboolean taken =

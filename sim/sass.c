@@ -412,49 +412,22 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     }
     base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
     latency = no_latency;
-    if (ii->is_store) {
-      sm->stats.global_stores++;
-    } else {
-      sm->stats.global_loads++;
-      sm->stats.global_load_latency += base - t;
-    }
-    if (ii->special == SM_SPECIAL_LDGSTS) {
-      sm->stats.async_copies++;
-      w->copy_open = MAX(w->copy_open, base);
-    }
+    sm_issue_global_counted(sm, w, ii, t, base);
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
     passes = bank_passes(sm, &step);
-    base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
-    sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
-    st->shared_accesses++;
-    st->shared_passes += passes;
-    if (ii->is_store) {
-      st->shared_stores++;
-      w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
-    }
+    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
   } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
     sm_warp_close_copy_group(w);
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
-  if (G_UNLIKELY(sm->wb_ports) && ii->writes_register) {
-    while (!ii->fixed_latency && sm_ports_used(&s->ports, complete) >= sm->wb_ports) {
-      complete++;
-      base++;
-    }
-    sm_ports_take(&s->ports, t, complete);
-  }
+  sm_issue_write_port(sm, s, ii, t, &base, &complete);
   if (step.enabled)
     for (guint k = 0; k < deps->n_dst; k++)
       sm_scoreboard_write(&w->sb, deps->dst[k], base, latency, (SmState)ii->result_state);
   w->finish = MAX(w->finish, complete);
   if (G_UNLIKELY(sm->trace))
     sm_trace_issue(sm, s, w, t, slot, complete, passes);
-  w->issued++;
-  w->last_issue = t;
-  st->issued++;
-  st->issued_unit[ii->unit]++;
-  st->issued_op[sm->prog->insns[w->pc].op]++;
-  st->thread_instructions += w->n_active;
+  sm_issue_count(w, st, ii, sm->prog->insns[w->pc].op, t);
   gboolean is_bra = in->op == SASS_OP_BRA;
   st->branches += is_bra;
   if (G_UNLIKELY((in->op == SASS_OP_CS2R || in->op == SASS_OP_S2R) && step.enabled &&

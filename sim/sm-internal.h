@@ -188,6 +188,70 @@ const SmStats *sm_mirror_totals(const Sm *sm);
  * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
 gboolean sm_draws_random(const Sm *sm);
 
+/* What issuing does alike for streams (issue.c) and SASS (sass.c). */
+
+/* A global access of @w completing at @base (issued at @t): its counts, an asynchronous copy's
+ * landing. */
+static inline void
+sm_issue_global_counted(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guint64 base)
+{
+  if (ii->is_store) {
+    sm->stats.global_stores++;
+  } else {
+    sm->stats.global_loads++;
+    sm->stats.global_load_latency += base - t;
+  }
+  if (ii->special == SM_SPECIAL_LDGSTS) {
+    sm->stats.async_copies++;
+    w->copy_open = MAX(w->copy_open, base); /* the data is in shared memory then */
+  }
+}
+
+/* A shared-memory access of @passes bank passes by @w at @now_ticks: the cycle its data is
+ * there, its counts, the turn at the queue, a store's completion (BAR.SYNC waits for it). */
+static inline guint64
+sm_issue_shared(Sm *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
+                guint passes)
+{
+  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
+  sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
+  st->shared_accesses++;
+  st->shared_passes += passes;
+  if (ii->is_store) {
+    st->shared_stores++;
+    w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
+  }
+  return base;
+}
+
+/* The result's register-file write: a fixed-latency one was checked free at issue; a
+ * variable-latency one waits for the first free port from its arrival (*@base and *@complete
+ * move with it). */
+static inline void
+sm_issue_write_port(Sm *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, guint64 *base,
+                    guint64 *complete)
+{
+  if (G_LIKELY(!sm->wb_ports) || !ii->writes_register)
+    return;
+  while (!ii->fixed_latency && sm_ports_used(&s->ports, *complete) >= sm->wb_ports) {
+    (*complete)++;
+    (*base)++;
+  }
+  sm_ports_take(&s->ports, t, *complete);
+}
+
+/* One more instruction of (lowered) op @op issued by @w at @t. */
+static inline void
+sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t)
+{
+  w->issued++;
+  w->last_issue = t;
+  st->issued++;
+  st->issued_unit[ii->unit]++;
+  st->issued_op[op]++;
+  st->thread_instructions += w->n_active;
+}
+
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
 void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 

@@ -10,21 +10,6 @@
 
 #define LOWER_ERROR g_quark_from_static_string("sass-lower-error")
 
-/* bytes a memory instruction accesses per lane */
-static guint
-access_bytes(const SassInsn *in)
-{
-  if (sass_has(in, SASS_MOD_B128))
-    return 16;
-  if (sass_has(in, SASS_MOD_B64))
-    return 8;
-  if (sass_has(in, SASS_MOD_U8) || sass_has(in, SASS_MOD_S8))
-    return 1;
-  if (sass_has(in, SASS_MOD_U16) || sass_has(in, SASS_MOD_S16))
-    return 2;
-  return 4;
-}
-
 static gboolean
 is_load(SassOp op)
 {
@@ -120,11 +105,11 @@ width(const SassInsn *in, guint i, gboolean result)
     break;
   }
   if (is_load((SassOp)in->op) && result) {
-    guint b = access_bytes(in);
+    guint b = sass_access_bytes(in);
     return b > 4 ? b / 4 : 1;
   }
   if (is_store((SassOp)in->op) && !result && in->opd[i].kind == SASS_OPD_REG) {
-    guint b = access_bytes(in);
+    guint b = sass_access_bytes(in);
     return b > 4 ? b / 4 : 1;
   }
   return 1;
@@ -202,7 +187,7 @@ sass_lower(const SassFunction *fn, const char *path, GError **error)
     x->pattern = ISA_PATTERN_COALESCED;
     const IsaOpInfo *info = isa_op_info((IsaOp)x->op);
     if (info->space != ISA_SPACE_NONE)
-      x->width = (guint8)access_bytes(in);
+      x->width = (guint8)sass_access_bytes(in);
     if (x->op == ISA_OP_DEPBAR && in->n_operands > 1 && in->opd[1].kind == SASS_OPD_IMM)
       x->count = (guint32)MIN(in->opd[1].value, (gint64)ISA_MAX_DEPBAR);
     if (in->guard != SASS_PT)

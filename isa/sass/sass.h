@@ -160,5 +160,20 @@ sass_first_mod(const SassInsn *insn, SassMod a, SassMod b)
 typedef struct IsaProgram IsaProgram;
 IsaProgram *sass_lower(const SassFunction *fn, const char *path, GError **error);
 
+/* Bytes a memory instruction accesses per lane: .128 16, .64 8, .U8/.S8 1, .U16/.S16 2, else 4. */
+static inline guint
+sass_access_bytes(const SassInsn *insn)
+{
+  if (sass_has(insn, SASS_MOD_B128))
+    return 16;
+  if (sass_has(insn, SASS_MOD_B64))
+    return 8;
+  if (sass_has(insn, SASS_MOD_U8) || sass_has(insn, SASS_MOD_S8))
+    return 1;
+  if (sass_has(insn, SASS_MOD_U16) || sass_has(insn, SASS_MOD_S16))
+    return 2;
+  return 4;
+}
+
 /* "IMAD.WIDE.U32": the opcode with its modifiers, into @buf. */
 void sass_insn_opcode(const SassInsn *insn, char *buf, gsize size);

@@ -252,39 +252,39 @@ shf(const ExecCtx *c, guint32 lo, guint32 s, guint32 hi)
   return has(c, SASS_MOD_HI) ? (guint32)(r >> 32) : (guint32)r;
 }
 
+/* @d rounded to a whole number as F2I's modifier says (nearest even by default) */
+static double
+rounded(const ExecCtx *c, double d)
+{
+  if (has(c, SASS_MOD_TRUNC))
+    return trunc(d);
+  if (has(c, SASS_MOD_FLOOR))
+    return floor(d);
+  if (has(c, SASS_MOD_CEIL))
+    return ceil(d);
+  return nearbyint(d);
+}
+
+/* F2I to 32 bits: saturating, NaN to 0 */
 static guint32
 f2i(const ExecCtx *c, double d)
 {
-  gboolean u = has(c, SASS_MOD_U32) || has(c, SASS_MOD_U64);
   if (isnan(d))
     return 0;
-  if (has(c, SASS_MOD_TRUNC))
-    d = trunc(d);
-  else if (has(c, SASS_MOD_FLOOR))
-    d = floor(d);
-  else if (has(c, SASS_MOD_CEIL))
-    d = ceil(d);
-  else
-    d = nearbyint(d);
-  if (u)
+  d = rounded(c, d);
+  if (has(c, SASS_MOD_U32) || has(c, SASS_MOD_U64))
     return d <= 0 ? 0 : d >= 4294967295.0 ? 0xffffffffu : (guint32)d;
   return d <= -2147483648.0 ? 0x80000000u : d >= 2147483647.0 ? 0x7fffffffu : (guint32)(gint32)d;
 }
 
+/* F2I to 64 bits: saturating, NaN to 0 (unsigned) or the smallest integer */
 static guint64
 f2i64(const ExecCtx *c, double d)
 {
   gboolean u = has(c, SASS_MOD_U64);
   if (isnan(d))
     return u ? 0 : G_GUINT64_CONSTANT(0x8000000000000000);
-  if (has(c, SASS_MOD_TRUNC))
-    d = trunc(d);
-  else if (has(c, SASS_MOD_FLOOR))
-    d = floor(d);
-  else if (has(c, SASS_MOD_CEIL))
-    d = ceil(d);
-  else
-    d = nearbyint(d);
+  d = rounded(c, d);
   if (u)
     return d <= 0 ? 0 : d >= 18446744073709551615.0 ? G_MAXUINT64 : (guint64)d;
   return d <= -9223372036854775808.0  ? G_GUINT64_CONSTANT(0x8000000000000000)
@@ -693,23 +693,15 @@ alu_lane(ExecCtx *c, SassOp op, guint l)
               fchk(exec_f32(exec_fbits(c, opd(c, 1), l)), exec_f32(exec_fbits(c, opd(c, 2), l))));
     break;
   case SASS_OP_FRND: {
+    /* a float's whole number is exact in double */
     if (has(c, SASS_MOD_F64)) {
-      double x = exec_double(c, opd(c, 1), l);
-      x = has(c, SASS_MOD_TRUNC)   ? trunc(x)
-          : has(c, SASS_MOD_FLOOR) ? floor(x)
-          : has(c, SASS_MOD_CEIL)  ? ceil(x)
-                                   : nearbyint(x);
-      dst64(c, d, l, canon64(x));
+      dst64(c, d, l, canon64(rounded(c, exec_double(c, opd(c, 1), l))));
       break;
     }
-    float x = exec_f32(exec_fbits(c, opd(c, 1), l));
+    guint32 x = exec_fbits(c, opd(c, 1), l);
     if (has(c, SASS_MOD_FTZ))
-      x = exec_f32(ftz(exec_u32(x)));
-    x = has(c, SASS_MOD_TRUNC)   ? truncf(x)
-        : has(c, SASS_MOD_FLOOR) ? floorf(x)
-        : has(c, SASS_MOD_CEIL)  ? ceilf(x)
-                                 : nearbyintf(x);
-    dst(c, d, l, canon(x));
+      x = ftz(x);
+    dst(c, d, l, canon((float)rounded(c, (double)exec_f32(x))));
     break;
   }
   case SASS_OP_MUFU: {

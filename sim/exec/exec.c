@@ -250,20 +250,6 @@ update_diverged(ExecWarp *w)
 
 /* ---- memory ---- */
 
-static guint
-access_bytes(const SassInsn *in)
-{
-  if (sass_has(in, SASS_MOD_B128))
-    return 16;
-  if (sass_has(in, SASS_MOD_B64))
-    return 8;
-  if (sass_has(in, SASS_MOD_U8) || sass_has(in, SASS_MOD_S8))
-    return 1;
-  if (sass_has(in, SASS_MOD_U16) || sass_has(in, SASS_MOD_S16))
-    return 2;
-  return 4;
-}
-
 /* the address an operand [...] names for lane @l in @space */
 static guint64
 address(ExecCtx *c, const SassOperand *o, guint l, ExecSpace space)
@@ -380,7 +366,7 @@ load_shared_fast(ExecCtx *c, guint dreg, const SassOperand *o, guint bytes)
 static void
 load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 {
-  guint bytes = access_bytes(c->insn);
+  guint bytes = sass_access_bytes(c->insn);
   guint words = bytes > 4 ? bytes / 4 : 1;
   if (space == EXEC_SPACE_SHARED && dreg != SASS_RZ &&
       !(sass_has(c->insn, SASS_MOD_U8) || sass_has(c->insn, SASS_MOD_S8) ||
@@ -401,7 +387,7 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 static void
 store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperand *src)
 {
-  guint bytes = access_bytes(c->insn);
+  guint bytes = sass_access_bytes(c->insn);
   guint words = bytes > 4 ? bytes / 4 : 1;
   EXEC_FOR_LANES(c->enabled, l)
   {
@@ -531,7 +517,7 @@ memory_op(ExecCtx *c)
     return FALSE;
   }
   st->space = (guint8)space;
-  st->bytes = (guint8)access_bytes(in);
+  st->bytes = (guint8)sass_access_bytes(in);
   switch (in->op) {
   case SASS_OP_LDG:
   case SASS_OP_LD:
@@ -552,7 +538,7 @@ memory_op(ExecCtx *c)
     break;
   case SASS_OP_LDGSTS: {
     /* LDGSTS [shared], [global]: the copy lands at once; its timing is the machine's */
-    guint bytes = access_bytes(in);
+    guint bytes = sass_access_bytes(in);
     if (in->n_operands < 2 || in->opd[0].kind != SASS_OPD_MEM || in->opd[1].kind != SASS_OPD_MEM)
       return exec_unsupported(c), TRUE;
     EXEC_FOR_LANES(c->enabled, l)

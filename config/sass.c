@@ -3,8 +3,10 @@
  * Loading only: the buffers are made and filled when a machine is built (sim/sass.c). */
 #include "sass-kernel.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../isa/asm.h"
 
@@ -288,6 +290,9 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
       return FALSE;
     a->file = beside(file, root, f);
     GError *local = NULL;
+    GStatBuf st;
+    if (g_stat(a->file, &st) == 0 && !S_ISREG(st.st_mode))
+      return cfg_fail(error, file, "%s is not a regular file", a->file);
     if (!g_file_get_contents(a->file, (char **)&a->data, &a->data_size, &local)) {
       gboolean r = cfg_fail(error, file, "cannot read %s: %s", a->file, local->message);
       g_error_free(local);

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -839,6 +841,15 @@ sass_file_load(const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize length = 0;
+  GStatBuf st;
+  if (g_stat(path, &st) != 0) {
+    g_set_error(error, SASS_ERROR, 1, "%s: cannot read: %s", path, g_strerror(errno));
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) { /* a device never ends */
+    g_set_error(error, SASS_ERROR, 1, "%s: not a regular file", path);
+    return NULL;
+  }
   if (g_str_has_suffix(path, ".gz")) {
     g_autoptr(GFile) f = g_file_new_for_path(path);
     g_autoptr(GFileInputStream) raw = g_file_read(f, NULL, error);

@@ -294,6 +294,29 @@ START_TEST(test_unsupported_instruction_is_refused_at_load)
 }
 END_TEST
 
+/* A SASS file that is not a file (a device never ends), or is missing, is refused. */
+START_TEST(test_sass_file_must_be_a_file)
+{
+  static const char *const paths[] = {"/dev/zero", "/nonexistent/k.sass"};
+  static const char *const wants[] = {
+      "/dev/zero: not a regular file",
+      "/nonexistent/k.sass: cannot read: No such file or directory"};
+  for (guint i = 0; i < 2; i++) {
+    g_autofree char *text = g_strdup_printf(
+        "name: k\nsass: %s\nregisters_per_thread: 8\ngrid: 1\nblock: 32\n", paths[i]);
+    g_autofree char *kernel_path = test_write_temp("k.yaml", text);
+    g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
+    CfgGpu *gpu = NULL;
+    CfgKernel *kernel = NULL;
+    GError *error = NULL;
+    ck_assert(!cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, &error));
+    ck_assert_msg(strstr(error->message, "k.yaml:2:7: ") && strstr(error->message, wants[i]), "%s",
+                  error->message);
+    g_error_free(error);
+  }
+}
+END_TEST
+
 /* A store past the buffer stops the run with the instruction, block, warp, lane and address. */
 START_TEST(test_address_outside_buffers_stops_the_run)
 {
@@ -434,6 +457,7 @@ sass_suite(void)
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);
   tcase_add_test(tc, test_unsupported_instruction_is_refused_at_load);
+  tcase_add_test(tc, test_sass_file_must_be_a_file);
   tcase_add_test(tc, test_address_outside_buffers_stops_the_run);
   suite_add_tcase(s, tc);
   return s;

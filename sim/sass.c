@@ -345,14 +345,21 @@ static guint
 bank_passes(const Sm *sm, const ExecStep *st)
 {
   guint banks = MIN(sm->gpu->smem.banks, 64u), width = sm->gpu->smem.bank_width_bytes;
+  /* banks and widths are powers of two on every GPU there is: masks and shifts then */
+  gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
+  guint shift = (guint)__builtin_ctz(width);
   guint64 seen[64][32]; /* per bank, its distinct words so far */
   guint count[64] = {0}, passes = 1, words = 0;
   guint per_lane = (MAX(st->bytes, 1u) + width - 1) / width;
+  guint64 previous = G_MAXUINT64;
   for (guint32 m = st->enabled; m; m &= m - 1) {
     guint l = (guint)__builtin_ctz(m);
-    guint64 first = st->addr[l] / width;
+    if (st->addr[l] == previous)
+      continue; /* the words of the lane before (a broadcast): counted */
+    previous = st->addr[l];
+    guint64 first = pow2 ? st->addr[l] >> shift : st->addr[l] / width;
     for (guint64 p = first; p < first + per_lane; p++) {
-      guint bank = (guint)(p % banks), k = 0, n = count[bank];
+      guint bank = pow2 ? (guint)(p & (banks - 1)) : (guint)(p % banks), k = 0, n = count[bank];
       while (k < n && seen[bank][k] != p)
         k++;
       if (k < n || n == G_N_ELEMENTS(seen[0]))

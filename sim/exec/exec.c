@@ -349,7 +349,7 @@ load_shared_fast(ExecCtx *c, guint dreg, const SassOperand *o, guint bytes)
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;
-    if (a < EXEC_SHARED_RESERVED || a + bytes > size || a % bytes)
+    if (a < EXEC_SHARED_RESERVED || a + bytes > size || (a & (bytes - 1)))
       return FALSE;
     addr[l] = a;
   }
@@ -622,6 +622,11 @@ exec_warp_peek(ExecWarp *w, guint32 *pc, guint32 *active, GError **error)
 static void
 advance(ExecWarp *w, guint32 mask, guint32 pc)
 {
+  if (mask == 0xffffffffu) { /* a whole warp: one pass the compiler vectorises */
+    for (guint l = 0; l < 32; l++)
+      w->pc[l] = pc;
+    return;
+  }
   EXEC_FOR_LANES(mask, l)
   w->pc[l] = pc;
 }

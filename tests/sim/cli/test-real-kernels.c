@@ -178,6 +178,31 @@ START_TEST(test_bad_dumps_are_refused)
 }
 END_TEST
 
+/* A kernel that reads past its buffer stops a validation with where and which run. */
+START_TEST(test_validation_of_a_failing_kernel_says_why)
+{
+  g_autofree char *sass = test_source_path("isa/kernels/textbook/textbook.sass");
+  g_autofree char *kernel_text = g_strdup_printf(
+      "name: short\nsass: %s\nfunction: saxpy\nregisters_per_thread: 18\ngrid: 1\n"
+      "block: 64\narguments:\n  - {name: n, type: i32, value: 64}\n"
+      "  - {name: a, type: f32, value: 2}\n  - {name: x, type: buffer, bytes: 128}\n"
+      "  - {name: y, type: buffer, bytes: 256}\n",
+      sass);
+  g_autofree char *kernel = test_write_temp("short.yaml", kernel_text);
+  g_autofree char *csv_text =
+      g_strdup_printf("kernel,set,metric,measured,curve\n%s,,cycles,1000,short\n", kernel);
+  g_autofree char *csv = test_write_temp("m.csv", csv_text);
+  g_autofree char *out = NULL, *err = NULL;
+  int status =
+      test_smsim((const char *[]){"validate", "config/gpus/h100.yaml", csv, NULL}, &out, &err);
+  ck_assert_int_ne(status, 0);
+  ck_assert_msg(strstr(err, "the run of the kernel: ") && strstr(err, "textbook.sass:") &&
+                    strstr(err, "(4 bytes) by lane 0 is outside every buffer (LDG.E.CONSTANT at "
+                                "0x0120, block 0, warp 1)"),
+                "%s", err);
+}
+END_TEST
+
 static Suite *
 real_kernels_suite(void)
 {
@@ -191,6 +216,7 @@ real_kernels_suite(void)
   tcase_add_test(tc, test_stencil_bit_for_bit);
   tcase_add_test(tc, test_grid_that_disagrees_is_refused);
   tcase_add_test(tc, test_bad_dumps_are_refused);
+  tcase_add_test(tc, test_validation_of_a_failing_kernel_says_why);
   suite_add_tcase(s, tc);
   return s;
 }

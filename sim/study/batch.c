@@ -49,7 +49,7 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError 
   guint64 max_cycles = batch->max_cycles ? batch->max_cycles : SM_DEFAULT_MAX_CYCLES;
   sm_run_until(sm, max_cycles);
   if (sm_stop_requested())
-    return TRUE; /* the batch reports the interruption */
+    return TRUE;      /* the batch reports the interruption */
   if (sm_error(sm)) { /* a kernel over SASS that went wrong: say where, and which run */
     g_autofree char *what = g_strjoinv(" ", (char **)g_ptr_array_index(batch->points, i));
     g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "the run of %s: %s",

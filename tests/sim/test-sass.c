@@ -420,8 +420,7 @@ START_TEST(test_clock_reads_time_the_loop)
   guint64 clock[2], cycles[2];
   for (guint i = 0; i < 2; i++) {
     const char *sets[] = {"mode=bare", "L=16", i ? "iters=64" : "iters=32", NULL};
-    TestRun *run =
-        test_run_new("config/gpus/h100.yaml", "isa/kernels/control-flow.yaml", sets);
+    TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/control-flow.yaml", sets);
     sm_run(run->sm);
     const SmStats *st = sm_stats(run->sm);
     ck_assert_uint_eq(st->clock_warps, 1);

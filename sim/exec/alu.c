@@ -1081,9 +1081,12 @@ fast(ExecCtx *c, SassOp op, guint32 raw[][32])
       /* -x and ~x as the general path applies them */
       guint32 nx = (in->opd[i].flags & SASS_F_NOT) ? ~0u : 0;
       guint32 ng = (in->opd[i].flags & SASS_F_NEG) ? 1u : 0;
-      if (nx | ng)
-        EXEC_FOR_LANES(c->enabled, l)
-      raw[i][l] = ng ? -(raw[i][l] ^ nx) : raw[i][l] ^ nx;
+      if (!(nx | ng))
+        continue;
+      EXEC_FOR_LANES(c->enabled, l)
+      {
+        raw[i][l] = ng ? -(raw[i][l] ^ nx) : raw[i][l] ^ nx;
+      }
     }
     EXEC_FOR_LANES(c->enabled, l)
     out[l] = raw[1][l] + raw[2][l] + raw[3][l];

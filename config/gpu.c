@@ -676,4 +676,24 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
       g_string_append(out, "]\n");
     }
   }
+  gboolean any = FALSE;
+  for (guint op = 0; op < SASS_OP_COUNT; op++) {
+    if (!g->sass.unit[op] && !g->sass.latency[op] && !g->sass.issue_cycles[op] &&
+        !g->sass.lanes[op])
+      continue;
+    if (!any)
+      g_string_append(out, "sass:\n  ops:\n");
+    any = TRUE;
+    GString *fields = g_string_new(NULL);
+    if (g->sass.unit[op])
+      g_string_append_printf(fields, ", unit: %s", isa_unit_name(g->sass.unit[op] - 1u));
+    if (g->sass.latency[op])
+      g_string_append_printf(fields, ", latency_cycles: %u", g->sass.latency[op]);
+    if (g->sass.issue_cycles[op])
+      g_string_append_printf(fields, ", issue_cycles: %u", g->sass.issue_cycles[op]);
+    if (g->sass.lanes[op])
+      g_string_append_printf(fields, ", lanes_per_scheduler: %u", g->sass.lanes[op]);
+    g_string_append_printf(out, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
+    g_string_free(fields, TRUE);
+  }
 }

@@ -1037,7 +1037,17 @@ static gboolean
 fast(ExecCtx *c, SassOp op, guint32 raw[][32])
 {
   const SassInsn *in = c->insn;
-  if (in->mods[0] | in->mods[1] || in->n_operands < 3 || in->opd[0].kind != SASS_OPD_REG)
+  /* the modifiers each form may have: IMAD's .MOV, .SHL, .IADD only name what it is used for,
+   * and .U32 changes nothing but the high half (not computed here); LOP3 is always .LUT */
+  static const SassMod imad_mods[] = {SASS_MOD_MOV, SASS_MOD_SHL, SASS_MOD_IADD, SASS_MOD_U32};
+  guint64 allowed[2] = {0, 0};
+  if (op == SASS_OP_IMAD)
+    for (guint i = 0; i < G_N_ELEMENTS(imad_mods); i++)
+      allowed[imad_mods[i] >> 6] |= G_GUINT64_CONSTANT(1) << (imad_mods[i] & 63);
+  else if (op == SASS_OP_LOP3)
+    allowed[SASS_MOD_LUT >> 6] |= G_GUINT64_CONSTANT(1) << (SASS_MOD_LUT & 63);
+  if ((in->mods[0] & ~allowed[0]) | (in->mods[1] & ~allowed[1]) || in->n_operands < 2 ||
+      in->opd[0].kind != SASS_OPD_REG)
     return FALSE;
   guint32 fand[4] = {~0u, ~0u, ~0u, ~0u}, fxor[4] = {0}, iflags = 0;
   for (guint i = 1; i < in->n_operands && i < 4; i++) {
@@ -1068,6 +1078,21 @@ fast(ExecCtx *c, SassOp op, guint32 raw[][32])
     EXEC_FOR_LANES(c->enabled, l)
     out[l] = canon(exec_f32(FBITS(1, l)) * exec_f32(FBITS(2, l)));
     return TRUE;
+  case SASS_OP_MOV:
+    if (in->n_operands != 2 || iflags)
+      return FALSE;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = raw[1][l];
+    return TRUE;
+  case SASS_OP_LOP3: {
+    /* LOP3.LUT Rd, a, b, c, lut, !PT: no predicate result, no modified operand */
+    if (in->n_operands != 6 || iflags || in->opd[4].kind != SASS_OPD_IMM)
+      return FALSE;
+    guint lut = (guint)in->opd[4].value & 0xffu;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = lop3(raw[1][l], raw[2][l], raw[3][l], lut);
+    return TRUE;
+  }
   case SASS_OP_IMAD:
     if (in->n_operands != 4 || iflags || in->opd[1].kind == SASS_OPD_PRED)
       return FALSE;

@@ -7,7 +7,7 @@
 
 #include "../isa/asm.h"
 #include "occupancy.h"
-#include "sass-kernel.h"
+#include "sass-config.h"
 
 /* Launch keys; their values may be numbers or expressions over params. */
 static const CfgField kernel_fields[] = {

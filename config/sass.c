@@ -1,7 +1,7 @@
 /* Kernel files over SASS: the SASS file and function, the launch (1-, 2- or 3-D grid and
  * block, shared and local memory), and the kernel's arguments in order, scalars and buffers.
  * Loading only: the buffers are made and filled when a machine is built (sim/sass.c). */
-#include "sass-kernel.h"
+#include "sass-config.h"
 
 #include <glib/gstdio.h>
 #include <math.h>

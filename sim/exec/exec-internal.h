@@ -3,8 +3,12 @@
 
 #include "exec.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
+
+/* the stack pointer a thread starts with (c[0x0][0x28]); local addresses below it */
+#define EXEC_STACK_TOP 0x1000000u
 
 typedef struct {
   ExecWarp *w;
@@ -25,6 +29,9 @@ typedef struct {
 
 gboolean exec_fail(ExecCtx *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 gboolean exec_unsupported(ExecCtx *c);
+
+/* Loads, stores, atomics, copies (access.c); FALSE when @c's op is none of them. */
+gboolean exec_memory_op(ExecCtx *c);
 
 /* Arithmetic, logic, conversions and warp-wide ops (alu.c); FALSE when @c's op is none of them
  * (c->failed says whether it failed). */
@@ -198,3 +205,111 @@ exec_double(ExecCtx *c, const SassOperand *o, guint l)
     v ^= G_GUINT64_CONSTANT(1) << 63;
   return exec_f64(v);
 }
+
+/* ---- shared by alu.c, fp.c, warp.c, fast.c ---- */
+
+static inline gboolean
+exec_has(const ExecCtx *c, SassMod m)
+{
+  return sass_has(c->insn, m);
+}
+
+static inline const SassOperand *
+exec_opd(const ExecCtx *c, guint i)
+{
+  static const SassOperand rz = {.kind = SASS_OPD_REG, .reg = SASS_RZ};
+  return i < c->insn->n_operands ? &c->insn->opd[i] : &rz;
+}
+
+/* writes a register or uniform register operand */
+static inline void
+exec_dst(ExecCtx *c, const SassOperand *o, guint l, guint32 v)
+{
+  if (o->kind == SASS_OPD_UREG)
+    exec_uset(c->w, o->reg, v);
+  else if (o->kind == SASS_OPD_REG)
+    exec_set(c->w, o->reg, l, v);
+}
+
+static inline void
+exec_dst64(ExecCtx *c, const SassOperand *o, guint l, guint64 v)
+{
+  if (o->kind == SASS_OPD_UREG) {
+    if (o->reg != SASS_URZ) {
+      c->w->ur[o->reg] = (guint32)v;
+      c->w->ur[o->reg + 1u] = (guint32)(v >> 32);
+    }
+  } else if (o->kind == SASS_OPD_REG) {
+    exec_set64(c->w, o->reg, l, v);
+  }
+}
+
+static inline guint32
+exec_imnmx(gboolean is_min, gboolean is_signed, guint32 a, guint32 b)
+{
+  gboolean less = is_signed ? (gint32)a < (gint32)b : a < b;
+  return is_min == less ? a : b;
+}
+
+static inline guint32
+exec_lop3(guint32 a, guint32 b, guint32 cc, guint lut)
+{
+  guint32 r = 0;
+  for (guint i = 0; i < 8; i++)
+    if (lut & (1u << i))
+      r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
+  return r;
+}
+
+typedef enum { EXEC_F_ADD, EXEC_F_MUL, EXEC_F_FMA } ExecFOp;
+
+/* @stmt with the rounding mode @mode in force (its operands volatile, so that it is computed
+ * between the two changes of mode) */
+#define EXEC_WITH_ROUNDING(mode, stmt)                                                             \
+  do {                                                                                             \
+    if ((mode) != FE_TONEAREST)                                                                    \
+      fesetround(mode);                                                                            \
+    stmt;                                                                                          \
+    if ((mode) != FE_TONEAREST)                                                                    \
+      fesetround(FE_TONEAREST);                                                                    \
+  } while (0)
+
+static inline guint32
+exec_ftz(guint32 u)
+{
+  return (u & 0x7f800000u) == 0 ? u & 0x80000000u : u;
+}
+
+static inline guint32
+exec_canon(float f)
+{
+  return isnan(f) ? 0x7fffffffu : exec_u32(f);
+}
+
+static inline guint64
+exec_canon64(double d)
+{
+  return isnan(d) ? G_GUINT64_CONSTANT(0x7fffffffffffffff) : exec_u64(d);
+}
+
+int exec_rounding(const ExecCtx *c);
+float exec_f32_op(ExecFOp op, float a, float b, float cc, int mode);
+double exec_f64_op(ExecFOp op, double a, double b, double cc, int mode);
+float exec_from_half(guint16 h);
+guint16 exec_to_bf16(float f);
+float exec_half_in(ExecCtx *c, const SassOperand *o, guint l, guint which);
+guint16 exec_half_out(double d);
+gboolean exec_fcompare(const ExecCtx *c, double a, double b);
+double exec_rounded(const ExecCtx *c, double d);
+guint32 exec_f2i(const ExecCtx *c, double d);
+guint64 exec_f2i64(const ExecCtx *c, double d);
+float exec_mufu(const ExecCtx *c, float x);
+gboolean exec_fchk(float a, float b);
+guint32 exec_fmnmx(gboolean is_min, guint32 a, guint32 b);
+void exec_f2f(ExecCtx *c, guint32 lanes, gboolean to64);
+void exec_shfl(ExecCtx *c);
+void exec_vote(ExecCtx *c, gboolean uniform);
+void exec_redux(ExecCtx *c);
+void exec_match(ExecCtx *c);
+void exec_prefetch(ExecCtx *c, guint32 raw[][32]);
+gboolean exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32]);

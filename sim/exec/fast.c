@@ -1,0 +1,142 @@
+/* One pass over the lanes: every operand read once per instruction, and the commonest
+ * arithmetic in its plainest forms over those values. */
+#include "exec-internal.h"
+
+/* every operand's bits for every lane, once per instruction rather than once per lane and
+ * use (the lanes' results do not feed each other: all are read before any is written) */
+void
+exec_prefetch(ExecCtx *c, guint32 raw[][32])
+{
+  const SassInsn *in = c->insn;
+  for (guint i = 0; i < in->n_operands; i++) {
+    const SassOperand *o = &in->opd[i];
+    guint32 v = 0;
+    switch (o->kind) {
+    case SASS_OPD_REG:
+      if (o->reg < c->w->n_regs) {
+        memcpy(raw[i], &c->w->r[o->reg * 32u], sizeof raw[i]);
+        continue;
+      }
+      break;
+    case SASS_OPD_UREG:
+      v = c->w->ur[o->reg];
+      break;
+    case SASS_OPD_IMM:
+      v = (guint32)o->value;
+      break;
+    case SASS_OPD_PRED:
+    case SASS_OPD_UPRED:
+      for (guint l = 0; l < 32; l++)
+        raw[i][l] = exec_pget(c->w, o, l);
+      continue;
+    case SASS_OPD_CONST:
+      if (o->reg != SASS_RZ) {
+        EXEC_FOR_LANES(c->enabled, l)
+        raw[i][l] = exec_const32(c, o, l, 0);
+        continue;
+      }
+      v = c->enabled ? exec_const32(c, o, (guint)__builtin_ctz(c->enabled), 0) : 0;
+      break;
+    default:
+      break;
+    }
+    for (guint l = 0; l < 32; l++)
+      raw[i][l] = v;
+  }
+  c->raw = raw;
+}
+
+/* bits of a float operand for a lane, |x| and -x applied as masks */
+#define FBITS(i, l) ((raw[i][l] & fand[i]) ^ fxor[i])
+
+/* The commonest arithmetic in its plainest forms (no modifier but the op's own, registers,
+ * uniform registers and immediates): lane loops over the prefetched operands.  FALSE when @c's
+ * instruction is not one of them. */
+gboolean
+exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
+{
+  const SassInsn *in = c->insn;
+  /* the modifiers each form may have: IMAD's .MOV, .SHL, .IADD only name what it is used for,
+   * and .U32 changes nothing but the high half (not computed here); LOP3 is always .LUT */
+  static const SassMod imad_mods[] = {SASS_MOD_MOV, SASS_MOD_SHL, SASS_MOD_IADD, SASS_MOD_U32};
+  guint64 allowed[2] = {0, 0};
+  if (op == SASS_OP_IMAD)
+    for (guint i = 0; i < G_N_ELEMENTS(imad_mods); i++)
+      allowed[imad_mods[i] >> 6] |= G_GUINT64_CONSTANT(1) << (imad_mods[i] & 63);
+  else if (op == SASS_OP_LOP3)
+    allowed[SASS_MOD_LUT >> 6] |= G_GUINT64_CONSTANT(1) << (SASS_MOD_LUT & 63);
+  if ((in->mods[0] & ~allowed[0]) | (in->mods[1] & ~allowed[1]) || in->n_operands < 2 ||
+      in->opd[0].kind != SASS_OPD_REG)
+    return FALSE;
+  guint32 fand[4] = {~0u, ~0u, ~0u, ~0u}, fxor[4] = {0}, iflags = 0;
+  for (guint i = 1; i < in->n_operands && i < 4; i++) {
+    guint8 fl = in->opd[i].flags;
+    if (fl & SASS_F_ABS)
+      fand[i] = 0x7fffffffu;
+    if (fl & SASS_F_NEG)
+      fxor[i] = 0x80000000u;
+    iflags |= fl & (SASS_F_NEG | SASS_F_NOT | SASS_F_ABS);
+  }
+  ExecWarp *w = c->w;
+  guint d = in->opd[0].reg;
+  if (d >= w->n_regs)
+    return FALSE;
+  guint32 *out = &w->r[d * 32u];
+  switch (op) {
+  case SASS_OP_FFMA:
+    if (in->n_operands != 4)
+      return FALSE;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = exec_canon(fmaf(exec_f32(FBITS(1, l)), exec_f32(FBITS(2, l)), exec_f32(FBITS(3, l))));
+    return TRUE;
+  case SASS_OP_FADD:
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = exec_canon(exec_f32(FBITS(1, l)) + exec_f32(FBITS(2, l)));
+    return TRUE;
+  case SASS_OP_FMUL:
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = exec_canon(exec_f32(FBITS(1, l)) * exec_f32(FBITS(2, l)));
+    return TRUE;
+  case SASS_OP_MOV:
+    if (in->n_operands != 2 || iflags)
+      return FALSE;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = raw[1][l];
+    return TRUE;
+  case SASS_OP_LOP3: {
+    /* LOP3.LUT Rd, a, b, c, lut, !PT: no predicate result, no modified operand */
+    if (in->n_operands != 6 || iflags || in->opd[4].kind != SASS_OPD_IMM)
+      return FALSE;
+    guint lut = (guint)in->opd[4].value & 0xffu;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = exec_lop3(raw[1][l], raw[2][l], raw[3][l], lut);
+    return TRUE;
+  }
+  case SASS_OP_IMAD:
+    if (in->n_operands != 4 || iflags || in->opd[1].kind == SASS_OPD_PRED)
+      return FALSE;
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = raw[1][l] * raw[2][l] + raw[3][l];
+    return TRUE;
+  case SASS_OP_IADD3:
+    if (in->n_operands != 4 || in->opd[1].kind == SASS_OPD_PRED)
+      return FALSE;
+    for (guint i = 1; i < 4; i++) {
+      /* -x and ~x as the general path applies them */
+      guint32 nx = (in->opd[i].flags & SASS_F_NOT) ? ~0u : 0;
+      guint32 ng = (in->opd[i].flags & SASS_F_NEG) ? 1u : 0;
+      if (!(nx | ng))
+        continue;
+      EXEC_FOR_LANES(c->enabled, l)
+      {
+        raw[i][l] = ng ? -(raw[i][l] ^ nx) : raw[i][l] ^ nx;
+      }
+    }
+    EXEC_FOR_LANES(c->enabled, l)
+    out[l] = raw[1][l] + raw[2][l] + raw[3][l];
+    return TRUE;
+  default:
+    return FALSE;
+  }
+}
+#undef FBITS

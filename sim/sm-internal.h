@@ -106,7 +106,7 @@ sm_warp_prepare(const Sm *sm, SmWarp *w)
     return;
   const SmInsnInfo *ii = &sm->info[w->pc];
   SmState why = SM_STATE_WAIT;
-  if (G_UNLIKELY(sm->prog->deps))
+  if (G_UNLIKELY(sm->sass != NULL))
     w->deps_at = sm_scoreboard_deps_ready(&w->sb, &sm->prog->deps[w->pc], ii->unit, &why);
   else
     w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);

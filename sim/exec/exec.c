@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-
 gboolean
 exec_fail(ExecCtx *c, const char *fmt, ...)
 {

@@ -7,4 +7,5 @@ int sm_cmd_describe(int argc, char **argv);
 int sm_cmd_sweep(int argc, char **argv);
 int sm_cmd_merge(int argc, char **argv);
 int sm_cmd_validate(int argc, char **argv);
+int sm_cmd_fit(int argc, char **argv);
 int sm_cmd_occupancy(int argc, char **argv);

@@ -21,6 +21,7 @@ static const char usage_text[] =
     "  smsim merge     PART.csv... [--csv FILE] [--json FILE] [--plot FILE.{png,svg}]\n"
     "  smsim validate  GPU.yaml MEASUREMENTS.csv [--csv FILE] [--plot FILE] [--jobs N]\n"
     "                  [--max-cycles N]\n"
+    "  smsim fit       GPU.yaml MEASUREMENTS.csv --free KEY[=LO:HI]... [--out FILE.yaml] [--jobs N]\n"
     "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
     "  smsim describe  GPU.yaml [--set K=V]...\n"
     "run, sweep and validate also take --no-fast-forward (step through every cycle of every SM).\n"
@@ -42,6 +43,8 @@ dispatch(int argc, char **argv)
     return sm_cmd_occupancy(argc - 1, argv + 1);
   if (strcmp(cmd, "validate") == 0)
     return sm_cmd_validate(argc - 1, argv + 1);
+  if (strcmp(cmd, "fit") == 0)
+    return sm_cmd_fit(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0)
     return sm_cmd_sweep(argc - 1, argv + 1);
   if (strcmp(cmd, "merge") == 0)

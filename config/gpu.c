@@ -143,6 +143,11 @@ static const CfgField branch_fields[] = {
       "cycles a warp waits after a BSSY"),
     F("bsync_cycles", CFG_FIELD_UINT, branch.bsync_cycles, 0, 1u << 16, "cycles",
       "cycles a warp waits after a BSYNC"),
+    F("not_taken_cycles", CFG_FIELD_UINT, branch.not_taken_cycles, 0, 1u << 16, "cycles",
+      "kernels over SASS: cycles a warp waits after a predicated BRA none of its lanes takes "
+      "(the warp waits for the branch's outcome either way)"),
+    F("divergent_cycles", CFG_FIELD_UINT, branch.divergent_cycles, 0, 1u << 16, "cycles",
+      "cycles a warp waits, beyond the branch's own, after a branch that splits its lanes"),
 };
 
 static const CfgField memory_fields[] = {
@@ -153,6 +158,11 @@ static const CfgField memory_fields[] = {
       "transactions in flight per SM before global loads stall with lg_throttle"),
     F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
+    F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
+      "bytes/cycle",
+      "one SM's own path to the memory system (its port into the crossbar), which every "
+      "transaction of the SM passes in order before its level's channel (inf = unlimited); the "
+      "levels' bytes_per_cycle are the SM's share of what all SMs share"),
 };
 
 #define FL(k, t, field, lo, hi, u, d)                                                              \
@@ -264,6 +274,7 @@ set_defaults(CfgGpu *g)
   g->memory.line_bytes = 128;
   g->memory.sector_bytes = 32;
   g->memory.max_outstanding = 4096;
+  g->memory.sm_bytes_per_cycle = INFINITY;
   g->memory.seed = 1;
 }
 
@@ -590,13 +601,15 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");
   g_string_append_printf(out,
-                         "branch:\n  taken_cycles: %u\n  bssy_cycles: %u\n  bsync_cycles: %u\n",
-                         g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles);
+                         "branch:\n  taken_cycles: %u\n  bssy_cycles: %u\n  bsync_cycles: %u\n"
+                         "  not_taken_cycles: %u\n  divergent_cycles: %u\n",
+                         g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles,
+                         g->branch.not_taken_cycles, g->branch.divergent_cycles);
   g_string_append_printf(out,
                          "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"
-                         "  seed: %" G_GUINT64_FORMAT "\n",
+                         "  sm_bytes_per_cycle: %g\n  seed: %" G_GUINT64_FORMAT "\n",
                          g->memory.line_bytes, g->memory.sector_bytes, g->memory.max_outstanding,
-                         g->memory.seed);
+                         g->memory.sm_bytes_per_cycle, g->memory.seed);
   for (guint i = 0; i < g->memory.n_levels; i++) {
     const CfgMemLevel *lv = &g->memory.levels[i];
     g_string_append_printf(out,

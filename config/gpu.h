@@ -87,6 +87,8 @@ typedef struct {
   struct {
     guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
     guint bssy_cycles, bsync_cycles; /* ... and after a convergence-barrier instruction */
+    guint not_taken_cycles; /* after a conditional BRA that falls through (kernels over SASS) */
+    guint divergent_cycles; /* added when a branch splits the warp's lanes */
   } branch;
   /* how SASS opcodes run here (kernels over SASS): the unit, result latency, issue cycles and
    * lanes per scheduler of each; 0 = those of the unit its lowered op runs on (sass-ops.def) */
@@ -99,6 +101,7 @@ typedef struct {
   struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding; /* transactions in flight per SM before lg_throttle */
+    double sm_bytes_per_cycle; /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;          /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];
     guint n_levels;

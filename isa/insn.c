@@ -398,6 +398,16 @@ asm_parse_instruction(Asm *a)
     insn.level = (guint8)b;
     break;
   }
+  case ISA_SHAPE_DSR: {
+    ok = parse_register(a, &insn.dst) && asm_expect(a, ",");
+    if (!ok)
+      break;
+    Tok *sr = asm_next(a);
+    if (sr->kind != TOK_IDENT || strcmp(sr->text, "SR_CLOCKLO") != 0)
+      return asm_fail_at(a, sr, "%s reads SR_CLOCKLO (the clock), not '%s'", info->mnemonic,
+                         sr->text);
+    break;
+  }
   case ISA_SHAPE_DS:
   case ISA_SHAPE_DSS:
   case ISA_SHAPE_DSSS: {

@@ -25,6 +25,7 @@ typedef enum {
   ISA_SHAPE_BRA,   /* BRA (closes a repeat body) or BRA label */
   ISA_SHAPE_BSSY,  /* BSSY Bn, label: the lanes active now reconverge at label (BSYNC Bn) */
   ISA_SHAPE_BSYNC, /* BSYNC Bn */
+  ISA_SHAPE_DSR,   /* CS2R Rd, SR_CLOCKLO: reads the clock (clock.per_warp_* of a run) */
 } IsaShape;
 
 typedef enum { ISA_SPACE_NONE, ISA_SPACE_GLOBAL, ISA_SPACE_SHARED } IsaSpace;

@@ -67,6 +67,9 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
   case ISA_SHAPE_BSYNC:
     g_string_append_printf(s, " B%u", insn->level);
     break;
+  case ISA_SHAPE_DSR:
+    g_string_append_printf(s, " %s, SR_CLOCKLO", reg_name(program, insn->dst));
+    break;
   case ISA_SHAPE_SETP:
     g_string_append_printf(s, " %s", reg_name(program, insn->dst));
     if (insn->pattern == ISA_PRED_LANES)

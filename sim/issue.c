@@ -42,6 +42,8 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   default:
     if (G_UNLIKELY(ii->special == SM_SPECIAL_LDGDEPBAR))
       sm_warp_close_copy_group(w);
+    else if (G_UNLIKELY(ii->special == SM_SPECIAL_CLOCK))
+      sm_clock_read(sm->clock, (guint)(w - sm->warps), t);
     break;
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
@@ -70,6 +72,10 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     extra = step.barrier_op == 1   ? sm->gpu->branch.bssy_cycles
             : step.barrier_op == 2 ? sm->gpu->branch.bsync_cycles
                                    : 0;
+    if (step.branch && insn->count && !taken)
+      extra += sm->gpu->branch.not_taken_cycles; /* a BRA to a label that falls through */
+    if (step.divergent)
+      extra += sm->gpu->branch.divergent_cycles;
   } else {
     w->pc++;
   }

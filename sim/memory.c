@@ -51,6 +51,10 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
   mem->sector_bytes = gpu->memory.sector_bytes;
   mem->max_outstanding = gpu->memory.max_outstanding;
   mem->sm_outstanding = g_new0(guint64, n_sm);
+  if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
+    mem->port_free = g_new0(guint64, n_sm);
+    mem->port_ticks_per_byte = SM_TICKS_PER_CYCLE / gpu->memory.sm_bytes_per_cycle;
+  }
   for (guint i = 0; i < mem->n_levels; i++) {
     const CfgMemLevel *cfg = &gpu->memory.levels[i];
     SmMemLevel *lv = &mem->levels[i];
@@ -107,6 +111,7 @@ sm_memory_clear(SmMemory *mem)
     g_clear_pointer(&mem->levels[i].latency_guide, g_free);
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
+  g_clear_pointer(&mem->port_free, g_free);
 }
 
 static guint64
@@ -144,7 +149,12 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
   guint64 h = sm_hash64(line);
   guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
                                                    : (guint)(h % lv->channels);
-  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  guint64 arrive = now << SM_TICK_SHIFT;
+  if (mem->port_free) { /* the SM's port first, in order */
+    arrive = MAX(arrive, mem->port_free[sm]);
+    mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
+  }
+  guint64 start = MAX(arrive, lv->channel_free[ch]);
   lv->channel_free[ch] = start + service_ticks(lv, bytes);
   guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   guint64 done = begins + latency;

@@ -10,6 +10,11 @@
  * deterministic service the throughput knee is sharp; with several hashed channels requests
  * collide and throughput bends smoothly towards the peak.
  *
+ * Before its level, every transaction of an SM passes that SM's own port (memory.
+ * sm_bytes_per_cycle), in order: one SM alone cannot pull more than its port, while the levels'
+ * bandwidth is what all SMs share.  Waiting for the port delays the transaction; the port's
+ * own transfer time is part of the unloaded latency.
+ *
  * Because service is first come first served, a transaction's completion is known when it is
  * issued; the SM gets it back as a timestamp.  Completion events only keep the count of
  * transactions in flight, which the LD/ST unit caps (lg_throttle).
@@ -46,6 +51,8 @@ typedef struct {
   guint line_bytes, sector_bytes;
   guint64 outstanding;     /* transactions in flight, all SMs */
   guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
+  guint64 *port_free;      /* per SM: ticks when its port to the levels is free; NULL: no limit */
+  double port_ticks_per_byte;
   guint64 max_outstanding;
   guint64 peak_outstanding;
   gboolean count_queued; /* tracing: count transactions waiting for a channel */

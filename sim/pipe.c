@@ -23,7 +23,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
                   : insn->op == ISA_OP_LDGSTS    ? SM_SPECIAL_LDGSTS
                   : insn->op == ISA_OP_LDGDEPBAR ? SM_SPECIAL_LDGDEPBAR
                   : insn->op == ISA_OP_DEPBAR    ? SM_SPECIAL_DEPBAR
-                                                 : SM_SPECIAL_NONE;
+                  : insn->op == ISA_OP_CS2R || insn->op == ISA_OP_S2R ? SM_SPECIAL_CLOCK
+                                                                      : SM_SPECIAL_NONE;
     if (prog->simt && (insn->op == ISA_OP_ISETP || (insn->op == ISA_OP_BRA && insn->count) ||
                        insn->op == ISA_OP_BSSY || insn->op == ISA_OP_BSYNC))
       ii->special = SM_SPECIAL_SIMT;
@@ -64,7 +65,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     /* what comes after it is known without lane masks; it reaches no memory (sm.c) */
     ii->ahead_ok = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
-                   ii->special != SM_SPECIAL_BAR;
+                   ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
       ii->result_state = SM_STATE_WAIT;

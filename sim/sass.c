@@ -20,9 +20,6 @@ struct SmSass {
   guint8 *buffer_level;              /* per buffer: its memory level */
   GError *error;                     /* the first executor error: the run stops there */
   char **op_names;                   /* per instruction, for a trace */
-  guint64 *clock_first, *clock_last; /* per warp slot: its first and last clock read */
-  guint *clock_reads;
-  GArray *clock_spans; /* guint64: last - first of every warp that read the clock twice */
 };
 
 /* ---- building ---- */
@@ -149,10 +146,6 @@ sm_sass_init(Sm *sm)
     memcpy(x->params + at, &v, size);
     at += size;
   }
-  x->clock_first = g_new0(guint64, sm->n_warps);
-  x->clock_last = g_new0(guint64, sm->n_warps);
-  x->clock_reads = g_new0(guint, sm->n_warps);
-  x->clock_spans = g_array_new(FALSE, FALSE, sizeof(guint64));
   ExecLaunch launch = {.shared_bytes = cs->static_shared_bytes + cs->dynamic_shared_bytes,
                        .local_bytes = cs->local_bytes_per_thread,
                        .params = x->params,
@@ -180,10 +173,6 @@ sm_sass_clear(Sm *sm)
   g_free(x->buffer_level);
   g_clear_error(&x->error);
   g_strfreev(x->op_names);
-  g_free(x->clock_first);
-  g_free(x->clock_last);
-  g_free(x->clock_reads);
-  g_array_free(x->clock_spans, TRUE);
   g_free(x);
   sm->sass = NULL;
 }
@@ -246,40 +235,6 @@ next(Sm *sm, SmWarp *w)
   if (s == EXEC_STEP_ERROR)
     fail(sm, w, error);
   return FALSE;
-}
-
-static gint
-compare_u64(gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
-  return x < y ? -1 : x > y;
-}
-
-void
-sm_sass_finish(Sm *sm)
-{
-  GArray *spans = sm->sass->clock_spans;
-  SmStats *st = &sm->stats;
-  st->clock_warps = spans->len;
-  if (spans->len == 0)
-    return;
-  g_array_sort(spans, compare_u64);
-  const guint64 *v = (const guint64 *)spans->data;
-  guint n = spans->len;
-  st->clock_min = v[0];
-  st->clock_max = v[n - 1];
-  st->clock_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* a warp slot's clock reads end with its warp: their span counts once */
-static void
-clock_done(SmSass *x, guint slot)
-{
-  if (x->clock_reads[slot] >= 2) {
-    guint64 span = x->clock_last[slot] - x->clock_first[slot];
-    g_array_append_val(x->clock_spans, span);
-  }
-  x->clock_reads[slot] = 0;
 }
 
 void
@@ -428,7 +383,10 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
   sm_issue_write_port(sm, s, ii, t, &base, &complete);
-  if (step.enabled)
+  /* the SASS's own stall counts hold whether or not a lane runs it (an arithmetic op's result
+   * is waited for even when no lane writes it); a memory access without lanes returns nothing */
+  gboolean memory = ii->space == ISA_SPACE_GLOBAL || ii->space == ISA_SPACE_SHARED;
+  if (step.enabled || !memory)
     for (guint k = 0; k < deps->n_dst; k++)
       sm_scoreboard_write(&w->sb, deps->dst[k], base, latency, (SmState)ii->result_state);
   w->finish = MAX(w->finish, complete);
@@ -440,28 +398,28 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (G_UNLIKELY((in->op == SASS_OP_CS2R || in->op == SASS_OP_S2R) && step.enabled &&
                  in->n_operands > 1 && in->opd[1].kind == SASS_OPD_SREG &&
                  in->opd[1].reg == SASS_SR_CLOCKLO)) {
-    guint ws = (guint)(w - sm->warps);
-    if (x->clock_reads[ws]++ == 0)
-      x->clock_first[ws] = t;
-    x->clock_last[ws] = t;
+    sm_clock_read(sm->clock, (guint)(w - sm->warps), t);
   }
   guint32 pc = w->pc;
-  if (next(sm, w) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged)
-    st->divergent_branches++;
+  gboolean divergent =
+      next(sm, w) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged;
+  st->divergent_branches += divergent;
   if (status == EXEC_STEP_BARRIER && !w->done) {
     sm_warp_prepare(sm, w);
     sm_blocks_arrive(sm, w, t);
     return;
   }
-  if (w->done) {
-    clock_done(x, (guint)(w - sm->warps));
+  if (w->done)
     return;
-  }
   sm_warp_prepare(sm, w);
   gboolean taken = w->pc != pc + 1;
-  guint extra = in->op == SASS_OP_BSSY    ? sm->gpu->branch.bssy_cycles
-                : in->op == SASS_OP_BSYNC ? sm->gpu->branch.bsync_cycles
-                                          : 0;
+  const CfgGpu *g = sm->gpu;
+  guint extra = in->op == SASS_OP_BSSY                     ? g->branch.bssy_cycles
+                : in->op == SASS_OP_BSYNC                  ? g->branch.bsync_cycles
+                : is_bra && !taken && in->guard != SASS_PT ? g->branch.not_taken_cycles
+                                                           : 0;
+  if (divergent)
+    extra += g->branch.divergent_cycles;
   guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
   if (wait && t + 1 + wait > w->deps_at) {
     w->deps_at = t + 1 + wait;

@@ -70,6 +70,9 @@ sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, 
     if ((simt->arrived[b] & simt->expect[b]) == simt->expect[b]) {
       *active = simt->expect[b] | act; /* reconverged */
     } else if (simt->n_pending > 0) {
+      /* the lanes wait and the warp switches to a deferred path: that costs a redirect, and
+       * BSYNC's own cycles come once, when the last lanes arrive (as a SASS warp issues it) */
+      out->barrier_op = 0;
       simt->n_pending--;
       out->next_pc = simt->pending_pc[simt->n_pending];
       *active = simt->pending_mask[simt->n_pending];

@@ -25,7 +25,7 @@ typedef struct {
   guint32 next_pc;
   gboolean redirect; /* the next instruction is fetched from elsewhere (taken_cycles) */
   gboolean branch, divergent;
-  guint barrier_op; /* 1 BSSY, 2 BSYNC: their extra cycles */
+  guint barrier_op; /* 1 BSSY, 2 BSYNC that releases its lanes: their extra cycles */
 } SmSimtStep;
 
 /* Runs the control effect of @insn (at @pc) on a warp whose lanes are *@active: predicates,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "blocks.h"
+#include "clock.h"
 #include "engine.h"
 #include "memory.h"
 #include "pipe.h"
@@ -25,6 +26,7 @@ struct Sm {
   const IsaProgram *prog;
   SmInsnInfo *info;
   SmSass *sass; /* kernels over SASS: the executor's side (sass.c); NULL for streams */
+  SmClock *clock; /* a kernel that reads the clock: its warps' reads (clock.h); else NULL */
   SmWarp *warps;
   guint n_warps, n_done;
   guint64 *ready_pool;
@@ -263,8 +265,6 @@ void sm_sass_clear(Sm *sm);
 void sm_sass_launch(Sm *sm, guint b);
 void sm_sass_settle(Sm *sm, SmWarp *w);
 void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
-/* At the end of a run: the warps' clock spans into the statistics (SmStats.clock_*). */
-void sm_sass_finish(Sm *sm);
 /* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
  * a SASS kernel's instructions so. */
 const char *const *sm_sass_op_names(Sm *sm, guint *n);

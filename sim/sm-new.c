@@ -17,6 +17,19 @@ sm_set_run_ahead(gboolean on)
   no_run_ahead = !on;
 }
 
+/* The kernel reads the clock (CS2R / S2R SR_CLOCKLO): a kernel over SASS may (its reads are
+ * told apart when they issue), a stream if it has such an instruction. */
+static gboolean
+reads_clock(const Sm *sm)
+{
+  if (sm->kernel->sass)
+    return TRUE;
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].special == SM_SPECIAL_CLOCK)
+      return TRUE;
+  return FALSE;
+}
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -61,7 +74,10 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   /* a barrier's release wakes warps of other schedulers; the active pool changes with every
    * warp's state; a warp issuing two instructions a cycle may issue a memory access with the
    * second */
-  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && sm->policy != CFG_POLICY_TWO_LEVEL &&
+  if (reads_clock(sm))
+    sm->clock = sm_clock_new(sm->n_warps); /* before mirroring and fast-forward look */
+  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && !sm->clock &&
+                     sm->policy != CFG_POLICY_TWO_LEVEL &&
                      !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
@@ -164,6 +180,8 @@ sm_draws_random(const Sm *sm)
 {
   if (sm->kernel->sass)
     return TRUE; /* lane values: no two blocks, and no two periods, are alike */
+  if (sm->clock)
+    return TRUE; /* each clock read keeps its own cycle: no period may be skipped */
   for (guint i = 0; i < sm->prog->n_insns; i++) {
     const IsaInsn *insn = &sm->prog->insns[i];
     const SmInsnInfo *ii = &sm->info[i];
@@ -184,6 +202,7 @@ sm_free(Sm *sm)
   if (sm == NULL)
     return;
   sm_sass_clear(sm);
+  sm_clock_free(sm->clock);
   sm_memory_clear(&sm->mem);
   sm_engine_clear(&sm->engine);
   g_free(sm->info);

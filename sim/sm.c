@@ -69,6 +69,8 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
   set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
     set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + 1);
+    if (G_UNLIKELY(sm->clock))
+      sm_clock_done(sm->clock, (guint)(w - sm->warps));
     sm->n_done++;
     sm_blocks_warp_finished(sm, w);
     return SM_NEVER;
@@ -139,8 +141,8 @@ finish(Sm *sm)
     sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
   }
   sm->stats.peak_outstanding = sm->mem.peak_outstanding;
-  if (sm->sass)
-    sm_sass_finish(sm);
+  if (sm->clock)
+    sm_clock_finish(sm->clock, &sm->stats);
   sm->finished = TRUE;
 }
 

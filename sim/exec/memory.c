@@ -3,6 +3,7 @@
 #include "exec.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #define EXEC_MEMORY_BASE G_GUINT64_CONSTANT(0x7f0000000000)
 /* room between buffers: an access past one buffer's end does not reach the next */
@@ -13,7 +14,22 @@ typedef struct {
   guint64 address;
   gsize size;
   guint8 *data;
+  gboolean mapped; /* data is an anonymous mapping (large buffers) */
 } ExecBuffer;
+
+/* Buffers from this size on are mapped rather than allocated: their pages stay untouched,
+ * and cost nothing, until the kernel or a fill writes them (a 1 GiB buffer of which a run
+ * reads a few lines). */
+#define EXEC_MEMORY_MAP_BYTES ((gsize)1 << 20)
+
+static void
+buffer_free(ExecBuffer *b)
+{
+  if (b->mapped)
+    munmap(b->data, b->size);
+  else
+    g_free(b->data);
+}
 
 struct ExecMemory {
   GArray *buffers; /* ExecBuffer, by address */
@@ -38,7 +54,7 @@ exec_memory_free(ExecMemory *mem)
   for (guint i = 0; i < mem->buffers->len; i++) {
     ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, i);
     g_free(b->name);
-    g_free(b->data);
+    buffer_free(b);
   }
   g_array_free(mem->buffers, TRUE);
   g_free(mem);
@@ -48,7 +64,15 @@ guint64
 exec_memory_add(ExecMemory *mem, const char *name, gsize size)
 {
   ExecBuffer b = {.name = g_strdup(name), .address = mem->next, .size = size};
-  b.data = g_malloc0(MAX(size, 1));
+  if (size >= EXEC_MEMORY_MAP_BYTES) {
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      g_error("cannot map %" G_GSIZE_FORMAT " bytes for buffer %s", size, name);
+    b.data = p;
+    b.mapped = TRUE;
+  } else {
+    b.data = g_malloc0(MAX(size, 1));
+  }
   g_array_append_val(mem->buffers, b);
   mem->next += ((size + 255) & ~(guint64)255) + EXEC_MEMORY_GAP;
   return b.address;

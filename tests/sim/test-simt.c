@@ -123,17 +123,24 @@ START_TEST(test_branch_and_barrier_costs_are_gpu_keys)
 {
   /* the two-way branch above with costs: taken_cycles 3 delays the BRA to join (10) and the
    * switch to the deferred path at BSYNC: BSYNC 14, FFMA 18 and 22, BSYNC 23, FADD 26, done
-   * 30.  bsync_cycles 2 delays what follows each BSYNC: FFMA 14 and 18, BSYNC 19, FADD 22, done
-   * 26. */
-  const char *taken[] = {"branch.taken_cycles=3", NULL}, *bsync[] = {"branch.bsync_cycles=2", NULL};
-  Traced *a = run_traced(two_way, taken), *b = run_traced(two_way, bsync);
+   * 30.  bsync_cycles 5 delays what follows the BSYNC that releases the lanes (17): FADD 23,
+   * done 27; the BSYNC that leaves lanes waiting (11) costs a redirect only.
+   * divergent_cycles 3 delays what follows the divergent BRA (4): FFMA 8 and 12, BRA 13, BSYNC
+   * 14, FFMA 15 and 19, BSYNC 20, FADD 23, done 27. */
+  const char *taken[] = {"branch.taken_cycles=3", NULL}, *bsync[] = {"branch.bsync_cycles=5", NULL},
+             *divergent[] = {"branch.divergent_cycles=3", NULL};
+  Traced *a = run_traced(two_way, taken), *b = run_traced(two_way, bsync),
+         *c = run_traced(two_way, divergent);
   ck_assert_uint_eq(sm_stats(a->run->sm)->cycles, 30);
-  ck_assert_uint_eq(sm_stats(b->run->sm)->cycles, 26);
-  g_autofree char *oa = issue_order(a), *ob = issue_order(b);
+  ck_assert_uint_eq(sm_stats(b->run->sm)->cycles, 27);
+  ck_assert_uint_eq(sm_stats(c->run->sm)->cycles, 27);
+  g_autofree char *oa = issue_order(a), *ob = issue_order(b), *oc = issue_order(c);
   ck_assert_str_eq(oa, "0:0 1:0 4:0 5:0 9:0 10:0 14:0 18:0 22:0 23:0 26:0");
-  ck_assert_str_eq(ob, "0:0 1:0 4:0 5:0 9:0 10:0 11:0 14:0 18:0 19:0 22:0");
+  ck_assert_str_eq(ob, "0:0 1:0 4:0 5:0 9:0 10:0 11:0 12:0 16:0 17:0 23:0");
+  ck_assert_str_eq(oc, "0:0 1:0 4:0 8:0 12:0 13:0 14:0 15:0 19:0 20:0 23:0");
   traced_free(a);
   traced_free(b);
+  traced_free(c);
 }
 END_TEST
 

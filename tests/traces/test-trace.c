@@ -337,9 +337,10 @@ END_TEST
 
 START_TEST(test_text_timeline_shows_active_lanes)
 {
-  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16), then waits for
-   * its taken branch to the convergence point (the blanks: the preset's 7 cycles) and
-   * reconverges with all 32 ('*', '#') */
+  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16) up to BSYNC,
+   * where they wait while the warp turns to the other 16 (the blanks: a redirect, the preset's
+   * 7 cycles); those are at the convergence point already: their BSYNC releases all 32, which
+   * go on after the preset's 20 cycles of BSYNC ('*', '#') */
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/divergence.yaml",
@@ -350,13 +351,15 @@ START_TEST(test_text_timeline_shows_active_lanes)
                         "--set",
                         "iters=1",
                         "--trace-window",
-                        "95:145",
+                        "125:190",
                         NULL};
   g_autofree char *text = trace_text("div.txt", args);
-  ck_assert_msg(strstr(text,
-                       "warp    0 *****--**++---+---+---+---+---+---+---++---    +**\n"
-                       "    lanes #####  ##gg   g   g   g   g   g   g   gg       g##\n") != NULL,
-                "%s", text);
+  ck_assert_msg(
+      strstr(text,
+             "warp    0   ++---+---+---+---+---+---+---++---    +---                 **--\n"
+             "    lanes   gg   g   g   g   g   g   g   gg       g                    ##  \n") !=
+          NULL,
+      "%s", text);
   /* a run without divergence has no lanes rows */
   const char *plain[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=2", NULL};
   g_autofree char *t2 = trace_text("plain.txt", plain);

@@ -1,0 +1,57 @@
+/* Clock reads per warp and their spans (clock.h). */
+#include "clock.h"
+
+SmClock *
+sm_clock_new(guint n_warp_slots)
+{
+  SmClock *c = g_new0(SmClock, 1);
+  c->first = g_new0(guint64, n_warp_slots);
+  c->last = g_new0(guint64, n_warp_slots);
+  c->reads = g_new0(guint, n_warp_slots);
+  c->spans = g_array_new(FALSE, FALSE, sizeof(guint64));
+  return c;
+}
+
+void
+sm_clock_free(SmClock *c)
+{
+  if (c == NULL)
+    return;
+  g_free(c->first);
+  g_free(c->last);
+  g_free(c->reads);
+  g_array_free(c->spans, TRUE);
+  g_free(c);
+}
+
+void
+sm_clock_done(SmClock *c, guint slot)
+{
+  if (c->reads[slot] >= 2) {
+    guint64 span = c->last[slot] - c->first[slot];
+    g_array_append_val(c->spans, span);
+  }
+  c->reads[slot] = 0;
+}
+
+static gint
+compare_u64(gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+  return x < y ? -1 : x > y;
+}
+
+void
+sm_clock_finish(const SmClock *c, SmStats *st)
+{
+  st->clock_warps = c->spans->len;
+  if (c->spans->len == 0)
+    return;
+  g_autoptr(GArray) v = g_array_copy(c->spans);
+  g_array_sort(v, compare_u64);
+  const guint64 *s = (const guint64 *)v->data;
+  guint n = v->len;
+  st->clock_min = s[0];
+  st->clock_max = s[n - 1];
+  st->clock_median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}

@@ -1,0 +1,33 @@
+/* Clock reads (CS2R / S2R Rd, SR_CLOCKLO): the cycle each warp reads the clock, as a
+ * clock64-timed measurement records it.  Over all warps of a run that read the clock at least
+ * twice, the cycles between each one's first and last read give SmStats.clock_* (median,
+ * minimum, maximum).  Not how the read issues (issue.c, sass.c). */
+#pragma once
+
+#include <glib.h>
+
+#include "stats.h"
+
+typedef struct {
+  guint64 *first, *last; /* per warp slot: its first and last clock read */
+  guint *reads;          /* per warp slot: reads so far */
+  GArray *spans;         /* guint64: last - first of every warp that read the clock twice */
+} SmClock;
+
+SmClock *sm_clock_new(guint n_warp_slots);
+void sm_clock_free(SmClock *c);
+
+/* The warp in @slot reads the clock at cycle @t. */
+static inline void
+sm_clock_read(SmClock *c, guint slot, guint64 t)
+{
+  if (c->reads[slot]++ == 0)
+    c->first[slot] = t;
+  c->last[slot] = t;
+}
+
+/* The warp in @slot ended: its span counts once, and the slot starts afresh. */
+void sm_clock_done(SmClock *c, guint slot);
+
+/* At the end of a run: the spans into @st (clock_warps, clock_median, clock_min, clock_max). */
+void sm_clock_finish(const SmClock *c, SmStats *st);

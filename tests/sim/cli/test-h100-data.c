@@ -1,0 +1,154 @@
+/* The H100 preset against the mechanism measurements, replayed from their own SASS and timed
+ * by their own clock reads: what a branch and a reconvergence cost (h100-control-flow.csv) and
+ * loads in flight, one SM alone and all 132 together (h100-mlp.csv).  Also clock reads in the
+ * kernel language, to the cycle. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* The MAPE (percent) of a validate output's curve @label, or of all rows (@label NULL). */
+static double
+mape_of(const char *out, const char *label)
+{
+  if (label == NULL) {
+    const char *last = g_strrstr(out, "overall MAPE: ");
+    ck_assert(last != NULL);
+    return g_ascii_strtod(last + strlen("overall MAPE: "), NULL);
+  }
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix(lines[i], label) && lines[i][strlen(label)] == ' ') {
+      g_auto(GStrv) f = g_strsplit_set(lines[i] + strlen(label), " ", -1);
+      guint col = 0;
+      for (guint j = 0; f[j]; j++)
+        if (*f[j] && ++col == 2) /* rows, MAPE */
+          return g_ascii_strtod(f[j], NULL);
+    }
+  ck_abort_msg("no curve %s", label);
+  return 0;
+}
+
+static char *
+validate(const char *csv, const char *jobs)
+{
+  const char *args[] = {"validate", "config/gpus/h100.yaml", csv, "--jobs", jobs, NULL};
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  return out;
+}
+
+START_TEST(test_control_flow_within_3_percent)
+{
+  g_autofree char *out = validate("tests/data/h100-control-flow-clock.csv", "2");
+  double all = mape_of(out, NULL);
+  printf("h100 control flow: %.1f %% over 60 rows\n", all);
+  /* 2.8 % when this test was written; 20.0 % with BSSY and BSYNC free, a BRA that falls
+   * through costing one issue and predicated-off instructions not waited for */
+  ck_assert_msg(all <= 3.0, "%.1f %%", all);
+  /* a region no lane enters: BSYNC's 20 cycles (1.0 %; 48 % at 0) */
+  ck_assert_double_le(mape_of(out, "if L=64 lim=0"), 2.0);
+  /* every lane enters: the fall-through BRA costs a taken one's 7 (1.7 %; 11 % at 0) */
+  ck_assert_double_le(mape_of(out, "if L=64 lim=32"), 3.0);
+  /* half the lanes: 16 more for splitting the warp (1.7 %; 6.5 % at 0) */
+  ck_assert_double_le(mape_of(out, "if L=64 lim=16"), 3.0);
+  /* L = 8 is predicated, not branched: its FFMAs are waited for with no lane on (6.2 %; 48 %
+   * when they were not) */
+  ck_assert_double_le(mape_of(out, "if L=8 lim=0"), 7.0);
+}
+END_TEST
+
+START_TEST(test_loads_in_flight_within_8_percent)
+{
+  g_autofree char *path = test_source_path("tests/data/h100-mlp-clock.csv");
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  const char *csv = "tests/data/h100-mlp-clock.csv";
+  g_autofree char *subset = NULL;
+  if (g_getenv("SMSIM_SANITIZED")) {
+    /* memory checks slow every run several times: one row in eight, and a looser bound */
+    GString *t = g_string_new(NULL);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0, row = 0; lines[i]; i++)
+      if (!g_str_has_prefix(lines[i], "isa/") || row++ % 8 == 0)
+        g_string_append_printf(t, "%s\n", lines[i]);
+    subset = test_write_temp("mlp.csv", t->str);
+    g_string_free(t, TRUE);
+  }
+  g_autofree char *out = validate(subset ? subset : csv, "2");
+  double all = mape_of(out, NULL);
+  printf("h100 loads in flight: %.1f %%%s\n", all, subset ? " (one row in eight)" : "");
+  /* 7.5 % when this test was written (432 rows); 48.5 % with the lone SM held to its share of
+   * DRAM, 7.6 % with no port of its own */
+  ck_assert_msg(all <= (subset ? 10.0 : 8.0), "%.1f %%", all);
+  if (subset)
+    return;
+  /* one SM alone: the whole GPU's DRAM behind it, its port its limit (1.7 % and 3.7 %) */
+  ck_assert_double_le(mape_of(out, "near 16B x32 1 SMs"), 4.0);
+  ck_assert_double_le(mape_of(out, "grid 16B x32 1 SMs"), 6.0);
+  /* all SMs: their DRAM shared (7.6 % and 7.8 %) */
+  ck_assert_double_le(mape_of(out, "near 16B x32 132 SMs"), 10.0);
+  ck_assert_double_le(mape_of(out, "near 4B x1 132 SMs"), 10.0);
+}
+END_TEST
+
+/* CS2R Rd, SR_CLOCKLO in a stream: the cycles between a warp's first and last read. */
+START_TEST(test_clock_reads_in_a_stream)
+{
+  const char *text = "name: clk\nparams:\n  warps_per_sm: 1\n  n: 10\n"
+                     "warps_per_sm: $warps_per_sm\nregisters_per_thread: 32\nstream: |\n"
+                     "  CS2R R8, SR_CLOCKLO\n  repeat $n {\n    FFMA R1, R1, R0, R0\n  }\n"
+                     "  S2R R9, SR_CLOCKLO\n";
+  g_autofree char *kernel = test_write_temp("clk.yaml", text);
+  /* one warp: the first FFMA issues the cycle after the read, each next one 4 later, the last
+   * read the cycle after the last FFMA: 1 + 4 (n - 1) + 1 */
+  const guint ns[] = {1, 10, 100};
+  for (guint i = 0; i < G_N_ELEMENTS(ns); i++) {
+    g_autofree char *n = g_strdup_printf("n=%u", ns[i]);
+    const char *args[] = {"run", "config/gpus/h100.yaml", kernel, "--set", n, "--json", NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+    g_autofree char *want = g_strdup_printf("\"per_warp_median\" : %u", 2 + 4 * (ns[i] - 1));
+    ck_assert_msg(strstr(out, want) != NULL, "%s in %s", want, out);
+    ck_assert(strstr(out, "\"warps\" : 1,") != NULL);
+  }
+  /* 8 warps, two a scheduler taking turns: each waits one cycle for the other's first read */
+  const char *args[] = {
+      "run", "config/gpus/h100.yaml", kernel, "--set", "warps_per_sm=8", "--set", "n=100", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  ck_assert_msg(strstr(out, "clock       400 cycles between a warp's first and last clock read "
+                            "(median of 8 warps; 400 to 400)") != NULL,
+                "%s", out);
+  /* only the clock can be read */
+  g_auto(GStrv) parts = g_strsplit(text, "S2R R9, SR_CLOCKLO", 2);
+  g_autofree char *bad_text = g_strjoinv("S2R R9, SR_TID.X", parts);
+  g_autofree char *bad = test_write_temp("bad.yaml", bad_text);
+  const char *bad_args[] = {"run", "config/gpus/h100.yaml", bad, NULL};
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(test_smsim(bad_args, &out2, &err2), 2);
+  ck_assert_msg(strstr(err2, "bad.yaml:12:11: S2R reads SR_CLOCKLO (the clock), not 'SR_TID.X'"),
+                "%s", err2);
+}
+END_TEST
+
+static Suite *
+h100_data_suite(void)
+{
+  Suite *s = suite_create("h100-data");
+  TCase *tc = tcase_create("mechanisms");
+  tcase_set_timeout(tc, 900);
+  tcase_add_test(tc, test_clock_reads_in_a_stream);
+  tcase_add_test(tc, test_control_flow_within_3_percent);
+  tcase_add_test(tc, test_loads_in_flight_within_8_percent);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(h100_data_suite());
+}

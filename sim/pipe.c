@@ -19,10 +19,10 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     ii->space = op->space;
     ii->is_load = isa_op_is_load(insn->op);
     ii->is_store = isa_op_is_store(insn->op);
-    ii->special = insn->op == ISA_OP_BAR_SYNC    ? SM_SPECIAL_BAR
-                  : insn->op == ISA_OP_LDGSTS    ? SM_SPECIAL_LDGSTS
-                  : insn->op == ISA_OP_LDGDEPBAR ? SM_SPECIAL_LDGDEPBAR
-                  : insn->op == ISA_OP_DEPBAR    ? SM_SPECIAL_DEPBAR
+    ii->special = insn->op == ISA_OP_BAR_SYNC                         ? SM_SPECIAL_BAR
+                  : insn->op == ISA_OP_LDGSTS                         ? SM_SPECIAL_LDGSTS
+                  : insn->op == ISA_OP_LDGDEPBAR                      ? SM_SPECIAL_LDGDEPBAR
+                  : insn->op == ISA_OP_DEPBAR                         ? SM_SPECIAL_DEPBAR
                   : insn->op == ISA_OP_CS2R || insn->op == ISA_OP_S2R ? SM_SPECIAL_CLOCK
                                                                       : SM_SPECIAL_NONE;
     if (prog->simt && (insn->op == ISA_OP_ISETP || (insn->op == ISA_OP_BRA && insn->count) ||

@@ -16,10 +16,10 @@ struct SmSass {
   ExecMemory *mem;
   ExecKernel *kernel;
   guint8 *params;
-  ExecBlock **blocks;                /* per block slot: the block's lane state */
-  guint8 *buffer_level;              /* per buffer: its memory level */
-  GError *error;                     /* the first executor error: the run stops there */
-  char **op_names;                   /* per instruction, for a trace */
+  ExecBlock **blocks;   /* per block slot: the block's lane state */
+  guint8 *buffer_level; /* per buffer: its memory level */
+  GError *error;        /* the first executor error: the run stops there */
+  char **op_names;      /* per instruction, for a trace */
 };
 
 /* ---- building ---- */

@@ -25,7 +25,7 @@ struct Sm {
   const CfgKernel *kernel;
   const IsaProgram *prog;
   SmInsnInfo *info;
-  SmSass *sass; /* kernels over SASS: the executor's side (sass.c); NULL for streams */
+  SmSass *sass;   /* kernels over SASS: the executor's side (sass.c); NULL for streams */
   SmClock *clock; /* a kernel that reads the clock: its warps' reads (clock.h); else NULL */
   SmWarp *warps;
   guint n_warps, n_done;

@@ -149,6 +149,7 @@ def main():
     try:
         for doc in docs:
             rel = os.path.relpath(doc, source)
+            updates = []
             for line, cmd, shown in commands(doc):
                 skip = next((why for p, why in SKIP.items() if cmd.startswith(p)), None)
                 if skip:
@@ -171,7 +172,7 @@ def main():
                     continue
                 missing = find_runs(actual, segments(shown))
                 if missing is not None and os.environ.get("SMSIM_DOCS_UPDATE") == "1":
-                    update(doc, line, cmd, shown, actual)
+                    updates.append((line, cmd, shown, actual))
                 if missing is not None:
                     failures += 1
                     print(f"{rel}:{line}: the doc shows lines this command does not print: {first}")
@@ -180,6 +181,8 @@ def main():
                         print("  printed: " + "\n           ".join(actual))
                     continue
                 print(f"{rel}:{line}: ok ({took:.1f} s)")
+            for line, cmd, shown, actual in reversed(updates):  # the last first: lines stay put
+                update(doc, line, cmd, shown, actual)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"{ran} commands, {failures} failed")

@@ -153,13 +153,15 @@ int
 sm_cmd_fit(int argc, char **argv)
 {
   g_autofree char *kernel = NULL, *out_path = NULL;
-  g_auto(GStrv) sets = NULL, frees = NULL;
+  g_auto(GStrv) sets = NULL, frees = NULL, curves = NULL;
   gint jobs = 0, max_evaluations = 100;
   const GOptionEntry entries[] = {
       {"free", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &frees,
        "A GPU key to fit, within LO..HI (default: a quarter to four times its value)",
        "KEY[=LO:HI]"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every run", "K=V"},
+      {"curve", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &curves,
+       "Fit to this curve's rows only (as validate's table names it; repeatable)", "LABEL"},
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "Write the GPU file with the fitted values",
        "FILE.yaml"},
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
@@ -193,7 +195,7 @@ sm_cmd_fit(int argc, char **argv)
   if (gpu == NULL)
     return sm_cli_fail(error);
   g_autoptr(SmValidation) check = sm_validation_parse(argv[2], csv_text, &error);
-  if (check == NULL)
+  if (check == NULL || !sm_validation_keep_curves(check, (const char *const *)curves, &error))
     return sm_cli_fail(error);
   g_autoptr(CfgNode) root = cfg_load_string(argv[1], gpu_text, &error);
   if (root == NULL)
@@ -228,6 +230,7 @@ sm_cmd_fit(int argc, char **argv)
                       .measurements_text = csv_text,
                       .mix_kernel = kernel ? kernel : default_kernel,
                       .sets = (const char *const *)sets,
+                      .curves = (const char *const *)curves,
                       .jobs = (guint)jobs,
                       .max_evaluations = (guint)max_evaluations,
                       .progress = progress};

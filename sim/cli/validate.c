@@ -109,7 +109,7 @@ int
 sm_cmd_validate(int argc, char **argv)
 {
   g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL, *max_cycles_text = NULL;
-  g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) sets = NULL, curves = NULL;
   gint jobs = 0;
   gboolean no_ff = FALSE;
   const GOptionEntry entries[] = {
@@ -118,6 +118,8 @@ sm_cmd_validate(int argc, char **argv)
        "source tree); kernel-format rows name their own",
        "FILE"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every row", "K=V"},
+      {"curve", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &curves,
+       "Only the rows of this curve (as the table names it; repeatable)", "LABEL"},
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write per-row results as CSV", "FILE"},
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
        "Draw simulated curves and measured points (.png or .svg)", "FILE"},
@@ -141,7 +143,7 @@ sm_cmd_validate(int argc, char **argv)
   g_autofree char *default_kernel =
       g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
   g_autoptr(SmValidation) v = sm_validation_read(argv[2], &error);
-  if (v == NULL)
+  if (v == NULL || !sm_validation_keep_curves(v, (const char *const *)curves, &error))
     return sm_cli_fail(error);
   if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
                          (guint)jobs, max_cycles, sm_cli_progress, "validate", &error))

@@ -86,7 +86,7 @@ sm_fit_mape(const SmFitSetup *setup, const SmFitParam *params, guint n, const do
   g_ptr_array_add(sets, NULL);
   g_autoptr(SmValidation) v =
       sm_validation_parse(setup->measurements_path, setup->measurements_text, error);
-  if (v == NULL)
+  if (v == NULL || !sm_validation_keep_curves(v, setup->curves, error))
     return FALSE;
   if (!sm_validation_run(v, setup->gpu_path, setup->mix_kernel, (const char *const *)sets->pdata,
                          setup->jobs, setup->max_cycles, NULL, NULL, error))
@@ -134,7 +134,18 @@ objective(const gsl_vector *u, void *data)
     return *known;
   }
   double mape;
-  if (!sm_fit_mape(o->setup, o->params, o->n, x, &mape, &o->error)) {
+  GError *error = NULL;
+  if (!sm_fit_mape(o->setup, o->params, o->n, x, &mape, &error)) {
+    if (error->domain == CFG_ERROR &&
+        (error->code == CFG_ERROR_INVALID || error->code == CFG_ERROR_LIMIT)) {
+      /* a point the GPU file cannot have (lanes that do not divide 32, ...) or a run that
+       * does not end: the simplex goes elsewhere */
+      g_error_free(error);
+      mape = G_MAXDOUBLE;
+      g_hash_table_insert(o->seen, g_string_free(k, FALSE), g_memdup2(&mape, sizeof mape));
+      return mape;
+    }
+    o->error = error;
     g_string_free(k, TRUE);
     return GSL_NAN;
   }

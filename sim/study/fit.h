@@ -22,8 +22,9 @@ typedef struct {
   const char *gpu_path;
   const char *measurements_path; /* for messages */
   const char *measurements_text;
-  const char *mix_kernel;  /* calibration-format rows run on it */
-  const char *const *sets; /* fixed GPU overrides (may be NULL) */
+  const char *mix_kernel;    /* calibration-format rows run on it */
+  const char *const *sets;   /* fixed GPU overrides (may be NULL) */
+  const char *const *curves; /* only these curves' rows (NULL: all) */
   guint jobs;
   guint max_evaluations; /* 0: 100 */
   guint64 max_cycles;

@@ -307,6 +307,41 @@ sm_validation_parse(const char *path, const char *text, GError **error)
   return g_steal_pointer(&v);
 }
 
+/* The curve a row belongs to: its curve column (or kernel and metric), or kind, alpha, ilp. */
+static char *
+row_label(const SmValidation *v, const SmValidateRow *r)
+{
+  if (v->format == SM_VALIDATE_KERNEL)
+    return r->curve[0] ? g_strdup(r->curve) : g_strdup_printf("%s %s", r->kernel, r->metric);
+  return g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
+}
+
+gboolean
+sm_validation_keep_curves(SmValidation *v, const char *const *labels, GError **error)
+{
+  if (labels == NULL || labels[0] == NULL)
+    return TRUE;
+  guint n = g_strv_length((char **)labels);
+  g_autofree gboolean *used = g_new0(gboolean, n);
+  for (guint i = v->rows->len; i-- > 0;) {
+    g_autofree char *label = row_label(v, &g_array_index(v->rows, SmValidateRow, i));
+    gboolean keep = FALSE;
+    for (guint k = 0; k < n; k++)
+      if (strcmp(label, labels[k]) == 0)
+        keep = used[k] = TRUE;
+    if (!keep)
+      g_array_remove_index(v->rows, i);
+  }
+  for (guint k = 0; k < n; k++)
+    if (!used[k]) {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "--curve %s: %s has no such curve (validate's table lists them)", labels[k],
+                  v->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 sm_validation_free(SmValidation *v)
 {
@@ -547,18 +582,16 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
   for (guint i = 0; i < rows->len; i++) {
     SmValidateRow *r = &g_array_index(rows, SmValidateRow, i);
     const SmStats *s = &results[i].stats;
-    g_autofree char *label = NULL;
+    g_autofree char *label = row_label(v, r);
     if (v->format == SM_VALIDATE_KERNEL) {
       r->simulated = results[i].metric;
       r->warps = results[i].warps;
-      label = r->curve[0] ? g_strdup(r->curve) : g_strdup_printf("%s %s", r->kernel, r->metric);
     } else {
       /* the measurements count the other instructions and the FADDs (FFMAs) only, not the
        * loop's MOVs, counter update, test and branch */
       guint64 counted = s->issued - s->issued_op[ISA_OP_MOV] - s->issued_op[ISA_OP_IADD3] -
                         s->issued_op[ISA_OP_ISETP] - s->issued_op[ISA_OP_BRA];
       r->simulated = s->cycles ? (double)counted / s->cycles : 0;
-      label = g_strdup_printf("%s alpha=%g ilp=%u", r->kind, r->alpha, r->ilp);
     }
     double ape = r->measured != 0 ? fabs(r->simulated - r->measured) / fabs(r->measured) : 0;
     total_ape += ape;

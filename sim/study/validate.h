@@ -52,6 +52,10 @@ SmValidation *sm_validation_read(const char *path, GError **error);
 /* The same for a file's text already read (@path names it in errors). */
 SmValidation *sm_validation_parse(const char *path, const char *text, GError **error);
 void sm_validation_free(SmValidation *v);
+/* Keeps only the rows of the curves named in @labels (NULL-terminated; NULL or empty: all), as
+ * the per-curve table names them ("gmem alpha=0 ilp=1", or a kernel file's curve column).  A
+ * label that names no curve is an error. */
+gboolean sm_validation_keep_curves(SmValidation *v, const char *const *labels, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmValidation, sm_validation_free)
 
 /* Replays every row on the GPU file @gpu_path with the GPU overrides @sets, on @jobs threads,

@@ -351,13 +351,14 @@ START_TEST(test_text_timeline_shows_active_lanes)
                         "--set",
                         "iters=1",
                         "--trace-window",
-                        "125:190",
+                        "130:200",
                         NULL};
   g_autofree char *text = trace_text("div.txt", args);
   ck_assert_msg(
-      strstr(text,
-             "warp    0   ++---+---+---+---+---+---+---++---    +---                 **--\n"
-             "    lanes   gg   g   g   g   g   g   g   gg       g                    ##  \n") !=
+      strstr(
+          text,
+          "warp    0   ++---+---+---+---+---+---+---++---    +---                 **---    \n"
+          "    lanes   gg   g   g   g   g   g   g   gg       g                    ##       \n") !=
           NULL,
       "%s", text);
   /* a run without divergence has no lanes rows */

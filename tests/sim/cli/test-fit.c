@@ -112,6 +112,38 @@ START_TEST(test_fit_recovers_dram_latency_and_bandwidth)
 }
 END_TEST
 
+/* --curve keeps one curve's rows, for validate and fit alike */
+START_TEST(test_curve_selects_rows)
+{
+  g_autofree char *gpu = test_write_temp("gpu.yaml", gpu_text);
+  g_autofree char *text = truth_csv(gpu);
+  g_autofree char *more = g_strdup_printf(
+      "%sisa/kernels/mix.yaml,warps_per_sm=8;alpha=0;groups=40,cycles,1,other\n", text);
+  g_autofree char *csv = test_write_temp("truth.csv", more);
+  const char *args[] = {"validate", gpu, csv, "--curve", "loads", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  ck_assert_msg(strstr(out, "over 5 rows") != NULL, "%s", out);
+  const char *both[] = {"validate", gpu, csv, "--curve", "loads", "--curve", "other", NULL};
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(test_smsim(both, &out2, &err2), 0);
+  ck_assert(strstr(out2, "over 6 rows") != NULL);
+  const char *fit[] = {"fit",
+                       gpu,
+                       csv,
+                       "--curve",
+                       "loads",
+                       "--free",
+                       "memory.dram.latency_cycles=300:900",
+                       "--max-evaluations",
+                       "3",
+                       NULL};
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  ck_assert_int_eq(test_smsim(fit, &out3, &err3), 0);
+  ck_assert_msg(strstr(out3, "over 5 rows") != NULL, "%s", out3);
+}
+END_TEST
+
 START_TEST(test_fit_writes_every_key_when_one_is_a_default)
 {
   g_autofree char *gpu = test_write_temp("gpu.yaml", gpu_text);
@@ -177,6 +209,11 @@ START_TEST(test_fit_bad_input)
     ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "one line: %s", err);
     ck_assert(!g_file_test(fitted, G_FILE_TEST_EXISTS));
   }
+  /* a curve the file does not have */
+  const char *curve[] = {"fit", gpu, csv, "--free", "clock_mhz", "--curve", "y", NULL};
+  g_autofree char *out4 = NULL, *err4 = NULL;
+  ck_assert_int_eq(test_smsim(curve, &out4, &err4), 2);
+  ck_assert_msg(strstr(err4, "--curve y: ") && strstr(err4, "has no such curve"), "%s", err4);
   /* a bad measurement file or GPU file is refused as validate refuses it */
   g_autofree char *bad = test_write_temp("bad.csv", "kernel,set,metric,measured,curve\nx,y\n");
   const char *args[] = {"fit", gpu, bad, "--free", "clock_mhz", NULL};
@@ -199,6 +236,7 @@ fit_suite(void)
   tcase_add_test(t, test_fit_recovers_dram_latency_and_bandwidth);
   tcase_add_test(t, test_fit_writes_every_key_when_one_is_a_default);
   tcase_add_test(t, test_fit_bad_input);
+  tcase_add_test(t, test_curve_selects_rows);
   suite_add_tcase(s, t);
   return s;
 }

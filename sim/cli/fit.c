@@ -84,15 +84,6 @@ progress(guint evaluation, double mape, double best, gpointer data)
   fflush(stderr);
 }
 
-static char *
-value_text(const SmFitParam *p, double x)
-{
-  if (p->integer)
-    return g_strdup_printf("%.0f", x);
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.6g", x));
-}
-
 /* Byte offset of (line, col) in @text, both 1-based; -1 if there is no such place. */
 static gssize
 offset_of(const char *text, guint line, guint col)
@@ -128,7 +119,7 @@ edit_in_place(const char *text, const CfgNode *root, const SmFitParam *params, g
     gsize len = node ? strlen(node->value) : 0;
     ok = at >= 0 && strncmp(text + at, node->value, len) == 0;
     if (ok) {
-      Edit e = {at, len, value_text(&params[i], params[i].value)};
+      Edit e = {at, len, sm_fit_value_text(&params[i], params[i].value)};
       g_array_append_val(edits, e);
     }
   }
@@ -241,8 +232,8 @@ sm_cmd_fit(int argc, char **argv)
     fputc('\n', stderr);
   g_autoptr(GString) out = g_string_new(NULL);
   for (guint i = 0; i < n && status == 0; i++) {
-    g_autofree char *v = value_text(&params[i], params[i].value);
-    g_autofree char *was = value_text(&params[i], params[i].start);
+    g_autofree char *v = sm_fit_value_text(&params[i], params[i].value);
+    g_autofree char *was = sm_fit_value_text(&params[i], params[i].start);
     g_string_append_printf(out, "%s = %s (was %s)\n", params[i].key, v, was);
   }
   if (status == 0)
@@ -255,7 +246,7 @@ sm_cmd_fit(int argc, char **argv)
       for (guint i = 0; sets && sets[i]; i++)
         g_ptr_array_add(all_sets, g_strdup(sets[i]));
       for (guint i = 0; i < n; i++) {
-        g_autofree char *v = value_text(&params[i], params[i].value);
+        g_autofree char *v = sm_fit_value_text(&params[i], params[i].value);
         g_ptr_array_add(all_sets, g_strdup_printf("%s=%s", params[i].key, v));
       }
       g_ptr_array_add(all_sets, NULL);

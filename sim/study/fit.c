@@ -63,8 +63,8 @@ rounded(const SmFitParam *p, double x)
   return p->integer ? floor(x + 0.5) : x;
 }
 
-static char *
-format_value(const SmFitParam *p, double x)
+char *
+sm_fit_value_text(const SmFitParam *p, double x)
 {
   if (p->integer)
     return g_strdup_printf("%.0f", x);
@@ -80,7 +80,7 @@ sm_fit_mape(const SmFitSetup *setup, const SmFitParam *params, guint n, const do
   for (guint i = 0; setup->sets && setup->sets[i]; i++)
     g_ptr_array_add(sets, g_strdup(setup->sets[i]));
   for (guint i = 0; i < n; i++) {
-    g_autofree char *v = format_value(&params[i], values ? values[i] : params[i].start);
+    g_autofree char *v = sm_fit_value_text(&params[i], values ? values[i] : params[i].start);
     g_ptr_array_add(sets, g_strdup_printf("%s=%s", params[i].key, v));
   }
   g_ptr_array_add(sets, NULL);

@@ -15,6 +15,9 @@ typedef struct {
   gboolean integer; /* an integer key: rounded */
 } SmFitParam;
 
+/* @x as a GPU file or --set writes it: rounded for an integer key, 6 digits otherwise. */
+char *sm_fit_value_text(const SmFitParam *p, double x);
+
 /* Called after every evaluation: its number, its MAPE and the best so far (fractions). */
 typedef void (*SmFitProgressFunc)(guint evaluation, double mape, double best, gpointer data);
 

@@ -68,13 +68,36 @@ value_after(const char *out, const char *key)
   return g_ascii_strtod(at + strlen(key), NULL);
 }
 
+/* The GPU above in a fresh folder, measurements simulated on it at DRAM 500 cycles and 8
+ * B/cycle, and the path a fitted file would take there. */
+typedef struct {
+  char *gpu, *csv, *fitted;
+} Setup;
+
+static Setup
+setup_new(void)
+{
+  Setup s;
+  s.gpu = test_write_temp("gpu.yaml", gpu_text);
+  g_autofree char *text = truth_csv(s.gpu);
+  s.csv = test_write_temp("truth.csv", text);
+  g_autofree char *dir = g_path_get_dirname(s.gpu);
+  s.fitted = g_build_filename(dir, "fitted.yaml", NULL);
+  return s;
+}
+
+static void
+setup_clear(Setup *s)
+{
+  g_free(s->gpu);
+  g_free(s->csv);
+  g_free(s->fitted);
+}
+
 START_TEST(test_fit_recovers_dram_latency_and_bandwidth)
 {
-  g_autofree char *gpu = test_write_temp("gpu.yaml", gpu_text);
-  g_autofree char *text = truth_csv(gpu);
-  g_autofree char *csv = test_write_temp("truth.csv", text);
-  g_autofree char *dir = g_path_get_dirname(gpu);
-  g_autofree char *fitted = g_build_filename(dir, "fitted.yaml", NULL);
+  Setup st = setup_new();
+  const char *gpu = st.gpu, *csv = st.csv, *fitted = st.fitted;
   const char *args[] = {"fit",
                         gpu,
                         csv,
@@ -109,6 +132,7 @@ START_TEST(test_fit_recovers_dram_latency_and_bandwidth)
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(again, &out2, &err2), 0);
   ck_assert_double_eq_tol(value_after(out2, "overall MAPE: "), after, 0.051);
+  setup_clear(&st);
 }
 END_TEST
 
@@ -146,11 +170,8 @@ END_TEST
 
 START_TEST(test_fit_writes_every_key_when_one_is_a_default)
 {
-  g_autofree char *gpu = test_write_temp("gpu.yaml", gpu_text);
-  g_autofree char *text = truth_csv(gpu);
-  g_autofree char *csv = test_write_temp("truth.csv", text);
-  g_autofree char *dir = g_path_get_dirname(gpu);
-  g_autofree char *fitted = g_build_filename(dir, "fitted.yaml", NULL);
+  Setup st = setup_new();
+  const char *gpu = st.gpu, *csv = st.csv, *fitted = st.fitted;
   /* max_outstanding is not in the file (its default, 4096): the fitted file has every key */
   const char *args[] = {"fit",
                         gpu,
@@ -172,6 +193,7 @@ START_TEST(test_fit_writes_every_key_when_one_is_a_default)
   const char *describe[] = {"describe", fitted, NULL};
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(describe, &out2, &err2), 0);
+  setup_clear(&st);
 }
 END_TEST
 

@@ -44,6 +44,23 @@ START_TEST(test_a_store_waits_for_its_data_and_counts_written_bytes)
 }
 END_TEST
 
+/* An SM's own port (memory.sm_bytes_per_cycle) passes its transactions in order: an LDG.128
+ * (four 128-byte lines) through a 32 B/cycle port starts its lines 4 cycles apart, so the
+ * last is back 12 cycles after the first; without a port all four are back at 200. */
+START_TEST(test_the_sm_port_serialises_its_transactions)
+{
+  const char *k = "name: k\nwarps_per_sm: 1\nstream: |\n  LDG.128 R4, [R2]\n  FADD R8, R4, R4\n";
+  const char *port[] = {"memory.sm_bytes_per_cycle=32", NULL};
+  TestRun *a = run_toy(k, NULL), *b = run_toy(k, port);
+  /* the FADD waits for R4, back with the last line: 200, done at 204; through the port 212,
+   * done at 216 */
+  ck_assert_uint_eq(sm_stats(a->sm)->cycles, 204);
+  ck_assert_uint_eq(sm_stats(b->sm)->cycles, 216);
+  test_run_free(a);
+  test_run_free(b);
+}
+END_TEST
+
 START_TEST(test_access_widths_set_transactions)
 {
   g_autofree char *path = test_write_temp("toy.yaml", toy_gpu);
@@ -262,6 +279,7 @@ memops_suite(void)
 {
   Suite *s = suite_create("memops");
   TCase *tc = tcase_create("memops");
+  tcase_add_test(tc, test_the_sm_port_serialises_its_transactions);
   tcase_add_test(tc, test_a_store_waits_for_its_data_and_counts_written_bytes);
   tcase_add_test(tc, test_access_widths_set_transactions);
   tcase_add_test(tc, test_depbar_waits_until_the_nth_newest_group_landed);

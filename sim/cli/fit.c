@@ -188,10 +188,10 @@ sm_cmd_fit(int argc, char **argv)
   g_autoptr(SmValidation) check = sm_validation_parse(argv[2], csv_text, &error);
   if (check == NULL || !sm_validation_keep_curves(check, (const char *const *)curves, &error))
     return sm_cli_fail(error);
-  g_autoptr(CfgNode) root = cfg_load_string(argv[1], gpu_text, &error);
-  if (root == NULL)
-    return sm_cli_fail(error);
+  /* the file's tree with --set applied: start values; without --set, also where to edit */
   g_autoptr(CfgNode) with_sets = cfg_load_string(argv[1], gpu_text, &error);
+  if (with_sets == NULL)
+    return sm_cli_fail(error);
   for (guint i = 0; sets && sets[i]; i++) {
     const char *eq = strchr(sets[i], '=');
     g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
@@ -240,7 +240,7 @@ sm_cmd_fit(int argc, char **argv)
     g_string_append_printf(out, "MAPE: %.2f%% before, %.2f%% after, over %u rows\n", 100 * before,
                            100 * after, check->rows->len);
   if (status == 0 && out_path) {
-    g_autofree char *text = sets ? NULL : edit_in_place(gpu_text, root, params, n);
+    g_autofree char *text = sets ? NULL : edit_in_place(gpu_text, with_sets, params, n);
     if (text == NULL) { /* every key written out, with the fitted values */
       g_autoptr(GPtrArray) all_sets = g_ptr_array_new_with_free_func(g_free);
       for (guint i = 0; sets && sets[i]; i++)

@@ -1,5 +1,6 @@
-/* Loading a kernel file: parameters, --set routing, the launch and its checks against the GPU,
- * and assembling the stream.  Not the stream language itself (isa/). */
+/* Loading a kernel file: parameters, the launch and its checks against the GPU, and assembling
+ * the stream.  Not the stream language itself (isa/), nor --set routing and loading a run's
+ * GPU and kernel together (run.c). */
 #include "kernel.h"
 
 #include <math.h>
@@ -112,8 +113,8 @@ cfg_kernel_fields(guint *n_fields)
   return kernel_fields;
 }
 
-static const CfgField *
-kernel_field(const char *key)
+const CfgField *
+cfg_kernel_field(const char *key)
 {
   for (guint i = 0; i < G_N_ELEMENTS(kernel_fields); i++)
     if (strcmp(kernel_fields[i].key, key) == 0)
@@ -385,7 +386,7 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   k->description = g_strdup("");
   for (guint i = 0; i < root->keys->len; i++) {
     const CfgNode *key = g_ptr_array_index(root->keys, i);
-    if (kernel_field(key->value) == NULL) {
+    if (cfg_kernel_field(key->value) == NULL) {
       GString *known = g_string_new(NULL);
       for (guint j = 0; j < G_N_ELEMENTS(kernel_fields); j++)
         g_string_append_printf(known, "%s%s", j ? ", " : "", kernel_fields[j].key);
@@ -433,16 +434,16 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
                                             "registers_per_thread", "shared_memory_per_block"};
   for (guint i = 0; i < G_N_ELEMENTS(launch_keys); i++) {
     const CfgNode *v = cfg_node_get(root, launch_keys[i]);
-    if (v && !launch_value(v, kernel_field(launch_keys[i]), k->params, &vals[i], error))
+    if (v && !launch_value(v, cfg_kernel_field(launch_keys[i]), k->params, &vals[i], error))
       return NULL;
   }
   const CfgNode *ipw = cfg_node_get(root, "instructions_per_warp");
-  if (ipw && !launch_value(ipw, kernel_field("instructions_per_warp"), k->params,
+  if (ipw && !launch_value(ipw, cfg_kernel_field("instructions_per_warp"), k->params,
                            &k->instructions_per_warp, error))
     return NULL;
   guint64 grid = 0;
   const CfgNode *grid_node = cfg_node_get(root, "blocks");
-  if (grid_node && !launch_value(grid_node, kernel_field("blocks"), k->params, &grid, error))
+  if (grid_node && !launch_value(grid_node, cfg_kernel_field("blocks"), k->params, &grid, error))
     return NULL;
   if (!load_passes(root, "warp_passes", k->params, &k->warp_passes, error) ||
       !load_passes(root, "block_passes", k->params, &k->block_passes, error))
@@ -545,116 +546,4 @@ cfg_kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   g_string_free(set, TRUE);
   g_propagate_error(error, local);
   return NULL;
-}
-
-gboolean
-cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets, const char *origin,
-               GError **error)
-{
-  guint n_gpu_tables;
-  const CfgFieldTable *gpu_tables = cfg_gpu_field_tables(&n_gpu_tables);
-  for (guint i = 0; sets && sets[i]; i++) {
-    const char *eq = strchr(sets[i], '=');
-    if (eq == NULL || eq == sets[i]) {
-      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s %s: expected KEY=VALUE", origin,
-                  sets[i]);
-      return FALSE;
-    }
-    g_autofree char *key = g_strndup(sets[i], (gsize)(eq - sets[i]));
-    const char *value = eq + 1;
-    if (*value == '\0') {
-      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s %s: empty value", origin, key);
-      return FALSE;
-    }
-    const CfgNode *params = cfg_node_get(kernel_root, "params");
-    if (!strchr(key, '.') && cfg_node_get(params, key) != NULL) {
-      g_autofree char *path = g_strdup_printf("params.%s", key);
-      if (!cfg_node_set_path(kernel_root, path, value, origin, error))
-        return FALSE;
-      continue;
-    }
-    if (!strchr(key, '.') && kernel_field(key) && strcmp(key, "params") != 0) {
-      if (!cfg_node_set_path(kernel_root, key, value, origin, error))
-        return FALSE;
-      continue;
-    }
-    g_auto(GStrv) parts = g_strsplit(key, ".", 2);
-    gboolean known = FALSE;
-    for (guint f = 0; f < gpu_tables[0].n_fields; f++)
-      known |= strcmp(gpu_tables[0].fields[f].key, parts[0]) == 0;
-    if (!known) {
-      GString *names = g_string_new(NULL);
-      for (guint p = 0; params && p < params->keys->len; p++)
-        g_string_append_printf(names, "%s%s", p ? ", " : "",
-                               ((CfgNode *)g_ptr_array_index(params->keys, p))->value);
-      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
-                  "%s %s: no kernel parameter (%s), kernel key or GPU key of that name", origin,
-                  key, names->len ? names->str : "none declared");
-      g_string_free(names, TRUE);
-      return FALSE;
-    }
-    if (!cfg_node_set_path(gpu_root, key, value, origin, error))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean
-cfg_load_run_text(const CfgRunSource *src, const char *const *sets, const char *const *varies,
-                  CfgGpu **gpu, CfgKernel **kernel, GError **error)
-{
-  return cfg_load_run_text_as(src, sets, varies, "--vary", gpu, kernel, error);
-}
-
-gboolean
-cfg_load_run_text_as(const CfgRunSource *src, const char *const *sets, const char *const *varies,
-                     const char *vary_origin, CfgGpu **gpu, CfgKernel **kernel, GError **error)
-{
-  g_autoptr(CfgNode) groot = cfg_load_string(src->gpu_path, src->gpu_text, error);
-  if (groot == NULL)
-    return FALSE;
-  g_autoptr(CfgNode) kroot = cfg_load_string(src->kernel_path, src->kernel_text, error);
-  if (kroot == NULL)
-    return FALSE;
-  if (!cfg_apply_sets(groot, kroot, sets, "--set", error) ||
-      !cfg_apply_sets(groot, kroot, varies, vary_origin, error))
-    return FALSE;
-  g_autoptr(CfgGpu) g = cfg_gpu_load(groot, error);
-  if (g == NULL)
-    return FALSE;
-  CfgKernel *k = cfg_kernel_load(kroot, g, error);
-  if (k == NULL)
-    return FALSE;
-  *gpu = g_steal_pointer(&g);
-  *kernel = k;
-  return TRUE;
-}
-
-gboolean
-cfg_run_source_init(CfgRunSource *src, const char *gpu_path, const char *kernel_path,
-                    GError **error)
-{
-  *src = (CfgRunSource){.gpu_path = g_strdup(gpu_path), .kernel_path = g_strdup(kernel_path)};
-  return cfg_read_text(gpu_path, &src->gpu_text, error) &&
-         cfg_read_text(kernel_path, &src->kernel_text, error);
-}
-
-void
-cfg_run_source_clear(CfgRunSource *src)
-{
-  g_free(src->gpu_path);
-  g_free(src->gpu_text);
-  g_free(src->kernel_path);
-  g_free(src->kernel_text);
-}
-
-gboolean
-cfg_load_run(const char *gpu_path, const char *kernel_path, const char *const *sets, CfgGpu **gpu,
-             CfgKernel **kernel, GError **error)
-{
-  CfgRunSource src;
-  gboolean ok = cfg_run_source_init(&src, gpu_path, kernel_path, error) &&
-                cfg_load_run_text(&src, sets, NULL, gpu, kernel, error);
-  cfg_run_source_clear(&src);
-  return ok;
 }

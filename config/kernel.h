@@ -91,6 +91,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgKernel, cfg_kernel_free)
 
 /* Applies "KEY=VALUE" strings: a declared kernel parameter, else a top-level kernel key,
  * else a GPU key path.  Errors name "--set KEY". */
+/* The launch key called @key (cfg_kernel_fields()), or NULL. */
+const CfgField *cfg_kernel_field(const char *key);
+
 gboolean cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets,
                         const char *origin, GError **error);
 

@@ -13,6 +13,9 @@ static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const service_names[] = {"deterministic", "exponential", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
+static const char *const replacement_names[] = {"lru", "random", NULL};
+static const char *const index_names[] = {"hashed", "modulo", NULL};
+static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
 
 #define F(k, t, field, lo, hi, u, d)                                                               \
   {                                                                                                \
@@ -58,6 +61,8 @@ static const CfgField top_fields[] = {
     FS("shared_memory", "shared memory"),
     FS("branch", "branches"),
     FS("memory", "global memory levels"),
+    FS("caches", "an L1 per SM and a shared L2 in front of the memory levels: caches.l1, "
+                 "caches.l2"),
     FS("sass", "how SASS opcodes run (kernels over SASS): sass.ops.OPCODE: {unit, "
                "latency_cycles, issue_cycles, lanes_per_scheduler}"),
 };
@@ -220,6 +225,53 @@ load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_laten
   return TRUE;
 }
 
+#define FC(k, t, field, lo, hi, u, d)                                                              \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgCache, field), .min = lo, .max = hi,         \
+    .unit = u, .doc = d                                                                            \
+  }
+#define FCE(k, field, n, d)                                                                        \
+  {                                                                                                \
+    .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgCache, field), .names = n,      \
+    .doc = d                                                                                       \
+  }
+#define CACHE_SHAPE_FIELDS                                                                         \
+  FC("bytes", CFG_FIELD_UINT64, bytes, 0, 1ull << 40, "bytes", "capacity (0: no such cache)"),     \
+      FC("ways", CFG_FIELD_UINT, ways, 1, 1024, "lines", "lines per set (associativity)"),         \
+      FCE("replacement", replacement, replacement_names,                                           \
+          "the line a miss replaces in a full set: lru (least recently used) or random"),          \
+      FCE("index", index, index_names,                                                             \
+          "which set a line goes to: hashed (a hash of its address) or modulo (its low bits)")
+
+static const CfgField l1_fields[] = {
+    CACHE_SHAPE_FIELDS,
+    FC("unified_bytes", CFG_FIELD_UINT64, unified_bytes, 0, 1ull << 32, "bytes",
+       "storage the L1 shares with shared memory: the L1 is what the resident blocks' shared "
+       "memory leaves of it (0: the L1 is bytes)"),
+    FC("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 20, "cycles",
+       "a hit's round trip (an LDG's result ready that long after issue)"),
+    FCE("loads", loads, l1_loads_names,
+        "loads the L1 keeps: all (LDG and LDG.CONSTANT), constant (only the read-only "
+        "LDG.CONSTANT, ld.global.nc) or none; .STRONG.GPU loads (ld.global.cg, cache=cg) "
+        "never"),
+    FC("write_allocate", CFG_FIELD_BOOL, write_allocate, 0, 1, NULL,
+       "stores allocate lines (false: they write through and drop the line)"),
+};
+
+static const CfgField l2_fields[] = {
+    CACHE_SHAPE_FIELDS,
+    FC("partitions", CFG_FIELD_UINT, partitions, 1, 64, NULL,
+       "each holds bytes / partitions; an SM looks in its own (SM index modulo partitions) "
+       "first, then in the line's home partition (a hash of its address)"),
+    FC("far_latency_cycles", CFG_FIELD_UINT, far_latency_cycles, 0, 1u << 20, "cycles",
+       "a hit in the line's home partition when that is not the SM's own (0: the hit "
+       "level's latency)"),
+    FC("hit_level", CFG_FIELD_STRING, hit_level, 0, 0, NULL,
+       "the memory level whose channels and latency serve L2 hits"),
+    FC("miss_level", CFG_FIELD_STRING, miss_level, 0, 0, NULL,
+       "the memory level that serves L2 misses"),
+};
+
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields)},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
@@ -228,6 +280,8 @@ static const CfgFieldTable tables[] = {
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields)},
     {"memory", memory_fields, G_N_ELEMENTS(memory_fields)},
     {"memory.*", level_fields, G_N_ELEMENTS(level_fields)},
+    {"caches.l1", l1_fields, G_N_ELEMENTS(l1_fields)},
+    {"caches.l2", l2_fields, G_N_ELEMENTS(l2_fields)},
 };
 
 const CfgFieldTable *
@@ -276,6 +330,15 @@ set_defaults(CfgGpu *g)
   g->memory.max_outstanding = 4096;
   g->memory.sm_bytes_per_cycle = INFINITY;
   g->memory.seed = 1;
+  for (guint c = 0; c < 2; c++) {
+    CfgCache *k = c ? &g->caches.l2 : &g->caches.l1;
+    k->ways = c ? 16 : 4;
+    k->latency_cycles = 32;
+    k->partitions = 1;
+    k->hit_level_index = k->miss_level_index = -1;
+  }
+  g->caches.l2.hit_level = g_strdup("l2");
+  g->caches.l2.miss_level = g_strdup("dram");
 }
 
 static gboolean
@@ -411,6 +474,58 @@ load_memory(CfgGpu *g, const CfgNode *map, GError **error)
   return TRUE;
 }
 
+static gboolean
+load_caches(CfgGpu *g, const CfgNode *map, GError **error)
+{
+  if (map == NULL)
+    return TRUE;
+  if (!cfg_node_expect_map(map, "caches", error))
+    return FALSE;
+  for (guint i = 0; i < map->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(map->keys, i);
+    if (strcmp(key->value, "l1") != 0 && strcmp(key->value, "l2") != 0)
+      return cfg_fail(error, key, "unknown cache '%s' in caches (l1, l2)", key->value);
+  }
+  const CfgNode *l1 = cfg_node_get(map, "l1"), *l2 = cfg_node_get(map, "l2");
+  if (!cfg_load_fields(l1, "caches.l1", l1_fields, G_N_ELEMENTS(l1_fields), &g->caches.l1, error) ||
+      !cfg_load_fields(l2, "caches.l2", l2_fields, G_N_ELEMENTS(l2_fields), &g->caches.l2, error))
+    return FALSE;
+  guint line = g->memory.line_bytes;
+  for (guint c = 0; c < 2; c++) {
+    CfgCache *k = c ? &g->caches.l2 : &g->caches.l1;
+    const CfgNode *at = c ? l2 : l1;
+    guint64 unit = (guint64)line * k->ways * (c ? k->partitions : 1);
+    if (k->bytes % unit)
+      return cfg_fail(error, cfg_node_get(at, "bytes") ? cfg_node_get(at, "bytes") : at,
+                      "caches.%s.bytes (%" G_GUINT64_FORMAT ") must be a multiple of "
+                      "line_bytes x ways%s (%" G_GUINT64_FORMAT ")",
+                      c ? "l2" : "l1", k->bytes, c ? " x partitions" : "", unit);
+  }
+  if (g->caches.l1.unified_bytes && g->caches.l1.unified_bytes < g->caches.l1.bytes)
+    return cfg_fail(error, cfg_node_get(l1, "unified_bytes"),
+                    "caches.l1.unified_bytes (%" G_GUINT64_FORMAT ") is less than its bytes",
+                    g->caches.l1.unified_bytes);
+  if (!cfg_gpu_has_caches(g))
+    return TRUE;
+  CfgCache *k = &g->caches.l2;
+  const char *names[] = {k->hit_level, k->miss_level};
+  int *index[] = {&k->hit_level_index, &k->miss_level_index};
+  const char *keys[] = {"hit_level", "miss_level"};
+  for (guint i = 0; i < 2; i++) {
+    *index[i] = cfg_gpu_level(g, names[i]);
+    if (*index[i] < 0 && (i == 1 || k->bytes))
+      return cfg_fail(error, cfg_node_get(l2, keys[i]) ? cfg_node_get(l2, keys[i]) : map,
+                      "caches.l2.%s: memory level '%s' is not in the GPU file", keys[i], names[i]);
+  }
+  return TRUE;
+}
+
+gboolean
+cfg_gpu_has_caches(const CfgGpu *gpu)
+{
+  return gpu->caches.l1.bytes > 0 || gpu->caches.l1.unified_bytes > 0 || gpu->caches.l2.bytes > 0;
+}
+
 CfgGpu *
 cfg_gpu_load(const CfgNode *root, GError **error)
 {
@@ -447,6 +562,8 @@ cfg_gpu_load(const CfgNode *root, GError **error)
   if (memory == NULL)
     return (cfg_fail(error, root, "the GPU file needs a memory section"), NULL);
   if (!load_memory(g, memory, error))
+    return NULL;
+  if (!load_caches(g, cfg_node_get(root, "caches"), error))
     return NULL;
   if (!cfg_sass_ops_load(g, cfg_node_get(root, "sass"), error))
     return NULL;
@@ -485,6 +602,8 @@ cfg_gpu_free(CfgGpu *gpu)
   if (gpu == NULL)
     return;
   g_free(gpu->name);
+  g_free(gpu->caches.l2.hit_level);
+  g_free(gpu->caches.l2.miss_level);
   for (guint i = 0; i < gpu->memory.n_levels; i++)
     g_free(gpu->memory.levels[i].name);
   g_free(gpu);
@@ -625,5 +744,21 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
       g_string_append(out, "]\n");
     }
   }
+  const CfgCache *l1 = &g->caches.l1, *l2 = &g->caches.l2;
+  g_string_append_printf(
+      out,
+      "caches:\n  l1:\n    bytes: %" G_GUINT64_FORMAT "\n    unified_bytes: %" G_GUINT64_FORMAT
+      "\n    ways: %u\n    replacement: %s\n    index: %s\n    latency_cycles: %u\n"
+      "    loads: %s\n    write_allocate: %s\n",
+      l1->bytes, l1->unified_bytes, l1->ways, replacement_names[l1->replacement],
+      index_names[l1->index], l1->latency_cycles, l1_loads_names[l1->loads],
+      l1->write_allocate ? "true" : "false");
+  g_string_append_printf(
+      out,
+      "  l2:\n    bytes: %" G_GUINT64_FORMAT "\n    ways: %u\n    replacement: %s\n"
+      "    index: %s\n    partitions: %u\n    far_latency_cycles: %u\n"
+      "    hit_level: %s\n    miss_level: %s\n",
+      l2->bytes, l2->ways, replacement_names[l2->replacement], index_names[l2->index],
+      l2->partitions, l2->far_latency_cycles, l2->hit_level, l2->miss_level);
   cfg_sass_ops_print(g, out);
 }

@@ -22,6 +22,10 @@ typedef enum {
 } CfgBlockPriority;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
+typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
+typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
+/* which global loads the L1 keeps (loads marked .STRONG.GPU, PTX ld.global.cg, never do) */
+typedef enum { CFG_L1_LOADS_ALL, CFG_L1_LOADS_CONSTANT, CFG_L1_LOADS_NONE } CfgL1Loads;
 
 #define CFG_MAX_LEVELS 8u
 
@@ -35,6 +39,24 @@ typedef struct {
 } CfgUnit;
 
 #define CFG_MAX_LATENCY_BINS 256
+
+/* A cache (caches.l1 per SM, caches.l2 shared): set-associative, lines of memory.line_bytes
+ * holding memory.sector_bytes sectors; bytes = 0: no such cache. */
+typedef struct {
+  guint64 bytes;            /* capacity (L2: all partitions together) */
+  guint64 unified_bytes;    /* L1: storage shared with shared memory; 0 = bytes is the L1 */
+  guint ways;               /* lines per set */
+  int replacement;          /* CfgReplacement */
+  int index;                /* CfgCacheIndex: sets chosen by a hash of the line or its low bits */
+  guint latency_cycles;     /* L1: a hit's round trip */
+  int loads;                /* L1: CfgL1Loads */
+  gboolean write_allocate;  /* L1: stores allocate (else write through, the line dropped) */
+  guint partitions;         /* L2: an SM's near partition first, then the line's home */
+  guint far_latency_cycles; /* L2: a hit in another partition than the SM's; 0 = latency */
+  char *hit_level;          /* L2: the memory level whose channels serve its hits */
+  char *miss_level;         /* L2: ... and its misses */
+  int hit_level_index, miss_level_index; /* those levels' indexes (-1 = none) */
+} CfgCache;
 
 typedef struct {
   char *name;
@@ -106,6 +128,9 @@ typedef struct {
     CfgMemLevel levels[CFG_MAX_LEVELS];
     guint n_levels;
   } memory;
+  struct {
+    CfgCache l1, l2;
+  } caches;
 } CfgGpu;
 
 /* Loads a GPU from @root (a parsed YAML file with any --set overrides applied). */
@@ -115,6 +140,10 @@ CfgGpu *cfg_gpu_load_file(const char *path, GError **error);
 CfgGpu *cfg_gpu_load_file_with_sets(const char *path, const char *const *sets, GError **error);
 void cfg_gpu_free(CfgGpu *gpu);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CfgGpu, cfg_gpu_free)
+
+/* Whether the GPU has an L1 or an L2 cache: then global accesses that name no level go
+ * through them (an L1 per SM, a shared L2), and their addresses decide the level. */
+gboolean cfg_gpu_has_caches(const CfgGpu *gpu);
 
 /* Index of the memory level called @name, or -1. */
 int cfg_gpu_level(const CfgGpu *gpu, const char *name);

@@ -53,6 +53,13 @@ static const CfgField kernel_fields[] = {
      .max = 1e15,
      .unit = "instructions",
      .doc = "if set, each warp loops over the stream until it has issued this many"},
+    {.key = "warm_up",
+     .type = CFG_FIELD_UINT,
+     .min = 0,
+     .max = 1,
+     .doc = "1: before the run, every warp of the first wave walks its window (window=) up to "
+            "where it starts, through the caches, with no time passing: the measurement's "
+            "warm-up pass"},
     {.key = "blocks",
      .type = CFG_FIELD_UINT,
      .min = 1,
@@ -222,6 +229,21 @@ load_passes(const CfgNode *root, const char *key, GHashTable *params, GArray **o
 static gboolean
 bind_levels(CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError **error)
 {
+  int dram = cfg_gpu_level(gpu, "dram");
+  k->unnamed_level = cfg_gpu_has_caches(gpu) ? CFG_LEVEL_CACHED : (guint8)MAX(dram, 0);
+  for (guint i = 0; i < k->program->n_insns && k->unnamed_level != CFG_LEVEL_CACHED && dram < 0;
+       i++) {
+    const IsaInsn *insn = &k->program->insns[i];
+    if (insn->kind == ISA_INSN_OP && isa_op_info(insn->op)->space == ISA_SPACE_GLOBAL &&
+        insn->level == ISA_LEVEL_NONE) {
+      g_autofree char *where = cfg_node_where_in_text(stream, insn->line, 1);
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "%s: this access names no level, and the GPU file has neither caches nor a "
+                  "dram level",
+                  where);
+      return FALSE;
+    }
+  }
   for (guint l = 0; l < k->program->n_levels; l++) {
     int idx = cfg_gpu_level(gpu, k->program->levels[l]);
     if (idx >= 0) {
@@ -441,6 +463,11 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   if (ipw && !launch_value(ipw, cfg_kernel_field("instructions_per_warp"), k->params,
                            &k->instructions_per_warp, error))
     return NULL;
+  const CfgNode *warm = cfg_node_get(root, "warm_up");
+  guint64 warm_up = 0;
+  if (warm && !launch_value(warm, cfg_kernel_field("warm_up"), k->params, &warm_up, error))
+    return NULL;
+  k->warm_up = warm_up != 0;
   guint64 grid = 0;
   const CfgNode *grid_node = cfg_node_get(root, "blocks");
   if (grid_node && !launch_value(grid_node, cfg_kernel_field("blocks"), k->params, &grid, error))

@@ -36,6 +36,9 @@ typedef enum {
 
 typedef enum { CFG_ELEM_F32, CFG_ELEM_F64, CFG_ELEM_I32, CFG_ELEM_U32, CFG_ELEM_U8 } CfgElement;
 
+/* unnamed_level when the caches decide each access's level */
+#define CFG_LEVEL_CACHED 0xFFu
+
 typedef struct {
   char *name;
   int type;     /* CfgArgType */
@@ -75,13 +78,17 @@ typedef struct {
   guint registers_per_thread;
   guint shared_memory_per_block;
   guint64 instructions_per_warp; /* 0 = every warp runs the stream once */
+  gboolean warm_up;              /* walk the windows before the run (sim/window.c) */
   guint grid_blocks;             /* blocks the kernel launches; blocks_per_sm of them resident */
   GArray *warp_passes;           /* guint per warp of a block (cycled): stream passes */
   GArray *block_passes;          /* guint per block of the grid (cycled): stream passes */
   IsaProgram *program;
   guint8 level_map[ISA_MAX_LEVELS]; /* program level -> GPU memory level */
-  GPtrArray *param_names;           /* declared parameters, in file order */
-  GHashTable *params;               /* name -> value text after --set */
+  /* GPU memory level of a global access that names none (streams: one with a window; SASS:
+   * a buffer without level): CFG_LEVEL_CACHED when the GPU has caches, else dram */
+  guint8 unnamed_level;
+  GPtrArray *param_names; /* declared parameters, in file order */
+  GHashTable *params;     /* name -> value text after --set */
 } CfgKernel;
 
 /* Loads a kernel from @root and binds it to @gpu (memory levels, residency limits). */

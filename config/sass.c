@@ -17,8 +17,8 @@ static const char *const element_names[] = {"f32", "f64", "i32", "u32", "u8", NU
 
 /* keys of an assembled kernel that a kernel over SASS does not take */
 static const char *const stream_only[] = {
-    "stream",      "warps_per_sm", "threads_per_block",      "blocks", "instructions_per_warp",
-    "warp_passes", "block_passes", "shared_memory_per_block"};
+    "stream",      "warps_per_sm", "threads_per_block",       "blocks", "instructions_per_warp",
+    "warp_passes", "block_passes", "shared_memory_per_block", "warm_up"};
 
 /* a number or an expression over the parameters */
 static gboolean
@@ -314,6 +314,8 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
       return cfg_fail(error, level, "memory level '%s' is not in the GPU file", l);
   }
   a->level = (guint8)(lv < 0 ? 0 : lv);
+  if (!level && cfg_gpu_has_caches(gpu))
+    a->level = CFG_LEVEL_CACHED; /* the caches decide, from its addresses */
   return TRUE;
 }
 
@@ -465,6 +467,7 @@ cfg_sass_kernel_load(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GErro
   }
   int dram = cfg_gpu_level(gpu, "dram");
   k->level_map[0] = (guint8)(dram < 0 ? 0 : dram);
+  k->unnamed_level = k->level_map[0];
   for (guint i = 0; i < s->fn->n_insns; i++) {
     SassOp op = (SassOp)s->fn->insns[i].op;
     if ((op == SASS_OP_LDGSTS || op == SASS_OP_LDGDEPBAR || op == SASS_OP_DEPBAR) &&

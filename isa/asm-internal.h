@@ -43,6 +43,7 @@ typedef struct {
   GArray *insns; /* IsaInsn */
   GPtrArray *reg_names;
   GPtrArray *levels;
+  GArray *accesses;   /* IsaAccess */
   GArray *open_loops; /* guint indices of ISA_INSN_LOOP */
   GError *error;
   guint err_line, err_col;

@@ -319,6 +319,9 @@ isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_
     g_ptr_array_add(a.levels, NULL);
     program->levels = (char **)g_ptr_array_free(a.levels, FALSE);
     a.levels = NULL;
+    program->n_accesses = a.accesses->len;
+    program->accesses = (IsaAccess *)g_array_free(a.accesses, a.accesses->len == 0);
+    a.accesses = NULL;
     guint i = 0;
     program->dynamic_count = count_dynamic(program->insns, &i, program->n_insns);
     for (i = 0; i < program->n_insns; i++) {

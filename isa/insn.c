@@ -246,6 +246,29 @@ set_level(Asm *a, const Tok *at, const Value *v, IsaInsn *insn)
   return TRUE;
 }
 
+/* "window=BYTES": the access walks a random cycle over that many bytes of memory. */
+static gboolean
+set_window(Asm *a, const Tok *at, const Value *v, IsaAccess *access)
+{
+  if (v->is_str || v->num != floor(v->num) || v->num < 1 || v->num > (double)ISA_MAX_WINDOW)
+    return asm_fail_at(a, at, "window must be a whole number of bytes from 1 to 2^44");
+  access->window = (guint64)v->num;
+  return TRUE;
+}
+
+/* "cache=ca|nc|cg": which caches keep the load (PTX's cache operators). */
+static gboolean
+set_cache(Asm *a, const Tok *at, const Value *v, IsaAccess *access)
+{
+  static const char *const names[] = {"ca", "nc", "cg"};
+  for (guint i = 0; v->is_str && i < G_N_ELEMENTS(names); i++)
+    if (strcmp(v->str, names[i]) == 0) {
+      access->cache = (guint8)i;
+      return TRUE;
+    }
+  return asm_fail_at(a, at, "cache must be ca, nc or cg");
+}
+
 /* @mnemonic as an op, with an optional access width suffix on memory ops (LDG.128). */
 static gboolean
 lookup_op(Asm *a, const Tok *t, const char *mnemonic, IsaOp *op, guint *width)
@@ -429,7 +452,8 @@ asm_parse_instruction(Asm *a)
     insn.src[insn.nsrc++] = guard;
     insn.guard = guard_kind;
   }
-  gboolean have_level = FALSE;
+  gboolean have_level = FALSE, have_access = FALSE;
+  IsaAccess access = {0};
   while (!asm_at_statement_end(asm_peek(a))) {
     Tok *key = asm_next(a);
     if (key->kind != TOK_IDENT || !asm_is_punct(asm_peek(a), "="))
@@ -449,15 +473,26 @@ asm_parse_instruction(Asm *a)
       ok = set_stride(a, vt, &v, &insn);
     else if (strcmp(key->text, "level") == 0 && info->space == ISA_SPACE_GLOBAL)
       ok = have_level = set_level(a, vt, &v, &insn);
+    else if (strcmp(key->text, "window") == 0 && info->space == ISA_SPACE_GLOBAL)
+      ok = have_access = set_window(a, vt, &v, &access);
+    else if (strcmp(key->text, "cache") == 0 && info->space == ISA_SPACE_GLOBAL)
+      ok = have_access = set_cache(a, vt, &v, &access);
     else if (info->space == ISA_SPACE_GLOBAL)
-      return asm_fail_at(a, key, "unknown attribute '%s' (pattern, stride, level)", key->text);
+      return asm_fail_at(a, key, "unknown attribute '%s' (pattern, stride, level, window, cache)",
+                         key->text);
     else
       return asm_fail_at(a, key, "unknown attribute '%s' (shared memory ops take pattern, stride)",
                          key->text);
     if (!ok)
       return FALSE;
   }
-  if (info->space == ISA_SPACE_GLOBAL && !have_level) {
+  if (have_access) {
+    g_array_append_val(a->accesses, access);
+    insn.jump = a->accesses->len;
+  }
+  if (info->space == ISA_SPACE_GLOBAL && !have_level && access.window) {
+    insn.level = ISA_LEVEL_NONE; /* addresses in a window: the caches decide */
+  } else if (info->space == ISA_SPACE_GLOBAL && !have_level) {
     Value dram = {.is_str = TRUE, .str = "dram"};
     if (!set_level(a, t, &dram, &insn))
       return FALSE;

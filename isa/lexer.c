@@ -131,6 +131,8 @@ asm_clear(Asm *a)
     g_ptr_array_free(a->reg_names, TRUE);
   if (a->levels)
     g_ptr_array_free(a->levels, TRUE);
+  if (a->accesses)
+    g_array_free(a->accesses, TRUE);
   g_array_free(a->open_loops, TRUE);
   asm_flow_clear(a);
   if (a->error)
@@ -148,6 +150,7 @@ asm_init(Asm *a, GHashTable *params)
   a->insns = g_array_new(FALSE, TRUE, sizeof(IsaInsn));
   a->reg_names = g_ptr_array_new_with_free_func(g_free);
   a->levels = g_ptr_array_new_with_free_func(g_free);
+  a->accesses = g_array_new(FALSE, FALSE, sizeof(IsaAccess));
   a->open_loops = g_array_new(FALSE, TRUE, sizeof(guint));
   asm_flow_init(a);
 }

@@ -10,6 +10,7 @@ isa_program_free(IsaProgram *program)
   g_free(program->deps);
   g_strfreev(program->reg_names);
   g_strfreev(program->levels);
+  g_free(program->accesses);
   g_free(program);
 }
 
@@ -97,7 +98,15 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
     g_string_append_printf(s, " pattern=stride%u", insn->stride);
   else if (info->space == ISA_SPACE_GLOBAL || insn->pattern != ISA_PATTERN_COALESCED)
     g_string_append_printf(s, " pattern=%s", patterns[insn->pattern]);
-  if (info->space == ISA_SPACE_GLOBAL)
+  if (info->space == ISA_SPACE_GLOBAL && insn->level != ISA_LEVEL_NONE)
     g_string_append_printf(s, " level=%s", program->levels[insn->level]);
+  if (info->space == ISA_SPACE_GLOBAL && insn->jump) {
+    static const char *const caches[] = {"ca", "nc", "cg"};
+    const IsaAccess *acc = &program->accesses[insn->jump - 1];
+    if (acc->window)
+      g_string_append_printf(s, " window=%" G_GUINT64_FORMAT, acc->window);
+    if (acc->cache != ISA_CACHE_CA)
+      g_string_append_printf(s, " cache=%s", caches[acc->cache]);
+  }
   return g_string_free(s, FALSE);
 }

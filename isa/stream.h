@@ -13,6 +13,10 @@
 #define ISA_MAX_REGS 254u
 #define ISA_MAX_LOOP_DEPTH 16u
 #define ISA_MAX_LEVELS 8u
+/* IsaInsn.level of a global op that names no level and has a window: the caches decide */
+#define ISA_LEVEL_NONE 0xFFu
+/* most bytes a window= may span */
+#define ISA_MAX_WINDOW (1ull << 44)
 
 /* Lanes' addresses of a memory op with access width W bytes per lane (.32: 4, .64: 8, .128: 16). */
 typedef enum {
@@ -39,6 +43,20 @@ typedef enum {
   ISA_PRED_CHANCE,  /* chance(p): every lane draws, true with probability count / 2^32 */
 } IsaPredKind;
 
+/* How a global load meets the caches (PTX's cache operators). */
+typedef enum {
+  ISA_CACHE_CA, /* ld.global.ca (a plain LDG): every level keeps it */
+  ISA_CACHE_NC, /* ld.global.nc (LDG.CONSTANT): read-only, every level keeps it */
+  ISA_CACHE_CG, /* ld.global.cg (LDG.STRONG.GPU): only the L2 keeps it */
+} IsaCacheOp;
+
+/* A global op's addresses: a window of memory its accesses walk (window=), and its cache
+ * operator (cache=). */
+typedef struct {
+  guint64 window; /* bytes; 0: lines drawn at random, never twice */
+  guint8 cache;   /* IsaCacheOp */
+} IsaAccess;
+
 typedef enum {
   ISA_INSN_OP,   /* a real instruction */
   ISA_INSN_LOOP, /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
@@ -61,7 +79,8 @@ typedef struct {
                      ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
                      it has a label */
   guint32 jump;   /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
-                     BSSY (their barrier number is in level) */
+                     BSSY (their barrier number is in level); global ops: 1 + index into
+                     IsaProgram.accesses, 0 for none */
   guint32 line;   /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
@@ -84,6 +103,8 @@ typedef struct IsaProgram {
   char **reg_names; /* n_regs names, "R1" ... */
   char **levels;    /* n_levels memory level names used by global ops */
   guint n_levels;
+  IsaAccess *accesses; /* n_accesses windows and cache operators of global ops */
+  guint n_accesses;
   guint64 dynamic_count; /* real instructions one warp issues for one pass of the stream */
   gboolean simt; /* lane predicates, branches to labels or convergence barriers: per-lane masks */
 } IsaProgram;

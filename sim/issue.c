@@ -4,6 +4,23 @@
  * a warp may issue nor which one does (sm.c, scheduler.c). */
 #include "sm-internal.h"
 
+/* A global access with a window: its lines along the warp's chase, through the caches when
+ * it names no level. */
+static guint64
+window_access(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+{
+  guint64 lines[32];
+  guint8 sectors[32];
+  guint n = sm_window_lines(sm, ii, &w->chase, lines, sectors);
+  if (ii->level == CFG_LEVEL_CACHED)
+    return sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, sectors, (SmCacheOp)ii->cache_op,
+                                   ii->is_store, sm->trace ? &sm->outcome : NULL);
+  guint bytes[32];
+  for (guint i = 0; i < n; i++)
+    bytes[i] = sm_popcount32(sectors[i]) * sm->mem.sector_bytes;
+  return sm_memory_access_lines(&sm->mem, w->sm, ii->level, t, n, lines, bytes, ii->is_store);
+}
+
 void
 sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
@@ -24,9 +41,13 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const guint32 *latency = ii->latency;
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
-    guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
-    base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
-                            ii->random_lines, ii->is_store, &w->rng);
+    if (G_UNLIKELY(ii->chase_units)) {
+      base = window_access(sm, w, ii, t);
+    } else {
+      guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
+      base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
+                              ii->random_lines, ii->is_store, &w->rng);
+    }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);
     break;

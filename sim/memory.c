@@ -41,8 +41,37 @@ sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, 
   *bytes = sectors * sector / lines;
 }
 
+static void
+caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
+{
+  if (!cfg_gpu_has_caches(gpu))
+    return;
+  const CfgCache *l1 = &gpu->caches.l1, *l2 = &gpu->caches.l2;
+  if (l1_bytes) {
+    mem->l1 = g_new0(SmCache, n_sm);
+    for (guint s = 0; s < n_sm; s++)
+      sm_cache_init(&mem->l1[s], l1_bytes, gpu->memory.line_bytes, l1->ways, l1->replacement,
+                    l1->index, gpu->memory.seed + s);
+  }
+  mem->l1_latency = l1->latency_cycles;
+  mem->l1_loads = (guint8)l1->loads;
+  mem->l1_write_allocate = l1->write_allocate;
+  if (l2->bytes) {
+    mem->l2_parts = l2->partitions;
+    mem->l2 = g_new0(SmCache, l2->partitions);
+    for (guint p = 0; p < l2->partitions; p++)
+      sm_cache_init(&mem->l2[p], l2->bytes / l2->partitions, gpu->memory.line_bytes, l2->ways,
+                    l2->replacement, l2->index, gpu->memory.seed ^ (0xA5A5ULL + p));
+    mem->hit_level = (guint)l2->hit_level_index;
+    guint hit_latency = gpu->memory.levels[mem->hit_level].latency_cycles;
+    mem->far_extra =
+        l2->far_latency_cycles > hit_latency ? l2->far_latency_cycles - hit_latency : 0;
+  }
+  mem->miss_level = (guint)l2->miss_level_index;
+}
+
 void
-sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
+sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, guint64 l1_bytes)
 {
   *mem = (SmMemory){0};
   mem->engine = engine;
@@ -51,6 +80,7 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
   mem->sector_bytes = gpu->memory.sector_bytes;
   mem->max_outstanding = gpu->memory.max_outstanding;
   mem->sm_outstanding = g_new0(guint64, n_sm);
+  mem->sm_count = n_sm;
   if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
     mem->port_free = g_new0(guint64, n_sm);
     mem->port_ticks_per_byte = SM_TICKS_PER_CYCLE / gpu->memory.sm_bytes_per_cycle;
@@ -99,6 +129,7 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine)
     guint ch = lv->channels;
     lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
   }
+  caches_init(mem, gpu, n_sm, l1_bytes);
 }
 
 void
@@ -112,6 +143,12 @@ sm_memory_clear(SmMemory *mem)
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
   g_clear_pointer(&mem->port_free, g_free);
+  for (guint s = 0; mem->l1 && s < mem->sm_count; s++)
+    sm_cache_clear(&mem->l1[s]);
+  for (guint p = 0; p < mem->l2_parts; p++)
+    sm_cache_clear(&mem->l2[p]);
+  g_clear_pointer(&mem->l1, g_free);
+  g_clear_pointer(&mem->l2, g_free);
 }
 
 static guint64
@@ -208,4 +245,144 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   mem->sm_outstanding[sm] += n;
   mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
   return last;
+}
+
+/* Whether the L1 keeps a load of kind @op. */
+static inline gboolean
+l1_keeps(const SmMemory *mem, SmCacheOp op)
+{
+  if (!mem->l1 || op == SM_CACHE_OP_GLOBAL)
+    return FALSE;
+  return mem->l1_loads == CFG_L1_LOADS_ALL ||
+         (mem->l1_loads == CFG_L1_LOADS_CONSTANT && op == SM_CACHE_OP_CONSTANT);
+}
+
+/* A dirty line an L2 eviction writes back: it takes its miss level's channel time. */
+static void
+write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
+{
+  SmMemLevel *lv = &mem->levels[mem->miss_level];
+  guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
+  guint64 h = sm_hash64(line);
+  guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
+                                                   : (guint)(h % lv->channels);
+  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  lv->transactions++;
+  lv->bytes += bytes;
+  lv->write_bytes += bytes;
+  mem->counts.write_backs += (guint)sm_popcount32(dirty);
+}
+
+/* Looks up @sectors of @line in the L2 from SM @sm: returns the level that serves it and sets
+ * *@far when the line's home partition (not the SM's) had it. */
+static guint
+l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gboolean write,
+         guint *hit_sectors, gboolean *far)
+{
+  *far = FALSE;
+  *hit_sectors = 0;
+  if (mem->l2_parts == 0)
+    return mem->miss_level;
+  guint n = (guint)sm_popcount32(sectors);
+  mem->counts.l2_requests++;
+  mem->counts.l2_sectors += n;
+  guint near = sm % mem->l2_parts;
+  guint home =
+      mem->l2_parts > 1 ? (guint)(sm_hash64(line * 0xD6E8FEB86659FD93ULL) % mem->l2_parts) : near;
+  SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write);
+  if (r.evicted_dirty)
+    write_back(mem, now, r.evicted_line, r.evicted_dirty);
+  guint8 hit = r.hit;
+  if (hit != sectors && home != near) {
+    r = sm_cache_access(&mem->l2[home], line, sectors, TRUE, write);
+    if (r.evicted_dirty)
+      write_back(mem, now, r.evicted_line, r.evicted_dirty);
+    if ((guint8)(hit | r.hit) == sectors) {
+      *far = TRUE;
+      mem->counts.l2_far_hits += (guint)sm_popcount32(sectors & ~hit);
+      hit = sectors;
+    }
+  }
+  *hit_sectors = (guint)sm_popcount32(hit);
+  mem->counts.l2_hits += *hit_sectors;
+  return hit == sectors || write ? mem->hit_level : mem->miss_level;
+}
+
+guint64
+sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                        const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out)
+{
+  guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
+  guint64 issued = 0;
+  gboolean keep = !write && l1_keeps(mem, op);
+  for (guint i = 0; i < n; i++) {
+    guint8 want = sectors[i];
+    guint k = (guint)sm_popcount32(want);
+    if (mem->l1 && (keep || write)) {
+      if (!write) {
+        mem->counts.l1_requests++;
+        mem->counts.l1_sectors += k;
+      }
+      SmCacheResult r =
+          sm_cache_access(&mem->l1[sm], lines[i], want, !write || mem->l1_write_allocate, write);
+      if (!write) {
+        guint hits = (guint)sm_popcount32(r.hit);
+        mem->counts.l1_hits += hits;
+        if (out)
+          out->l1_hits += hits;
+        if (r.hit == want) { /* all there: the SM's own L1 answers */
+          guint64 done = now + mem->l1_latency;
+          sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, (guint64)sm << 8);
+          issued++;
+          last = MAX(last, done);
+          continue;
+        }
+        want &= (guint8)~r.hit;
+      }
+    }
+    guint l2_hits;
+    gboolean far;
+    guint level = l2_route(mem, sm, now, lines[i], want, write, &l2_hits, &far);
+    if (out) {
+      out->l2_hits += l2_hits;
+      out->misses += (guint)sm_popcount32(want) - MIN(l2_hits, (guint)sm_popcount32(want));
+    }
+    SmMemLevel *lv = &mem->levels[level];
+    if (latency[level] == 0) /* one draw per level for the whole warp-access */
+      latency[level] = draw_latency(lv);
+    guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes,
+                               latency[level] + (far ? mem->far_extra : 0));
+    lv->transactions++;
+    lv->bytes += bytes;
+    if (write)
+      lv->write_bytes += bytes;
+    issued++;
+    last = MAX(last, done);
+  }
+  mem->outstanding += issued;
+  mem->sm_outstanding[sm] += issued;
+  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  return last;
+}
+
+void
+sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
+               SmCacheOp op)
+{
+  gboolean keep = l1_keeps(mem, op);
+  for (guint i = 0; i < n; i++) {
+    if (keep && sm_cache_access(&mem->l1[sm], lines[i], sectors[i], TRUE, FALSE).hit == sectors[i])
+      continue;
+    if (mem->l2_parts == 0)
+      continue;
+    guint near = sm % mem->l2_parts;
+    guint home = mem->l2_parts > 1
+                     ? (guint)(sm_hash64(lines[i] * 0xD6E8FEB86659FD93ULL) % mem->l2_parts)
+                     : near;
+    if (sm_cache_access(&mem->l2[near], lines[i], sectors[i], TRUE, FALSE).hit != sectors[i] &&
+        home != near)
+      sm_cache_access(&mem->l2[home], lines[i], sectors[i], TRUE, FALSE);
+  }
 }

@@ -23,6 +23,7 @@
 
 #include "../config/gpu.h"
 #include "../isa/stream.h"
+#include "cache.h"
 #include "engine.h"
 
 #define SM_LATENCY_GUIDE_BITS 12
@@ -45,16 +46,46 @@ typedef struct {
   guint64 write_bytes;         /* bytes of stores */
 } SmMemLevel;
 
+/* Sector counts of cached accesses: looked up in each cache and found there. */
+typedef struct {
+  guint64 l1_requests, l1_sectors, l1_hits;
+  guint64 l2_requests, l2_sectors, l2_hits, l2_far_hits;
+  guint64 write_backs; /* dirty sectors an L2 eviction wrote to its miss level */
+} SmCacheCounts;
+
+/* Where one cached warp-access found its sectors. */
+typedef struct {
+  guint l1_hits, l2_hits, misses; /* sectors */
+} SmCacheOutcome;
+
+/* How a load meets the caches (kernels over SASS: from its opcode; streams: cache=). */
+typedef enum {
+  SM_CACHE_OP_PLAIN,    /* LDG: the L1 keeps it unless caches.l1.loads says constant or none */
+  SM_CACHE_OP_CONSTANT, /* LDG.CONSTANT (ld.global.nc): read-only, the L1 keeps it */
+  SM_CACHE_OP_GLOBAL,   /* LDG.STRONG.GPU (ld.global.cg): L2 only */
+} SmCacheOp;
+
 typedef struct {
   SmMemLevel levels[CFG_MAX_LEVELS];
   guint n_levels;
   guint line_bytes, sector_bytes;
   guint64 outstanding;     /* transactions in flight, all SMs */
   guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
-  guint64 *port_free;      /* per SM: ticks when its port to the levels is free; NULL: no limit */
+  guint sm_count;
+  guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;
   guint64 max_outstanding;
   guint64 peak_outstanding;
+  /* caches (NULL: none); accesses that name no level go through them */
+  SmCache *l1;      /* per SM */
+  SmCache *l2;      /* per partition */
+  guint l2_parts;   /* 0: no L2 cache */
+  guint l1_latency; /* a hit's round trip */
+  guint8 l1_loads;  /* CfgL1Loads */
+  gboolean l1_write_allocate;
+  guint hit_level, miss_level; /* memory levels serving L2 hits and misses */
+  guint64 far_extra;           /* added to a hit in another partition than the SM's */
+  SmCacheCounts counts;
   gboolean count_queued; /* tracing: count transactions waiting for a channel */
   guint64 queued;
   SmEngine *engine;
@@ -66,8 +97,10 @@ typedef struct {
 void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint width,
                             guint *n, guint *bytes);
 
-/* @n_sm SMs share the levels: bandwidth and channels are the GPU file's per-SM values x n_sm. */
-void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine);
+/* @n_sm SMs share the levels: bandwidth and channels are the GPU file's per-SM values x n_sm.
+ * Each SM's L1 holds @l1_bytes (what shared memory leaves of a unified L1). */
+void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine,
+                    guint64 l1_bytes);
 void sm_memory_clear(SmMemory *mem);
 
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
@@ -81,6 +114,20 @@ guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guin
  * a warp's lanes touch in that line: kernels over SASS). */
 guint64 sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint n,
                                const guint64 *lines, const guint *bytes, gboolean write);
+
+/* Sends @n transactions through the caches: transaction i to line @lines[i], its sectors
+ * @sectors[i] (one bit per sector).  A load looks in the SM's L1 (when @op lets the L1 keep
+ * it), then in its near L2 partition, then in the line's home partition, then goes to the miss
+ * level; each level it reaches keeps the line.  A store writes through the L1 into the L2.
+ * @out (may be NULL) gets where the sectors were found.  Returns the last completion. */
+guint64 sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                                const guint8 *sectors, SmCacheOp op, gboolean write,
+                                SmCacheOutcome *out);
+
+/* Touches @n lines of all sectors through the caches as loads do, with no time passing: a
+ * warm-up pass before the run. */
+void sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
+                    SmCacheOp op);
 
 /* A completion event fired; @arg is the event's argument. */
 static inline void

@@ -1,6 +1,8 @@
 /* Decoding a stream into per-instruction pipe costs.  No state of a running SM lives here. */
 #include "pipe.h"
 
+#include "chase.h"
+
 #include "memory.h"
 #include "smem.h"
 
@@ -54,12 +56,22 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     case ISA_SPACE_GLOBAL: {
       ii->result_state = SM_STATE_LONG_SCOREBOARD;
       ii->throttle_state = SM_STATE_LG_THROTTLE;
-      ii->level = kernel->level_map[insn->level];
+      ii->level =
+          insn->level == ISA_LEVEL_NONE ? kernel->unnamed_level : kernel->level_map[insn->level];
       ii->random_lines = insn->pattern == ISA_PATTERN_RANDOM;
       guint n, bytes;
       sm_memory_transactions(gpu, insn->pattern, insn->stride, insn->width, &n, &bytes);
       ii->n_trans = (guint16)n;
       ii->trans_bytes = bytes;
+      if (insn->jump) {
+        const IsaAccess *acc = &kernel->program->accesses[insn->jump - 1];
+        ii->cache_op = acc->cache; /* IsaCacheOp and SmCacheOp agree */
+        if (acc->window) {
+          ii->unit_bytes = ii->random_lines ? bytes : n * gpu->memory.line_bytes;
+          ii->chase_units = MAX(acc->window / ii->unit_bytes, 1u);
+          ii->chase_bits = (guint8)sm_chase_bits(ii->chase_units);
+        }
+      }
       break;
     }
     }

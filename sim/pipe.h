@@ -39,6 +39,10 @@ typedef struct {
                              a warp alone may issue it ahead of the loop (sm.c, run_ahead()) */
   guint16 n_trans;        /* global: transactions per warp-instruction */
   guint32 trans_bytes;    /* global: bytes per transaction */
+  guint8 cache_op;        /* global: SmCacheOp (cache=) */
+  guint8 chase_bits;      /* global with a window: bits of its chase (chase.h) */
+  guint32 unit_bytes;     /* global with a window: bytes one step of the chase covers */
+  guint64 chase_units;    /* global with a window: units in it (0: no window) */
   guint32 issue_cycles;
   guint64 ii_ticks; /* pipe initiation interval: 32 / lanes cycles */
   guint32 latency[ISA_UNIT_COUNT];

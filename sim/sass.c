@@ -266,7 +266,7 @@ sm_sass_settle(Sm *sm, SmWarp *w)
 
 /* the lines an access touches, with the bytes of the sectors touched in each */
 static guint
-lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes)
+lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks)
 {
   guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
   guint32 sectors[SASS_MAX_LINES];
@@ -289,8 +289,10 @@ lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes)
       sectors[k] |= 1u << (sector & 31);
     }
   }
-  for (guint k = 0; k < n; k++)
+  for (guint k = 0; k < n; k++) {
     bytes[k] = (guint)__builtin_popcount(sectors[k]) * sector_bytes;
+    masks[k] = (guint8)sectors[k];
+  }
   return n;
 }
 
@@ -357,7 +359,8 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (ii->space == ISA_SPACE_GLOBAL && step.enabled) {
     guint64 lines[SASS_MAX_LINES];
     guint bytes[SASS_MAX_LINES];
-    guint n = lines_of(sm, &step, lines, bytes);
+    guint8 masks[SASS_MAX_LINES];
+    guint n = lines_of(sm, &step, lines, bytes, masks);
     guint level = ii->level;
     if (step.space == EXEC_SPACE_GLOBAL) {
       /* the level of the buffer the first lane reaches */
@@ -372,7 +375,15 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
         }
       }
     }
-    base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
+    if (level == CFG_LEVEL_CACHED) {
+      SmCacheOp op = sass_has(in, SASS_MOD_STRONG)     ? SM_CACHE_OP_GLOBAL
+                     : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
+                                                       : SM_CACHE_OP_PLAIN;
+      base = sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, masks, op, ii->is_store,
+                                     sm->trace ? &sm->outcome : NULL);
+    } else {
+      base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
+    }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {

@@ -68,6 +68,7 @@ struct Sm {
   guint64 run_until;
   SmEngine engine;
   SmMemory mem;
+  SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;
   /* SMs that run alike are stepped once (mirror.c): the loop steps sim_sms[0..n_sim_sm), in
@@ -189,6 +190,12 @@ const SmStats *sm_mirror_totals(const Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
  * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
 gboolean sm_draws_random(const Sm *sm);
+
+/* Windows (window.c): the lines of @ii's next access along the chase at *@x (up to 32, with
+ * their sectors), and the warm-up pass before a run of a kernel with warm_up. */
+guint sm_window_lines(const Sm *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines,
+                      guint8 *sectors);
+void sm_window_warm(Sm *sm);
 
 /* What issuing does alike for streams (issue.c) and SASS (sass.c). */
 

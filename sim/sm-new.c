@@ -30,6 +30,19 @@ reads_clock(const Sm *sm)
   return FALSE;
 }
 
+guint64
+sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
+{
+  const CfgCache *l1 = &gpu->caches.l1;
+  if (l1->unified_bytes == 0)
+    return l1->bytes;
+  guint64 shared = (guint64)blocks_per_sm *
+                   (kernel->shared_memory_per_block + gpu->limits.reserved_shared_memory_per_block);
+  guint64 left = l1->unified_bytes > shared ? l1->unified_bytes - shared : 0;
+  guint64 unit = (guint64)gpu->memory.line_bytes * l1->ways;
+  return left / unit * unit;
+}
+
 Sm *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
@@ -160,10 +173,12 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
   sm_smem_init(&sm->smem, gpu, sm->n_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
-  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine);
+  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
 
   sm_mirror_init(sm);
   sm_blocks_dispatch(sm, 0); /* the first wave */
+  if (kernel->warm_up)
+    sm_window_warm(sm);
   sm->stats.warps = sm->warps_per_sm * sm->n_sm;
   sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
   sm->stats.n_sm = sm->n_sm;

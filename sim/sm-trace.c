@@ -26,7 +26,11 @@ sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64
                     .unit = ii->unit,
                     .memory = ii->space != ISA_SPACE_NONE,
                     .passes = passes,
-                    .mask = w->active};
+                    .mask = w->active,
+                    .l1_hits = sm->outcome.l1_hits,
+                    .l2_hits = sm->outcome.l2_hits,
+                    .misses = sm->outcome.misses};
+  sm->outcome = (SmCacheOutcome){0};
   sm->trace->klass->issue(sm->trace, &rec);
 }
 
@@ -71,7 +75,8 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
                            .op_names = op_names,
                            .n_ops = ISA_OP_COUNT,
                            .gpu_name = sm->gpu->name,
-                           .kernel_name = sm->kernel->name};
+                           .kernel_name = sm->kernel->name,
+                           .caches = cfg_gpu_has_caches(sm->gpu)};
   if (sm->sass)
     sink->info.op_names = sm_sass_op_names(sm, &sink->info.n_ops);
   if (!sink->klass->begin(sink, &sink->info, error))

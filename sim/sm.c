@@ -141,6 +141,16 @@ finish(Sm *sm)
     sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
   }
   sm->stats.peak_outstanding = sm->mem.peak_outstanding;
+  const SmCacheCounts *c = &sm->mem.counts;
+  sm->stats.caches = cfg_gpu_has_caches(sm->gpu);
+  sm->stats.l1_requests = c->l1_requests;
+  sm->stats.l1_sectors = c->l1_sectors;
+  sm->stats.l1_hits = c->l1_hits;
+  sm->stats.l2_requests = c->l2_requests;
+  sm->stats.l2_sectors = c->l2_sectors;
+  sm->stats.l2_hits = c->l2_hits;
+  sm->stats.l2_far_hits = c->l2_far_hits;
+  sm->stats.write_backs = c->write_backs;
   if (sm->clock)
     sm_clock_finish(sm->clock, &sm->stats);
   sm->finished = TRUE;

@@ -23,6 +23,9 @@ typedef struct Sm Sm;
  * Cycles, instructions and bytes stay far from 64-bit overflow below it. */
 #define SM_DEFAULT_MAX_CYCLES 1000000000000ull
 
+/* Bytes of each SM's L1: caches.l1.bytes, or what @blocks_per_sm blocks' shared memory leave
+ * of caches.l1.unified_bytes. */
+guint64 sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm);
 Sm *sm_new(const CfgGpu *gpu, const CfgKernel *kernel);
 void sm_free(Sm *sm);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)

@@ -49,6 +49,11 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->shared_passes_per_access =
       per(s->shared_passes, s->shared_accesses * MAX(s->shared_base_passes, 1u));
   o->mean_load_latency = per(s->global_load_latency, s->global_loads);
+  o->l1_hit_rate = 100 * per(s->l1_hits, s->l1_sectors);
+  o->l1_sectors_per_request = per(s->l1_sectors, s->l1_requests);
+  o->l2_hit_rate = 100 * per(s->l2_hits, s->l2_sectors);
+  o->l2_far_hit_rate = 100 * per(s->l2_far_hits, s->l2_sectors);
+  o->l2_sectors_per_request = per(s->l2_sectors, s->l2_requests);
   o->theoretical_occupancy = per(s->warps, s->max_warps);
   o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);
   guint64 warp_cycles = (guint64)s->warps * s->cycles;

@@ -54,6 +54,12 @@ typedef struct {
   guint64 write_bytes[CFG_MAX_LEVELS]; /* written by stores */
   guint n_levels;
   guint64 peak_outstanding;
+  /* caches (caches.l1, caches.l2): requests (transactions) looked up, their sectors, the
+   * sectors found; LTS hits in the line's home partition when that is not the SM's own; dirty
+   * sectors written back to the miss level */
+  gboolean caches;
+  guint64 l1_requests, l1_sectors, l1_hits;
+  guint64 l2_requests, l2_sectors, l2_hits, l2_far_hits, write_backs;
   /* kernels over SASS that read the clock (CS2R / S2R SR_CLOCKLO): over the warps that read it
    * twice or more, the cycles between each warp's first and last read */
   guint clock_warps;
@@ -72,6 +78,8 @@ typedef struct {
   double control_flow_divergence;  /* % of the 32 x warp-instructions lanes left idle */
   double level_requests_per_cycle[CFG_MAX_LEVELS], level_bytes_per_cycle[CFG_MAX_LEVELS];
   double mean_load_latency; /* cycles; 0 without loads */
+  /* in Nsight Compute's words: L1TEX and LTS sector hit rates (%), sectors per request */
+  double l1_hit_rate, l1_sectors_per_request, l2_hit_rate, l2_far_hit_rate, l2_sectors_per_request;
   double theoretical_occupancy, achieved_occupancy;
   double state_share[SM_STATE_COUNT];     /* of all warp-cycles */
   double state_per_issue[SM_STATE_COUNT]; /* warp-cycles per issued instruction */

@@ -30,6 +30,7 @@ typedef struct SmWarp {
   guint64 last_issue;
   guint64 finish;      /* cycle the last result of the warp is written */
   guint64 rng;         /* addresses */
+  guint64 chase;       /* its place in the chase of windows (chase.h) */
   guint64 launched;    /* cycle its block launched */
   guint32 passes_left; /* runs of the stream still to start after this one */
   guint16 block;       /* block slot (all SMs numbered together) */

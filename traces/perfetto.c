@@ -172,6 +172,9 @@ json_issue(TraceSink *sink, const TraceIssue *i)
                ts(i->complete - i->cycle), i->pc, i->sched, i->complete);
   if (i->passes)
     trace_printf(sink, ", \"bank_passes\": %u", i->passes);
+  if (i->l1_hits + i->l2_hits + i->misses)
+    trace_printf(sink, ", \"l1_hit_sectors\": %u, \"l2_hit_sectors\": %u, \"miss_sectors\": %u",
+                 i->l1_hits, i->l2_hits, i->misses);
   if (i->mask != 0xffffffffu)
     trace_printf(sink, ", \"active_lanes\": \"0x%08x\", \"active_count\": %d", i->mask,
                  __builtin_popcount(i->mask));

@@ -26,6 +26,7 @@ typedef struct {
   const char *const *op_names;   /* indexed by op */
   guint n_ops;
   const char *gpu_name, *kernel_name;
+  gboolean caches; /* the GPU has caches: issues say where their sectors were found */
 } TraceInfo;
 
 typedef struct {
@@ -37,6 +38,8 @@ typedef struct {
   gboolean memory; /* a load or store (global or shared) */
   guint passes;    /* shared-memory accesses: bank passes (1 without conflicts); else 0 */
   guint32 mask;    /* the warp's active lanes */
+  /* global accesses through the caches: sectors found in the L1, in the L2, and missed */
+  guint l1_hits, l2_hits, misses;
 } TraceIssue;
 
 typedef enum {

@@ -46,6 +46,33 @@ describe_derived(const CfgGpu *g, GString *out)
     g_string_append_printf(out, "    %s: %.1f                 # %u x %.4g\n", lv->name,
                            lv->latency_cycles * thru, lv->latency_cycles, thru);
   }
+  if (!cfg_gpu_has_caches(g))
+    return;
+  const CfgCache *l1 = &g->caches.l1, *l2 = &g->caches.l2;
+  guint line = g->memory.line_bytes;
+  /* L1 hits are limited by the LD/ST pipe alone; L2 hits in a far partition by the hit level */
+  double ldst = sm_model_unit_peak(g, ISA_UNIT_LDST);
+  if (l1->bytes || l1->unified_bytes) {
+    guint64 bytes = l1->unified_bytes ? l1->unified_bytes : l1->bytes;
+    g_string_append_printf(out, "    l1_hit: %.1f                # %u x %g (the LD/ST pipe)\n",
+                           l1->latency_cycles * ldst, l1->latency_cycles, ldst);
+    g_string_append_printf(out,
+                           "  l1: {bytes_per_sm: %" G_GUINT64_FORMAT ", lines: %" G_GUINT64_FORMAT
+                           ", sets: %" G_GUINT64_FORMAT "}%s\n",
+                           bytes, bytes / line, bytes / line / l1->ways,
+                           l1->unified_bytes ? "   # with no shared memory in use" : "");
+  }
+  if (l2->bytes) {
+    guint hit = g->memory.levels[l2->hit_level_index].latency_cycles;
+    guint far = l2->far_latency_cycles ? l2->far_latency_cycles : hit;
+    double thru = sm_model_level_peak(g, (guint)l2->hit_level_index);
+    g_string_append_printf(
+        out,
+        "  l2: {bytes: %" G_GUINT64_FORMAT ", bytes_per_partition: %" G_GUINT64_FORMAT
+        ", lines: %" G_GUINT64_FORMAT ", near_latency: %u, far_latency: %u, "
+        "littles_law_warps_far: %.1f}\n",
+        l2->bytes, l2->bytes / l2->partitions, l2->bytes / line, hit, far, far * thru);
+  }
 }
 
 int

@@ -56,6 +56,23 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "per_warp_min", s->clock_min);
   put_int(b, "per_warp_max", s->clock_max);
   json_builder_end_object(b);
+  if (s->caches) { /* in Nsight Compute's words */
+    json_builder_set_member_name(b, "caches");
+    json_builder_begin_object(b);
+    put_double(b, "l1tex_hit_rate", m.l1_hit_rate);
+    put_int(b, "l1tex_requests", s->l1_requests);
+    put_int(b, "l1tex_sectors", s->l1_sectors);
+    put_int(b, "l1tex_sector_hits", s->l1_hits);
+    put_double(b, "l1tex_sectors_per_request", m.l1_sectors_per_request);
+    put_double(b, "lts_hit_rate", m.l2_hit_rate);
+    put_double(b, "lts_far_hit_rate", m.l2_far_hit_rate);
+    put_int(b, "lts_requests", s->l2_requests);
+    put_int(b, "lts_sectors", s->l2_sectors);
+    put_int(b, "lts_sector_hits", s->l2_hits);
+    put_double(b, "lts_sectors_per_request", m.l2_sectors_per_request);
+    put_int(b, "write_back_sectors", s->write_backs);
+    json_builder_end_object(b);
+  }
   json_builder_set_member_name(b, "issued");
   json_builder_begin_object(b);
   put_int(b, "total", s->issued);

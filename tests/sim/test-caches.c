@@ -1,0 +1,272 @@
+/* Caches that emerge from addresses: hand-checked hits, misses and cycles of chases over windows
+ * on a toy GPU with fixed latencies (L1 hit 20, L2 hit 100, DRAM 200, no bandwidth limits), the
+ * caches' own replacement, write-backs, and the H100 mix with windows against its declared
+ * levels. */
+#include <check.h>
+#include <math.h>
+
+#include "cache.h"
+#include "helpers.h"
+#include "memory.h"
+
+/* an L1 of 8 lines (4 sets x 2 ways), an L2 of 32 lines (8 sets x 4 ways), sets by the low
+ * bits of the line: a window's lines fill the sets one after the other */
+static const char toy_gpu[] =
+    "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+    "  ldst: {lanes_per_scheduler: 32}\n"
+    "memory:\n  dram: {latency_cycles: 200, bytes_per_cycle: inf}\n"
+    "  l2: {latency_cycles: 100, bytes_per_cycle: inf}\n"
+    "caches:\n  l1: {bytes: 1024, ways: 2, index: modulo, latency_cycles: 20}\n"
+    "  l2: {bytes: 4096, ways: 4, index: modulo}\n";
+
+/* One warp: @n dependent loads chasing a window of @lines 128-byte lines. */
+static TestRun *
+chase(guint lines, guint n, const char *cache, gboolean warm, const char *const *sets)
+{
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *text =
+      g_strdup_printf("name: k\nwarps_per_sm: 1\nwarm_up: %d\nstream: |\n  repeat %u {\n    LDG "
+                      "R1, [R1] window=%u cache=%s\n  }\n",
+                      warm ? 1 : 0, n, lines * 128, cache);
+  g_autofree char *kernel = test_write_temp("k.yaml", text);
+  TestRun *run = test_run_new(gpu, kernel, sets);
+  sm_run(run->sm);
+  return run;
+}
+
+START_TEST(test_a_window_that_fits_the_l1_misses_once_then_hits)
+{
+  /* 4 lines, 8 dependent loads: the first pass goes to DRAM (200 each), the second finds all
+   * four in the L1 (20 each): 4 x 200 + 4 x 20 */
+  TestRun *run = chase(4, 8, "ca", FALSE, NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 880);
+  ck_assert_uint_eq(s->l1_requests, 8);
+  ck_assert_uint_eq(s->l1_sectors, 32);
+  ck_assert_uint_eq(s->l1_hits, 16);
+  ck_assert_uint_eq(s->l2_requests, 4); /* the misses only */
+  ck_assert_uint_eq(s->l2_hits, 0);
+  ck_assert_uint_eq(s->transactions[0], 4); /* dram */
+  ck_assert_uint_eq(s->transactions[1], 0); /* l2 */
+  SmSummary m;
+  sm_summary_compute(s, &m);
+  ck_assert_double_eq_tol(m.l1_hit_rate, 50, 1e-12);
+  ck_assert_double_eq_tol(m.l1_sectors_per_request, 4, 1e-12);
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_cg_loads_skip_the_l1)
+{
+  /* the same chase as ld.global.cg: the second pass hits the L2 (100 each) */
+  TestRun *run = chase(4, 8, "cg", FALSE, NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 4 * 200 + 4 * 100);
+  ck_assert_uint_eq(s->l1_requests, 0);
+  ck_assert_uint_eq(s->l2_requests, 8);
+  ck_assert_uint_eq(s->l2_hits, 16);
+  ck_assert_uint_eq(s->transactions[1], 4);
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_lru_thrashes_on_a_cycle_one_line_too_long)
+{
+  /* 8 lines fill the L1's 4 sets x 2 ways: the second pass hits; 12 lines put 3 in every set
+   * of 2 ways, and a cycle evicts each line just before it comes back: every L1 lookup misses,
+   * and the L2 (32 lines) catches the second pass */
+  TestRun *fits = chase(8, 16, "ca", FALSE, NULL), *over = chase(12, 24, "ca", FALSE, NULL);
+  ck_assert_uint_eq(sm_stats(fits->sm)->cycles, 8 * 200 + 8 * 20);
+  ck_assert_uint_eq(sm_stats(over->sm)->cycles, 12 * 200 + 12 * 100);
+  ck_assert_uint_eq(sm_stats(over->sm)->l1_hits, 0);
+  /* random replacement keeps some of them */
+  const char *random[] = {"caches.l1.replacement=random", NULL};
+  TestRun *rnd = chase(12, 24, "ca", FALSE, random);
+  ck_assert_uint_gt(sm_stats(rnd->sm)->l1_hits, 0);
+  ck_assert_uint_lt(sm_stats(rnd->sm)->cycles, 12 * 200 + 12 * 100);
+  test_run_free(fits);
+  test_run_free(over);
+  test_run_free(rnd);
+}
+END_TEST
+
+START_TEST(test_the_warm_up_pass_leaves_the_caches_as_a_whole_pass_does)
+{
+  TestRun *l1 = chase(8, 8, "ca", TRUE, NULL), *l2 = chase(12, 12, "ca", TRUE, NULL);
+  ck_assert_uint_eq(sm_stats(l1->sm)->cycles, 8 * 20);
+  ck_assert_uint_eq(sm_stats(l2->sm)->cycles, 12 * 100);
+  test_run_free(l1);
+  test_run_free(l2);
+}
+END_TEST
+
+START_TEST(test_declared_levels_and_gpus_without_caches_are_unchanged)
+{
+  /* a load that names its level ignores the caches; without caches a window goes to dram */
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel =
+      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    LDG R1, "
+                                "[R1] window=512 level=l2\n  }\n");
+  TestRun *run = test_run_new(gpu, kernel, NULL);
+  sm_run(run->sm);
+  ck_assert_uint_eq(sm_stats(run->sm)->cycles, 8 * 100);
+  ck_assert_uint_eq(sm_stats(run->sm)->l1_requests + sm_stats(run->sm)->l2_requests, 0);
+  test_run_free(run);
+  const char *none[] = {"caches.l1.bytes=0", "caches.l2.bytes=0", NULL};
+  run = chase(4, 8, "ca", FALSE, none);
+  ck_assert_uint_eq(sm_stats(run->sm)->cycles, 8 * 200);
+  ck_assert(!sm_stats(run->sm)->caches);
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_cache_lru_sectors_and_write_backs)
+{
+  SmCache c;
+  /* 2 sets x 2 ways by the low bit: lines 0, 2, 4 share set 0 */
+  sm_cache_init(&c, 4 * 128, 128, 2, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
+  ck_assert_uint_eq(sm_cache_access(&c, 0, 0x3, TRUE, FALSE).hit, 0);
+  ck_assert_uint_eq(sm_cache_access(&c, 0, 0xF, TRUE, FALSE).hit, 0x3); /* two sectors were in */
+  ck_assert(sm_cache_holds(&c, 0, 0xF));
+  ck_assert_uint_eq(sm_cache_access(&c, 2, 0xF, TRUE, TRUE).hit, 0);    /* a store: dirty */
+  ck_assert_uint_eq(sm_cache_access(&c, 0, 0x1, TRUE, FALSE).hit, 0x1); /* 0 is newest now */
+  SmCacheResult r = sm_cache_access(&c, 4, 0xF, TRUE, FALSE);           /* evicts 2, dirty */
+  ck_assert_uint_eq(r.hit, 0);
+  ck_assert_uint_eq(r.evicted_dirty, 0xF);
+  ck_assert_uint_eq(r.evicted_line, 2);
+  ck_assert(sm_cache_holds(&c, 0, 0xF));
+  ck_assert(!sm_cache_holds(&c, 2, 0x1));
+  ck_assert(!sm_cache_holds(&c, 1, 0x1)); /* set 1 never used */
+  /* a store that does not allocate drops the line */
+  sm_cache_access(&c, 4, 0x1, FALSE, TRUE);
+  ck_assert(!sm_cache_holds(&c, 4, 0x1));
+  sm_cache_clear(&c);
+}
+END_TEST
+
+START_TEST(test_an_l2_eviction_writes_dirty_sectors_back)
+{
+  /* an L2 of one set of 4 lines: 8 stores to 8 lines leave 4 dirty lines evicted, 16 sectors
+   * written to DRAM; the stores themselves go to the L2 */
+  const char *small[] = {"caches.l2.bytes=512", NULL};
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel =
+      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    STG "
+                                "[R1], R2 window=1024\n  }\n");
+  TestRun *run = test_run_new(gpu, kernel, small);
+  sm_run(run->sm);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->write_backs, 16);
+  ck_assert_uint_eq(s->write_bytes[0], 16 * 32); /* dram: the write-backs */
+  ck_assert_uint_eq(s->write_bytes[1], 8 * 128); /* l2: the stores */
+  test_run_free(run);
+}
+END_TEST
+
+START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
+{
+  static const struct {
+    const char *gpu_tail, *stream, *expect;
+  } cases[] = {
+      {"  l3: {bytes: 1024}\n", NULL, "unknown cache 'l3' in caches (l1, l2)"},
+      {"", "LDG R1, [R1] window=0", "window must be a whole number of bytes"},
+      {"", "LDG R1, [R1] window=512 cache=xx", "cache must be ca, nc or cg"},
+      {"", "LDS R1, [R1] window=512", "unknown attribute 'window'"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *gtext = g_strconcat(toy_gpu, cases[i].gpu_tail, NULL);
+    g_autofree char *gpu = test_write_temp("toy.yaml", gtext);
+    g_autofree char *ktext = g_strdup_printf("name: k\nwarps_per_sm: 1\nstream: |\n  %s\n",
+                                             cases[i].stream ? cases[i].stream : "FADD R1, R1, R1");
+    g_autofree char *kernel = test_write_temp("k.yaml", ktext);
+    const char *args[] = {"run", gpu, kernel, NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+    ck_assert_msg(strstr(err, cases[i].expect) != NULL, "case %u: %s", i, err);
+    ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "one line: %s", err);
+  }
+  /* sizes that are not whole sets, a hit level the GPU lacks */
+  const char *bad[][2] = {
+      {"--set=caches.l1.bytes=1000", "must be a multiple of line_bytes x ways"},
+      {"--set=caches.l2.hit_level=l3", "memory level 'l3' is not in the GPU file"},
+      {"--set=caches.l1.replacement=fifo", "'replacement' must be one of lru, random"},
+  };
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel = test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  "
+                                                      "LDG R1, [R1] window=512\n");
+  for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+    const char *args[] = {"run", gpu, kernel, bad[i][0], NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+    ck_assert_msg(strstr(err, bad[i][1]) != NULL, "%s: %s", bad[i][0], err);
+  }
+}
+END_TEST
+
+/* The mix over the measurement's own windows, with no declared level, lands where its declared
+ * levels do: 1 GiB chased through the caches is DRAM, 8 MiB after the warm-up is the L2. */
+START_TEST(test_the_mix_over_its_windows_matches_its_declared_levels)
+{
+  static const struct {
+    const char *declared, *window, *warm, *pattern;
+    guint warps;
+    const char *alpha;
+  } cases[] = {
+      {"level=dram", "window=1073741824", "warm=0", "pattern=coalesced", 8, "alpha=0"},
+      {"level=dram", "window=1073741824", "warm=0", "pattern=coalesced", 48, "alpha=8"},
+      {"level=dram", "window=1073741824", "warm=0", "pattern=stride2", 32, "alpha=0"},
+      {"level=dram", "window=1073741824", "warm=0", "pattern=random", 16, "alpha=0"},
+      {"level=l2", "window=8388608", "warm=1", "pattern=coalesced", 8, "alpha=0"},
+      {"level=l2", "window=8388608", "warm=1", "pattern=coalesced", 48, "alpha=8"},
+  };
+  g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kernel = test_source_path("isa/kernels/mix.yaml");
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *w = g_strdup_printf("warps_per_sm=%u", cases[i].warps);
+    const char *declared[] = {
+        w, cases[i].alpha, cases[i].pattern, cases[i].declared, "groups=512", NULL};
+    const char *cached[] = {w,
+                            cases[i].alpha,
+                            cases[i].pattern,
+                            "level=cached",
+                            cases[i].window,
+                            cases[i].warm,
+                            "groups=512",
+                            NULL};
+    TestRun *a = test_run_new(gpu, kernel, declared), *b = test_run_new(gpu, kernel, cached);
+    sm_run(a->sm);
+    sm_run(b->sm);
+    double ca = (double)sm_stats(a->sm)->cycles, cb = (double)sm_stats(b->sm)->cycles;
+    ck_assert_msg(fabs(cb / ca - 1) <= 0.01, "%s %s %s: declared %g, cached %g (%+.2f %%)", w,
+                  cases[i].pattern, cases[i].declared, ca, cb, 100 * (cb / ca - 1));
+    ck_assert_uint_gt(sm_stats(b->sm)->l2_requests, 0);
+    test_run_free(a);
+    test_run_free(b);
+  }
+}
+END_TEST
+
+static Suite *
+caches_suite(void)
+{
+  Suite *s = suite_create("caches");
+  TCase *tc = tcase_create("caches");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_a_window_that_fits_the_l1_misses_once_then_hits);
+  tcase_add_test(tc, test_cg_loads_skip_the_l1);
+  tcase_add_test(tc, test_lru_thrashes_on_a_cycle_one_line_too_long);
+  tcase_add_test(tc, test_the_warm_up_pass_leaves_the_caches_as_a_whole_pass_does);
+  tcase_add_test(tc, test_declared_levels_and_gpus_without_caches_are_unchanged);
+  tcase_add_test(tc, test_cache_lru_sectors_and_write_backs);
+  tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
+  tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
+  tcase_add_test(tc, test_the_mix_over_its_windows_matches_its_declared_levels);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(caches_suite());
+}

@@ -158,6 +158,15 @@ sm_sass_init(Sm *sm)
   decode(sm);
 }
 
+gboolean
+sm_sass_uses_caches(const Sm *sm)
+{
+  for (guint b = 0; b < exec_memory_count(sm->sass->mem); b++)
+    if (sm->sass->buffer_level[b] == CFG_LEVEL_CACHED)
+      return TRUE;
+  return FALSE;
+}
+
 void
 sm_sass_clear(Sm *sm)
 {

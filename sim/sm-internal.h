@@ -190,6 +190,10 @@ const SmStats *sm_mirror_totals(const Sm *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
  * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
 gboolean sm_draws_random(const Sm *sm);
+/* Some of @sm's global accesses go through the caches (they name no level on a GPU with
+ * caches).  sm-new.c; sass.c for kernels over SASS */
+gboolean sm_uses_caches(const Sm *sm);
+gboolean sm_sass_uses_caches(const Sm *sm);
 
 /* Windows (window.c): the lines of @ii's next access along the chase at *@x (up to 32, with
  * their sectors), and the warm-up pass before a run of a kernel with warm_up. */

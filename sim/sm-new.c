@@ -191,6 +191,20 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 }
 
 gboolean
+sm_uses_caches(const Sm *sm)
+{
+  if (!cfg_gpu_has_caches(sm->gpu))
+    return FALSE;
+  if (sm->kernel->sass)
+    return sm_sass_uses_caches(sm);
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].space == ISA_SPACE_GLOBAL &&
+        sm->info[i].level == CFG_LEVEL_CACHED)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
 sm_draws_random(const Sm *sm)
 {
   if (sm->kernel->sass)

@@ -76,7 +76,7 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
                            .n_ops = ISA_OP_COUNT,
                            .gpu_name = sm->gpu->name,
                            .kernel_name = sm->kernel->name,
-                           .caches = cfg_gpu_has_caches(sm->gpu)};
+                           .caches = sm_uses_caches(sm)};
   if (sm->sass)
     sink->info.op_names = sm_sass_op_names(sm, &sink->info.n_ops);
   if (!sink->klass->begin(sink, &sink->info, error))

@@ -142,7 +142,7 @@ finish(Sm *sm)
   }
   sm->stats.peak_outstanding = sm->mem.peak_outstanding;
   const SmCacheCounts *c = &sm->mem.counts;
-  sm->stats.caches = cfg_gpu_has_caches(sm->gpu);
+  sm->stats.caches = sm_uses_caches(sm);
   sm->stats.l1_requests = c->l1_requests;
   sm->stats.l1_sectors = c->l1_sectors;
   sm->stats.l1_hits = c->l1_hits;

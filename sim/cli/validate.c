@@ -109,6 +109,7 @@ int
 sm_cmd_validate(int argc, char **argv)
 {
   g_autofree char *kernel = NULL, *csv = NULL, *plot_path = NULL, *max_cycles_text = NULL;
+  g_autofree char *plot_x = NULL, *plot_per = NULL;
   g_auto(GStrv) sets = NULL, curves = NULL;
   gint jobs = 0;
   gboolean no_ff = FALSE;
@@ -123,6 +124,10 @@ sm_cmd_validate(int argc, char **argv)
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write per-row results as CSV", "FILE"},
       {"plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
        "Draw simulated curves and measured points (.png or .svg)", "FILE"},
+      {"plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x,
+       "Kernel format: plot against this key of the set column (default: warps per SM)", "KEY"},
+      {"plot-per", 0, 0, G_OPTION_ARG_STRING, &plot_per,
+       "Kernel format: plot values divided by this key of the set column (cycles per step)", "KEY"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       SM_CLI_NO_FAST_FORWARD(no_ff),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -143,7 +148,8 @@ sm_cmd_validate(int argc, char **argv)
   g_autofree char *default_kernel =
       g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
   g_autoptr(SmValidation) v = sm_validation_read(argv[2], &error);
-  if (v == NULL || !sm_validation_keep_curves(v, (const char *const *)curves, &error))
+  if (v == NULL || !sm_validation_keep_curves(v, (const char *const *)curves, &error) ||
+      !sm_validation_plot_check(v, plot_x, plot_per, &error))
     return sm_cli_fail(error);
   if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
                          (guint)jobs, max_cycles, sm_cli_progress, "validate", &error))
@@ -159,7 +165,7 @@ sm_cmd_validate(int argc, char **argv)
     g_string_append_printf(out, "wrote %s\n", csv);
   }
   if (plot_path) {
-    g_autoptr(SmPlot) plot = sm_validation_plot(v);
+    g_autoptr(SmPlot) plot = sm_validation_plot(v, plot_x, plot_per);
     if (!sm_plot_write(plot, plot_path, &error))
       return sm_cli_write_error(error);
     g_string_append_printf(out, "wrote %s\n", plot_path);

@@ -623,14 +623,63 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
   return TRUE;
 }
 
+/* The number KEY=VALUE gives in a row's set column. */
+static gboolean
+set_value(const SmValidateRow *r, const char *key, double *out)
+{
+  g_auto(GStrv) parts = g_strsplit(r->set ? r->set : "", ";", -1);
+  for (guint i = 0; parts[i]; i++) {
+    const char *eq = strchr(parts[i], '=');
+    if (eq && (gsize)(eq - parts[i]) == strlen(key) && strncmp(parts[i], key, strlen(key)) == 0) {
+      char *end;
+      *out = g_ascii_strtod(eq + 1, &end);
+      return end != eq + 1 && *end == '\0' && isfinite(*out);
+    }
+  }
+  return FALSE;
+}
+
+gboolean
+sm_validation_plot_check(const SmValidation *v, const char *x_key, const char *per_key,
+                         GError **error)
+{
+  if (!x_key && !per_key)
+    return TRUE;
+  if (v->format != SM_VALIDATE_KERNEL) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "%s: --plot-x and --plot-per take keys of the kernel format's set column", v->path);
+    return FALSE;
+  }
+  for (guint i = 0; i < v->rows->len; i++) {
+    const SmValidateRow *r = &g_array_index(v->rows, SmValidateRow, i);
+    const char *keys[] = {x_key, per_key};
+    for (guint k = 0; k < 2; k++) {
+      double d;
+      if (keys[k] && (!set_value(r, keys[k], &d) || (k == 1 && d == 0)))
+        return cfg_fail_at(error, v->path, r->line, r->set_col,
+                           "set: no %snumber %s here (--plot-%s)", k ? "non-zero " : "", keys[k],
+                           k ? "per" : "x");
+    }
+  }
+  return TRUE;
+}
+
 SmPlot *
-sm_validation_plot(const SmValidation *v)
+sm_validation_plot(const SmValidation *v, const char *x_key, const char *per_key)
 {
   gboolean mix = v->format == SM_VALIDATE_MIX;
-  SmPlot *plot =
-      sm_plot_new(mix ? "Simulated (lines) and measured (dots) throughput"
-                      : "Simulated (lines) and measured (dots)",
-                  "warps per SM", mix ? "IPC per SM (warp-instructions/cycle)" : "measured metric");
+  const char *metric = "measured metric"; /* the rows' metric, when they share one */
+  for (guint i = 0; v->format == SM_VALIDATE_KERNEL && i < v->rows->len; i++) {
+    const char *m = g_array_index(v->rows, SmValidateRow, i).metric;
+    metric = i == 0 || strcmp(m, metric) == 0 ? m : "measured metric";
+  }
+  g_autofree char *y_label =
+      per_key ? g_strdup_printf("%s / %s", metric, per_key) : g_strdup(metric);
+  SmPlot *plot = sm_plot_new(mix ? "Simulated (lines) and measured (dots) throughput"
+                                 : "Simulated (lines) and measured (dots)",
+                             x_key ? x_key : "warps per SM",
+                             mix ? "IPC per SM (warp-instructions/cycle)" : y_label);
+  double lo = INFINITY, hi = 0;
   for (guint i = 0; i < v->curves->len; i++) {
     const SmValidateCurve *c = g_ptr_array_index(v->curves, i);
     SmPlotSeries *sim = sm_plot_add(plot, c->label, SM_PLOT_LINE, i);
@@ -638,9 +687,17 @@ sm_validation_plot(const SmValidation *v)
     for (guint j = 0; j < c->rows->len; j++) {
       const SmValidateRow *r =
           &g_array_index(v->rows, SmValidateRow, g_array_index(c->rows, guint, j));
-      sm_plot_point(sim, r->warps, r->simulated);
-      sm_plot_point(meas, r->warps, r->measured);
+      double x = r->warps, per = 1;
+      if (x_key)
+        set_value(r, x_key, &x);
+      if (per_key)
+        set_value(r, per_key, &per);
+      lo = MIN(lo, x);
+      hi = MAX(hi, x);
+      sm_plot_point(sim, x, r->simulated / per);
+      sm_plot_point(meas, x, r->measured / per);
     }
   }
+  plot->log_x = x_key && lo > 0 && hi / lo >= 100; /* footprints, sizes: decades apart */
   return plot;
 }

@@ -67,4 +67,10 @@ gboolean sm_validation_run(SmValidation *v, const char *gpu_path, const char *mi
                            SmProgressFunc progress, gpointer progress_data, GError **error);
 
 /* Simulated curves as lines and measured rows as dots, against warps per SM. */
-SmPlot *sm_validation_plot(const SmValidation *v);
+/* Simulated curves and measured points against warps per SM, or (kernel format) against the
+ * number @x_key has in each row's set column; values divided by @per_key's (NULL: as they
+ * are).  Logarithmic x when the values span 100x or more. */
+SmPlot *sm_validation_plot(const SmValidation *v, const char *x_key, const char *per_key);
+/* Every row has numbers for @x_key and @per_key (either may be NULL): before anything runs. */
+gboolean sm_validation_plot_check(const SmValidation *v, const char *x_key, const char *per_key,
+                                  GError **error);

@@ -64,7 +64,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
       "block_launch_cycles, register_write_ports, two_level_pool, resume_window, limits, units, "
-      "shared_memory, branch, memory, sass)");
+      "shared_memory, branch, memory, caches, sass)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
   assert_gpu_error(
       "block_priority: eldest\n" MEM,
@@ -192,9 +192,10 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
     const char *set;
     const char *expect; /* suffix of the message */
   } cases[] = {
-      {"frobnicate=1", "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
-                       "pattern, level, groups, alu_op, mov_per_load, unroll, loop_overhead, "
-                       "loop_movs, chain_movs), kernel key or GPU key of that name"},
+      {"frobnicate=1",
+       "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
+       "pattern, level, window, warm, groups, alu_op, mov_per_load, unroll, loop_overhead, "
+       "loop_movs, chain_movs), kernel key or GPU key of that name"},
       {"memory.dram.latency_cycles=-3", "--set memory.dram.latency_cycles: must be at least 1, "
                                         "got -3"},
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
@@ -224,7 +225,7 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
   const char *sets[] = {"other=FOO", NULL};
   g_autofree char *msg = run_error(sets);
   ck_assert_msg(g_str_has_prefix(msg, SMSIM_SOURCE_DIR "/isa/kernels/mix.yaml:"), "%s", msg);
-  ck_assert_msg(strstr(msg, "mix.yaml:48:17: unknown op 'FOO'") != NULL, "%s", msg);
+  ck_assert_msg(strstr(msg, "mix.yaml:57:17: unknown op 'FOO'") != NULL, "%s", msg);
 }
 END_TEST
 

@@ -203,6 +203,82 @@ START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
 }
 END_TEST
 
+/* The counters as a user reads them: the run's text and JSON, a CSV trace's columns, describe. */
+START_TEST(test_counters_in_text_json_trace_and_describe)
+{
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel =
+      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    LDG R1, "
+                                "[R1] window=512\n  }\n");
+  g_autofree char *dir = g_path_get_dirname(kernel);
+  g_autofree char *csv = g_build_filename(dir, "t.csv", NULL);
+  const char *run[] = {"run", gpu, kernel, "--trace", csv, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(run, &out, &err), 0);
+  ck_assert_msg(strstr(out, "caches      L1TEX hit rate 50.0% of 32 sectors (4.00 a request); "
+                            "LTS hit rate 0.0% of 16 sectors (4.00 a request; 0.0% in a far "
+                            "partition); 0 sectors written back\n") != NULL,
+                "%s", out);
+  g_autofree char *trace = NULL;
+  ck_assert(g_file_get_contents(csv, &trace, NULL, NULL));
+  ck_assert(g_str_has_prefix(trace, "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes,"
+                                    "active_lanes,l1_hit_sectors,l2_hit_sectors,miss_sectors\n"));
+  /* the first load misses everywhere (back at 200), the fifth hits the L1 (800 + 20) */
+  ck_assert_msg(strstr(trace, "\n0,0,0,1,LDG,ldst,200,0,0xffffffff,0,0,4\n") != NULL, "%s", trace);
+  ck_assert_msg(strstr(trace, "\n800,0,0,1,LDG,ldst,820,0,0xffffffff,4,0,0\n") != NULL, "%s",
+                trace);
+  const char *json[] = {"run", gpu, kernel, "--json", NULL};
+  g_autofree char *jout = NULL, *jerr = NULL;
+  ck_assert_int_eq(test_smsim(json, &jout, &jerr), 0);
+  ck_assert_msg(strstr(jout, "\"l1tex_hit_rate\" : 50") != NULL, "%s", jout);
+  ck_assert_msg(strstr(jout, "\"lts_sectors\" : 16") != NULL, "%s", jout);
+  /* describe: sizes, and the warps an L1 hit needs (20 cycles x 1 LD/ST warp-instruction) */
+  const char *describe[] = {"describe", gpu, NULL};
+  g_autofree char *dout = NULL, *derr = NULL;
+  ck_assert_int_eq(test_smsim(describe, &dout, &derr), 0);
+  ck_assert_msg(strstr(dout, "    l1_hit: 20.0") != NULL, "%s", dout);
+  ck_assert_msg(strstr(dout, "  l1: {bytes_per_sm: 1024, lines: 8, sets: 4}") != NULL, "%s", dout);
+  ck_assert_msg(strstr(dout, "  l2: {bytes: 4096, bytes_per_partition: 4096, lines: 32, "
+                             "near_latency: 100, far_latency: 100") != NULL,
+                "%s", dout);
+  /* a run that names its levels has no cache counters to show */
+  g_autofree char *named =
+      test_write_temp("n.yaml", "name: n\nwarps_per_sm: 1\nstream: |\n  LDG R1, [R1] level=dram\n");
+  const char *plain[] = {"run", gpu, named, NULL};
+  g_autofree char *pout = NULL, *perr = NULL;
+  ck_assert_int_eq(test_smsim(plain, &pout, &perr), 0);
+  ck_assert(strstr(pout, "caches ") == NULL);
+}
+END_TEST
+
+/* validate plots kernel-format rows against a key of their set column, or refuses before it
+ * runs anything */
+START_TEST(test_validate_plots_against_a_set_key)
+{
+  g_autofree char *csv = test_write_temp(
+      "m.csv",
+      "kernel,set,metric,measured,curve\n"
+      "isa/kernels/footprint.yaml,footprint=8192;steps=16,clock.per_warp_median,848,a\n"
+      "isa/kernels/footprint.yaml,footprint=1048576;steps=16,clock.per_warp_median,4800,a\n");
+  g_autofree char *dir = g_path_get_dirname(csv);
+  g_autofree char *png = g_build_filename(dir, "f.png", NULL);
+  const char *bad[] = {"validate", "config/gpus/h100.yaml", csv, "--plot", png, "--plot-x", "size",
+                       NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(bad, &out, &err), 2);
+  ck_assert_msg(strstr(err, "m.csv:2:28: set: no number size here (--plot-x)") != NULL, "%s", err);
+  ck_assert(!g_file_test(png, G_FILE_TEST_EXISTS));
+  const char *good[] = {"validate",  "config/gpus/h100.yaml",
+                        csv,         "--plot",
+                        png,         "--plot-x",
+                        "footprint", "--plot-per",
+                        "steps",     NULL};
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(test_smsim(good, &out2, &err2), 0);
+  ck_assert(g_file_test(png, G_FILE_TEST_EXISTS));
+}
+END_TEST
+
 /* The mix over the measurement's own windows, with no declared level, lands where its declared
  * levels do: 1 GiB chased through the caches is DRAM, 8 MiB after the warm-up is the L2. */
 START_TEST(test_the_mix_over_its_windows_matches_its_declared_levels)
@@ -260,6 +336,8 @@ caches_suite(void)
   tcase_add_test(tc, test_cache_lru_sectors_and_write_backs);
   tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
   tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
+  tcase_add_test(tc, test_counters_in_text_json_trace_and_describe);
+  tcase_add_test(tc, test_validate_plots_against_a_set_key);
   tcase_add_test(tc, test_the_mix_over_its_windows_matches_its_declared_levels);
   suite_add_tcase(s, tc);
   return s;

@@ -101,10 +101,11 @@ START_TEST(test_kernel_format_bad_rows)
 {
   assert_bad_row("isa/kernels/nosuch.yaml,alpha=1,cycles,10,c",
                  "2:1: kernel: isa/kernels/nosuch.yaml: cannot read: No such file or directory");
-  assert_bad_row("isa/kernels/mix.yaml,alpah=1,cycles,10,c",
-                 "2:22: set alpah: no kernel parameter (warps_per_sm, alpha, ilp, other, "
-                 "pattern, level, groups, alu_op, mov_per_load, unroll, loop_overhead, "
-                 "loop_movs, chain_movs), kernel key or GPU key of that name");
+  assert_bad_row(
+      "isa/kernels/mix.yaml,alpah=1,cycles,10,c",
+      "2:22: set alpah: no kernel parameter (warps_per_sm, alpha, ilp, other, "
+      "pattern, level, window, warm, groups, alu_op, mov_per_load, unroll, loop_overhead, "
+      "loop_movs, chain_movs), kernel key or GPU key of that name");
   assert_bad_row("isa/kernels/mix.yaml,alpha=1; memory.dram.latency_cycles=-5,cycles,10,c",
                  "2:22: set memory.dram.latency_cycles: must be at least 1, got -5");
   assert_bad_row("isa/kernels/mix.yaml,alpha,cycles,10,c", "2:22: set alpha: expected KEY=VALUE");

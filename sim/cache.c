@@ -58,30 +58,41 @@ sm_cache_access(SmCache *c, guint64 line, guint8 sectors, gboolean allocate, gbo
     return r;
   gsize base = set_of(c, line);
   c->clock++;
-  guint victim = 0;
+  /* the tags alone first: a hit touches nothing else of the set */
+  const guint64 *tag = c->tag + base;
   for (guint w = 0; w < c->ways; w++) {
+    if (tag[w] != line + 1)
+      continue;
     gsize i = base + w;
-    if (c->tag[i] == line + 1) {
-      r.hit = c->sectors[i] & sectors;
-      if (!allocate && write) { /* write through, no allocation: the line goes */
-        c->tag[i] = 0;
-        c->sectors[i] = c->dirty[i] = 0;
-        return r;
-      }
-      c->sectors[i] |= sectors;
-      if (write)
-        c->dirty[i] |= sectors;
-      if (c->stamp)
-        c->stamp[i] = c->clock;
+    r.hit = c->sectors[i] & sectors;
+    if (!allocate && write) { /* write through, no allocation: the line goes */
+      c->tag[i] = 0;
+      c->sectors[i] = c->dirty[i] = 0;
       return r;
     }
-    if (c->tag[i] == 0 ||
-        (c->stamp && c->tag[base + victim] != 0 && c->stamp[i] < c->stamp[base + victim]))
-      victim = w;
+    c->sectors[i] |= sectors;
+    if (write)
+      c->dirty[i] |= sectors;
+    if (c->stamp)
+      c->stamp[i] = c->clock;
+    return r;
   }
   if (!allocate)
     return r;
-  if (c->random && c->tag[base + victim] != 0)
+  /* a miss: an empty way, else the least recently used (or a random) one */
+  guint victim = 0;
+  gboolean full = TRUE;
+  const guint64 *stamp = c->stamp ? c->stamp + base : NULL;
+  for (guint w = 0; w < c->ways; w++) {
+    if (tag[w] == 0) {
+      victim = w;
+      full = FALSE;
+      break;
+    }
+    if (stamp && stamp[w] < stamp[victim])
+      victim = w;
+  }
+  if (full && c->random)
     victim = (guint)((sm_rng_next(&c->rng) >> 32) % c->ways);
   gsize i = base + victim;
   if (c->tag[i] && c->dirty[i]) {

@@ -81,17 +81,29 @@ sanitized_subset(const char *csv)
   return subset;
 }
 
+/* Validates @csv (its sanitized subset under the sanitizers) and holds its overall MAPE to
+ * @bound (@subset_bound for the subset); returns the output for the curves' checks, NULL after
+ * a subset. */
+static char *
+validate_within(const char *csv, const char *what, double bound, double subset_bound)
+{
+  g_autofree char *subset = sanitized_subset(csv);
+  char *out = validate(subset ? subset : csv, "2");
+  double all = mape_of(out, NULL);
+  printf("h100 %s: %.1f %%%s\n", what, all, subset ? " (one row in eight)" : "");
+  ck_assert_msg(all <= (subset ? subset_bound : bound), "%s: %.1f %%", what, all);
+  if (subset)
+    g_clear_pointer(&out, g_free);
+  return out;
+}
+
 START_TEST(test_loads_in_flight_within_8_percent)
 {
-  const char *csv = "tests/data/h100-mlp-clock.csv";
-  g_autofree char *subset = sanitized_subset(csv);
-  g_autofree char *out = validate(subset ? subset : csv, "2");
-  double all = mape_of(out, NULL);
-  printf("h100 loads in flight: %.1f %%%s\n", all, subset ? " (one row in eight)" : "");
   /* 7.4 % when this test was written (432 rows); 48.5 % with the lone SM held to its share of
    * DRAM, 7.6 % with no port of its own */
-  ck_assert_msg(all <= (subset ? 10.0 : 8.0), "%.1f %%", all);
-  if (subset)
+  g_autofree char *out =
+      validate_within("tests/data/h100-mlp-clock.csv", "loads in flight", 8.0, 10.0);
+  if (!out)
     return;
   /* one SM alone: the whole GPU's DRAM behind it, its port its limit (1.7 % and 3.7 %) */
   ck_assert_double_le(mape_of(out, "near 16B x32 1 SMs"), 4.0);
@@ -106,14 +118,10 @@ END_TEST
  * DRAM; one SM alone and all 132 chasing the same lines. */
 START_TEST(test_footprint_within_5_percent)
 {
-  const char *csv = "tests/data/h100-footprint-clock.csv";
-  g_autofree char *subset = sanitized_subset(csv);
-  g_autofree char *out = validate(subset ? subset : csv, "2");
-  double all = mape_of(out, NULL);
-  printf("h100 footprint: %.1f %%%s\n", all, subset ? " (one row in eight)" : "");
   /* 3.7 % when this test was written (116 rows) */
-  ck_assert_msg(all <= (subset ? 8.0 : 5.0), "%.1f %%", all);
-  if (subset)
+  g_autofree char *out =
+      validate_within("tests/data/h100-footprint-clock.csv", "footprint", 5.0, 8.0);
+  if (!out)
     return;
   /* every curve within 10 % (5.8, 4.3, 3.5 and 1.2 %) */
   const char *curves[] = {"l1 1 SM", "l1 132 SMs", "l2_only 1 SM", "l2_only 132 SMs"};

@@ -236,7 +236,8 @@ load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_laten
     .doc = d                                                                                       \
   }
 #define CACHE_SHAPE_FIELDS                                                                         \
-  FC("bytes", CFG_FIELD_UINT64, bytes, 0, 1ull << 40, "bytes", "capacity (0: no such cache)"),     \
+  FC("bytes", CFG_FIELD_UINT64, bytes, 0, 1ull << 30, "bytes",                                     \
+     "capacity (0: no such cache; an L1 at most 4 MiB)"),                                          \
       FC("ways", CFG_FIELD_UINT, ways, 1, 1024, "lines", "lines per set (associativity)"),         \
       FCE("replacement", replacement, replacement_names,                                           \
           "the line a miss replaces in a full set: lru (least recently used) or random"),          \
@@ -245,7 +246,7 @@ load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_laten
 
 static const CfgField l1_fields[] = {
     CACHE_SHAPE_FIELDS,
-    FC("unified_bytes", CFG_FIELD_UINT64, unified_bytes, 0, 1ull << 32, "bytes",
+    FC("unified_bytes", CFG_FIELD_UINT64, unified_bytes, 0, 1ull << 22, "bytes",
        "storage the L1 shares with shared memory: the L1 is what the resident blocks' shared "
        "memory leaves of it (0: the L1 is bytes)"),
     FC("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 20, "cycles",
@@ -501,6 +502,10 @@ load_caches(CfgGpu *g, const CfgNode *map, GError **error)
                       "line_bytes x ways%s (%" G_GUINT64_FORMAT ")",
                       c ? "l2" : "l1", k->bytes, c ? " x partitions" : "", unit);
   }
+  if (g->caches.l1.bytes > (1ull << 22))
+    return cfg_fail(error, cfg_node_get(l1, "bytes"),
+                    "caches.l1.bytes (%" G_GUINT64_FORMAT ") is over 4 MiB, an L1 per SM",
+                    g->caches.l1.bytes);
   if (g->caches.l1.unified_bytes && g->caches.l1.unified_bytes < g->caches.l1.bytes)
     return cfg_fail(error, cfg_node_get(l1, "unified_bytes"),
                     "caches.l1.unified_bytes (%" G_GUINT64_FORMAT ") is less than its bytes",

@@ -190,6 +190,8 @@ START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
       {"--set=caches.l1.bytes=1000", "must be a multiple of line_bytes x ways"},
       {"--set=caches.l2.hit_level=l3", "memory level 'l3' is not in the GPU file"},
       {"--set=caches.l1.replacement=fifo", "'replacement' must be one of lru, random"},
+      {"--set=caches.l2.bytes=2199023255552", "must be at most"},
+      {"--set=caches.l1.bytes=8388608", "caches.l1.bytes (8388608) is over 4 MiB"},
   };
   g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
   g_autofree char *kernel = test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  "

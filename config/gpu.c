@@ -512,6 +512,11 @@ load_caches(CfgGpu *g, const CfgNode *map, GError **error)
                     g->caches.l1.unified_bytes);
   if (!cfg_gpu_has_caches(g))
     return TRUE;
+  if (line / g->memory.sector_bytes > 8)
+    return cfg_fail(error, map,
+                    "caches need lines of at most 8 sectors (memory.line_bytes %u / "
+                    "sector_bytes %u)",
+                    line, g->memory.sector_bytes);
   CfgCache *k = &g->caches.l2;
   const char *names[] = {k->hit_level, k->miss_level};
   int *index[] = {&k->hit_level_index, &k->miss_level_index};

@@ -288,9 +288,18 @@ check_ops(const CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError *
       why = "has no asynchronous copies (shared_memory.async_copy is false)";
     else if (insn->op == ISA_OP_LDGSTS && k->shared_memory_per_block == 0)
       why = "needs shared memory: the kernel declares no shared_memory_per_block";
+    g_autofree char *where = cfg_node_where_in_text(stream, insn->line, 1);
+    if (why == NULL && isa_op_info(insn->op)->space == ISA_SPACE_GLOBAL && insn->jump &&
+        k->program->accesses[insn->jump - 1].window &&
+        gpu->memory.line_bytes / gpu->memory.sector_bytes > 8) {
+      g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                  "%s: window= needs lines of at most 8 sectors (memory.line_bytes %u / "
+                  "sector_bytes %u)",
+                  where, gpu->memory.line_bytes, gpu->memory.sector_bytes);
+      return FALSE;
+    }
     if (why == NULL)
       continue;
-    g_autofree char *where = cfg_node_where_in_text(stream, insn->line, 1);
     if (insn->op == ISA_OP_LDGSTS && gpu->smem.async_copy)
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s: LDGSTS %s", where, why);
     else

@@ -192,6 +192,7 @@ START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
       {"--set=caches.l1.replacement=fifo", "'replacement' must be one of lru, random"},
       {"--set=caches.l2.bytes=2199023255552", "must be at most"},
       {"--set=caches.l1.bytes=8388608", "caches.l1.bytes (8388608) is over 4 MiB"},
+      {"--set=memory.sector_bytes=8", "caches need lines of at most 8 sectors"},
   };
   g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
   g_autofree char *kernel = test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  "

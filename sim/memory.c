@@ -71,7 +71,8 @@ caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
 }
 
 void
-sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, guint64 l1_bytes)
+sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, gboolean caches,
+               guint64 l1_bytes)
 {
   *mem = (SmMemory){0};
   mem->engine = engine;
@@ -129,7 +130,8 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
     guint ch = lv->channels;
     lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
   }
-  caches_init(mem, gpu, n_sm, l1_bytes);
+  if (caches)
+    caches_init(mem, gpu, n_sm, l1_bytes);
 }
 
 void

@@ -98,8 +98,9 @@ void sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint str
                             guint *n, guint *bytes);
 
 /* @n_sm SMs share the levels: bandwidth and channels are the GPU file's per-SM values x n_sm.
- * Each SM's L1 holds @l1_bytes (what shared memory leaves of a unified L1). */
-void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine,
+ * With @caches (some access goes through them), each SM's L1 holds @l1_bytes (what shared
+ * memory leaves of a unified L1) and the L2 is the GPU file's. */
+void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, gboolean caches,
                     guint64 l1_bytes);
 void sm_memory_clear(SmMemory *mem);
 

@@ -173,7 +173,8 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
     sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
   sm_smem_init(&sm->smem, gpu, sm->n_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
-  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
+  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),
+                 sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
 
   sm_mirror_init(sm);
   sm_blocks_dispatch(sm, 0); /* the first wave */

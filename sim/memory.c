@@ -249,9 +249,8 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   return last;
 }
 
-/* Whether the L1 keeps a load of kind @op. */
-static inline gboolean
-l1_keeps(const SmMemory *mem, SmCacheOp op)
+gboolean
+sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op)
 {
   if (!mem->l1 || op == SM_CACHE_OP_GLOBAL)
     return FALSE;
@@ -317,7 +316,7 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
 {
   guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
   guint64 issued = 0;
-  gboolean keep = !write && l1_keeps(mem, op);
+  gboolean keep = !write && sm_memory_l1_keeps(mem, op);
   for (guint i = 0; i < n; i++) {
     guint8 want = sectors[i];
     guint k = (guint)sm_popcount32(want);
@@ -371,9 +370,9 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
 
 void
 sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
-               SmCacheOp op)
+               SmCacheOp op, gboolean l1)
 {
-  gboolean keep = l1_keeps(mem, op);
+  gboolean keep = l1 && sm_memory_l1_keeps(mem, op);
   for (guint i = 0; i < n; i++) {
     if (keep && sm_cache_access(&mem->l1[sm], lines[i], sectors[i], TRUE, FALSE).hit == sectors[i])
       continue;

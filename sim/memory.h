@@ -125,10 +125,13 @@ guint64 sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, c
                                 const guint8 *sectors, SmCacheOp op, gboolean write,
                                 SmCacheOutcome *out);
 
-/* Touches @n lines of all sectors through the caches as loads do, with no time passing: a
- * warm-up pass before the run. */
+/* Whether an SM's L1 keeps loads of kind @op (caches.l1.loads). */
+gboolean sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op);
+
+/* Touches @n lines through the caches as loads do, with no time passing: a warm-up pass before
+ * the run.  Without @l1 the L1 is passed by (it would forget these lines before the run). */
 void sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
-                    SmCacheOp op);
+                    SmCacheOp op, gboolean l1);
 
 /* A completion event fired; @arg is the event's argument. */
 static inline void

@@ -43,9 +43,11 @@ sm_window_warm(Sm *sm)
   if (!ii || (!sm->mem.l1 && !sm->mem.l2_parts))
     return;
   /* steps enough for the caches to settle as a whole pass leaves them (lru keeps the latest
-   * lines): three times what the L1, and each warp's share of the L2, hold */
+   * lines): twice what the L1 (when it keeps these loads), and each warp's share of twice what
+   * the L2, hold */
   guint line = sm->mem.line_bytes;
-  guint64 l1_lines = sm->mem.l1 ? (guint64)sm->mem.l1[0].sets * sm->mem.l1[0].ways : 0;
+  gboolean l1 = sm->mem.l1 && sm_memory_l1_keeps(&sm->mem, (SmCacheOp)ii->cache_op);
+  guint64 l1_lines = l1 ? (guint64)sm->mem.l1[0].sets * sm->mem.l1[0].ways : 0;
   guint64 l2_lines = 0;
   for (guint p = 0; p < sm->mem.l2_parts; p++)
     l2_lines += (guint64)sm->mem.l2[p].sets * sm->mem.l2[p].ways;
@@ -56,7 +58,7 @@ sm_window_warm(Sm *sm)
     return;
   guint64 per_unit = MAX((guint64)ii->unit_bytes * ii->n_trans / line, 1u);
   guint64 steps = MIN(ii->chase_units,
-                      (3 * l1_lines + 3 * l2_lines / live) / (ii->random_lines ? per_unit : 1) + 1);
+                      (2 * l1_lines + 2 * l2_lines / live) / (ii->random_lines ? per_unit : 1) + 1);
   guint64 mask = ii->chase_bits >= 64 ? ~0ull : (1ull << ii->chase_bits) - 1;
   g_autofree guint64 *at = g_new(guint64, sm->n_warps);
   for (guint i = 0; i < sm->n_warps; i++) {
@@ -72,11 +74,14 @@ sm_window_warm(Sm *sm)
   }
   guint64 lines[32];
   guint8 sectors[32];
+  /* each SM's L1 keeps only its latest lines: it is asked in the last twice-its-size steps */
+  guint64 l1_from = steps > 2 * l1_lines ? steps - 2 * l1_lines : 0;
   for (guint64 k = 0; k < steps; k++)
     for (guint i = 0; i < sm->n_warps; i++) {
       if (sm->warps[i].done)
         continue;
       guint n = sm_window_lines(sm, ii, &at[i], lines, sectors);
-      sm_memory_warm(&sm->mem, sm->warps[i].sm, n, lines, sectors, (SmCacheOp)ii->cache_op);
+      sm_memory_warm(&sm->mem, sm->warps[i].sm, n, lines, sectors, (SmCacheOp)ii->cache_op,
+                     k >= l1_from);
     }
 }

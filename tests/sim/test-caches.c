@@ -19,6 +19,15 @@ static const char toy_gpu[] =
     "caches:\n  l1: {bytes: 1024, ways: 2, index: modulo, latency_cycles: 20}\n"
     "  l2: {bytes: 4096, ways: 4, index: modulo}\n";
 
+/* A kernel file of one warp repeating @insn 8 times. */
+static char *
+toy_kernel(const char *insn)
+{
+  g_autofree char *text =
+      g_strdup_printf("name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    %s\n  }\n", insn);
+  return test_write_temp("k.yaml", text);
+}
+
 /* One warp: @n dependent loads chasing a window of @lines 128-byte lines. */
 static TestRun *
 chase(guint lines, guint n, const char *cache, gboolean warm, const char *const *sets)
@@ -104,9 +113,7 @@ START_TEST(test_declared_levels_and_gpus_without_caches_are_unchanged)
 {
   /* a load that names its level ignores the caches; without caches a window goes to dram */
   g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
-  g_autofree char *kernel =
-      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    LDG R1, "
-                                "[R1] window=512 level=l2\n  }\n");
+  g_autofree char *kernel = toy_kernel("LDG R1, [R1] window=512 level=l2");
   TestRun *run = test_run_new(gpu, kernel, NULL);
   sm_run(run->sm);
   ck_assert_uint_eq(sm_stats(run->sm)->cycles, 8 * 100);
@@ -150,9 +157,7 @@ START_TEST(test_an_l2_eviction_writes_dirty_sectors_back)
    * written to DRAM; the stores themselves go to the L2 */
   const char *small[] = {"caches.l2.bytes=512", NULL};
   g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
-  g_autofree char *kernel =
-      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    STG "
-                                "[R1], R2 window=1024\n  }\n");
+  g_autofree char *kernel = toy_kernel("STG [R1], R2 window=1024");
   TestRun *run = test_run_new(gpu, kernel, small);
   sm_run(run->sm);
   const SmStats *s = sm_stats(run->sm);
@@ -210,9 +215,7 @@ END_TEST
 START_TEST(test_counters_in_text_json_trace_and_describe)
 {
   g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
-  g_autofree char *kernel =
-      test_write_temp("k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 8 {\n    LDG R1, "
-                                "[R1] window=512\n  }\n");
+  g_autofree char *kernel = toy_kernel("LDG R1, [R1] window=512");
   g_autofree char *dir = g_path_get_dirname(kernel);
   g_autofree char *csv = g_build_filename(dir, "t.csv", NULL);
   const char *run[] = {"run", gpu, kernel, "--trace", csv, NULL};

@@ -2,6 +2,7 @@
  * consumer, issue costs).  Not YAML parsing (load.c) nor occupancy rules (occupancy.c). */
 #include "gpu.h"
 
+#include "gpu-internal.h"
 #include "sass-config.h"
 
 #include <math.h>
@@ -11,17 +12,8 @@ static const char *const policy_names[] = {"lrr",       "gto",          "oldest"
                                            "two_level", "last_resumed", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
-static const char *const service_names[] = {"deterministic", "exponential", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
-static const char *const replacement_names[] = {"lru", "random", NULL};
-static const char *const index_names[] = {"hashed", "modulo", NULL};
-static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
 
-#define F(k, t, field, lo, hi, u, d)                                                               \
-  {                                                                                                \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,           \
-    .unit = u, .doc = d                                                                            \
-  }
 #define FE(k, field, n, d)                                                                         \
   {                                                                                                \
     .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgGpu, field), .names = n,        \
@@ -155,134 +147,16 @@ static const CfgField branch_fields[] = {
       "cycles a warp waits, beyond the branch's own, after a branch that splits its lanes"),
 };
 
-static const CfgField memory_fields[] = {
-    F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
-    F("sector_bytes", CFG_FIELD_UINT, memory.sector_bytes, 4, 4096, "bytes",
-      "smallest transfer; divides line_bytes"),
-    F("max_outstanding", CFG_FIELD_UINT, memory.max_outstanding, 32, 1u << 24, "transactions",
-      "transactions in flight per SM before global loads stall with lg_throttle"),
-    F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
-      "seed of addresses and random service times"),
-    F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
-      "bytes/cycle",
-      "one SM's own path to the memory system (its port into the crossbar), which every "
-      "transaction of the SM passes in order before its level's channel (inf = unlimited); the "
-      "levels' bytes_per_cycle are the SM's share of what all SMs share"),
-};
-
-#define FL(k, t, field, lo, hi, u, d)                                                              \
-  {                                                                                                \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgMemLevel, field), .min = lo, .max = hi,      \
-    .unit = u, .doc = d                                                                            \
-  }
-
-static const CfgField level_fields[] = {
-    FL("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 24, "cycles",
-       "unloaded round trip of one transaction"),
-    FL("bytes_per_cycle", CFG_FIELD_DOUBLE, bytes_per_cycle, 1e-6, INFINITY, "bytes/cycle",
-       "peak bandwidth per SM, all channels together (inf = unlimited)"),
-    FL("channels", CFG_FIELD_UINT, channels, 1, 4096, "servers",
-       "independent servers, chosen by hashing the line address"),
-    FL("min_access_bytes", CFG_FIELD_UINT, min_access_bytes, 1, 1u << 16, "bytes",
-       "a transaction occupies its channel as if it moved at least this many bytes"),
-    {.key = "service",
-     .type = CFG_FIELD_ENUM,
-     .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
-     .names = service_names,
-     .doc = "service time: deterministic or exponential (same mean)"},
-    {.key = "latency_histogram",
-     .type = CFG_FIELD_LIST,
-     .doc = "[cycles, weight] pairs: each transaction's unloaded latency drawn from them"},
-};
-
-/* latency_histogram: [[cycles, weight], ...]; latency_cycles becomes its mean unless given. */
-static gboolean
-load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_latency, GError **error)
-{
-  if (list->items->len == 0 || list->items->len > CFG_MAX_LATENCY_BINS)
-    return cfg_fail(error, list, "latency_histogram needs 1 to %u [cycles, weight] pairs",
-                    CFG_MAX_LATENCY_BINS);
-  double total = 0, sum = 0;
-  for (guint i = 0; i < list->items->len; i++) {
-    const CfgNode *pair = g_ptr_array_index(list->items, i);
-    if (pair->kind != CFG_NODE_SEQ || pair->items->len != 2)
-      return cfg_fail(error, pair, "expected a pair [cycles, weight]");
-    guint64 cycles;
-    double weight;
-    if (!cfg_node_to_uint64(g_ptr_array_index(pair->items, 0), 1, 1u << 24, &cycles, error) ||
-        !cfg_node_to_double(g_ptr_array_index(pair->items, 1), 0, 1e12, &weight, error))
-      return FALSE;
-    lv->latency_bin[i] = (guint)cycles;
-    lv->latency_weight[i] = weight;
-    total += weight;
-    sum += weight * (double)cycles;
-  }
-  if (total <= 0)
-    return cfg_fail(error, list, "latency_histogram: the weights add up to 0");
-  lv->n_latencies = list->items->len;
-  if (!have_latency)
-    lv->latency_cycles = (guint)(sum / total + 0.5);
-  return TRUE;
-}
-
-#define FC(k, t, field, lo, hi, u, d)                                                              \
-  {                                                                                                \
-    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgCache, field), .min = lo, .max = hi,         \
-    .unit = u, .doc = d                                                                            \
-  }
-#define FCE(k, field, n, d)                                                                        \
-  {                                                                                                \
-    .key = k, .type = CFG_FIELD_ENUM, .offset = G_STRUCT_OFFSET(CfgCache, field), .names = n,      \
-    .doc = d                                                                                       \
-  }
-#define CACHE_SHAPE_FIELDS                                                                         \
-  FC("bytes", CFG_FIELD_UINT64, bytes, 0, 1ull << 30, "bytes",                                     \
-     "capacity (0: no such cache; an L1 at most 4 MiB)"),                                          \
-      FC("ways", CFG_FIELD_UINT, ways, 1, 1024, "lines", "lines per set (associativity)"),         \
-      FCE("replacement", replacement, replacement_names,                                           \
-          "the line a miss replaces in a full set: lru (least recently used) or random"),          \
-      FCE("index", index, index_names,                                                             \
-          "which set a line goes to: hashed (a hash of its address) or modulo (its low bits)")
-
-static const CfgField l1_fields[] = {
-    CACHE_SHAPE_FIELDS,
-    FC("unified_bytes", CFG_FIELD_UINT64, unified_bytes, 0, 1ull << 22, "bytes",
-       "storage the L1 shares with shared memory: the L1 is what the resident blocks' shared "
-       "memory leaves of it (0: the L1 is bytes)"),
-    FC("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 20, "cycles",
-       "a hit's round trip (an LDG's result ready that long after issue)"),
-    FCE("loads", loads, l1_loads_names,
-        "loads the L1 keeps: all (LDG and LDG.CONSTANT), constant (only the read-only "
-        "LDG.CONSTANT, ld.global.nc) or none; .STRONG.GPU loads (ld.global.cg, cache=cg) "
-        "never"),
-    FC("write_allocate", CFG_FIELD_BOOL, write_allocate, 0, 1, NULL,
-       "stores allocate lines (false: they write through and drop the line)"),
-};
-
-static const CfgField l2_fields[] = {
-    CACHE_SHAPE_FIELDS,
-    FC("partitions", CFG_FIELD_UINT, partitions, 1, 64, NULL,
-       "each holds bytes / partitions; an SM looks in its own (SM index modulo partitions) "
-       "first, then in the line's home partition (a hash of its address)"),
-    FC("far_latency_cycles", CFG_FIELD_UINT, far_latency_cycles, 0, 1u << 20, "cycles",
-       "a hit in the line's home partition when that is not the SM's own (0: the hit "
-       "level's latency)"),
-    FC("hit_level", CFG_FIELD_STRING, hit_level, 0, 0, NULL,
-       "the memory level whose channels and latency serve L2 hits"),
-    FC("miss_level", CFG_FIELD_STRING, miss_level, 0, 0, NULL,
-       "the memory level that serves L2 misses"),
-};
-
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields)},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
     {"units.*", unit_fields, G_N_ELEMENTS(unit_fields)},
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields)},
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields)},
-    {"memory", memory_fields, G_N_ELEMENTS(memory_fields)},
-    {"memory.*", level_fields, G_N_ELEMENTS(level_fields)},
-    {"caches.l1", l1_fields, G_N_ELEMENTS(l1_fields)},
-    {"caches.l2", l2_fields, G_N_ELEMENTS(l2_fields)},
+    {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS},
+    {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS},
+    {"caches.l1", cfg_l1_fields, CFG_N_L1_FIELDS},
+    {"caches.l2", cfg_l2_fields, CFG_N_L2_FIELDS},
 };
 
 const CfgFieldTable *
@@ -410,132 +284,6 @@ load_unit(CfgGpu *g, IsaUnit u, const CfgNode *map, GError **error)
   return TRUE;
 }
 
-static gboolean
-load_memory(CfgGpu *g, const CfgNode *map, GError **error)
-{
-  if (!cfg_node_expect_map(map, "memory", error))
-    return FALSE;
-  /* scalar keys are memory-wide settings, mapping keys are levels */
-  for (guint i = 0; i < map->keys->len; i++) {
-    const CfgNode *key = g_ptr_array_index(map->keys, i);
-    const CfgNode *value = g_ptr_array_index(map->items, i);
-    if (value->kind != CFG_NODE_MAP)
-      continue;
-    if (g->memory.n_levels == CFG_MAX_LEVELS)
-      return cfg_fail(error, key, "at most %u memory levels", CFG_MAX_LEVELS);
-    CfgMemLevel *lv = &g->memory.levels[g->memory.n_levels++];
-    *lv = (CfgMemLevel){
-        .name = g_strdup(key->value), .channels = 1, .service = CFG_SERVICE_DETERMINISTIC};
-    g_autofree char *section = g_strdup_printf("memory.%s", key->value);
-    if (!cfg_load_fields(value, section, level_fields, G_N_ELEMENTS(level_fields), lv, error))
-      return FALSE;
-    const CfgNode *hist = cfg_node_get(value, "latency_histogram");
-    gboolean have_latency = cfg_node_get(value, "latency_cycles") != NULL;
-    if (hist && !load_latency_histogram(lv, hist, have_latency, error))
-      return FALSE;
-    static const char *const required[] = {"latency_cycles", "bytes_per_cycle"};
-    for (guint r = hist ? 1 : 0; r < G_N_ELEMENTS(required); r++)
-      if (cfg_node_get(value, required[r]) == NULL)
-        return cfg_fail(error, key, "memory level '%s' needs %s", key->value, required[r]);
-  }
-  g_autoptr(CfgNode) scalars = g_new0(CfgNode, 1);
-  scalars->kind = CFG_NODE_MAP;
-  scalars->keys = g_ptr_array_new();
-  scalars->items = g_ptr_array_new();
-  for (guint i = 0; i < map->keys->len; i++) {
-    CfgNode *value = g_ptr_array_index(map->items, i);
-    if (value->kind == CFG_NODE_MAP)
-      continue;
-    g_ptr_array_add(scalars->keys, g_ptr_array_index(map->keys, i));
-    g_ptr_array_add(scalars->items, value);
-  }
-  gboolean ok =
-      cfg_load_fields(scalars, "memory", memory_fields, G_N_ELEMENTS(memory_fields), g, error);
-  g_ptr_array_set_free_func(scalars->keys, NULL);
-  g_ptr_array_set_free_func(scalars->items, NULL);
-  if (!ok)
-    return FALSE;
-  const CfgNode *at = cfg_node_get(map, "sector_bytes");
-  if (!at)
-    at = cfg_node_get(map, "line_bytes");
-  if (!at)
-    at = map;
-  guint line = g->memory.line_bytes, sector = g->memory.sector_bytes;
-  if ((line & (line - 1)) || (sector & (sector - 1)))
-    return cfg_fail(error, at, "line_bytes and sector_bytes must be powers of two");
-  if (sector > line)
-    return cfg_fail(error, at, "sector_bytes (%u) must not exceed line_bytes (%u)", sector, line);
-  for (guint i = 0; i < g->memory.n_levels; i++)
-    if (g->memory.levels[i].min_access_bytes == 0)
-      g->memory.levels[i].min_access_bytes = sector;
-  if (g->memory.n_levels == 0)
-    return cfg_fail(error, map,
-                    "memory needs at least one level (e.g. dram: {latency_cycles: "
-                    "400, bytes_per_cycle: 16})");
-  return TRUE;
-}
-
-static gboolean
-load_caches(CfgGpu *g, const CfgNode *map, GError **error)
-{
-  if (map == NULL)
-    return TRUE;
-  if (!cfg_node_expect_map(map, "caches", error))
-    return FALSE;
-  for (guint i = 0; i < map->keys->len; i++) {
-    const CfgNode *key = g_ptr_array_index(map->keys, i);
-    if (strcmp(key->value, "l1") != 0 && strcmp(key->value, "l2") != 0)
-      return cfg_fail(error, key, "unknown cache '%s' in caches (l1, l2)", key->value);
-  }
-  const CfgNode *l1 = cfg_node_get(map, "l1"), *l2 = cfg_node_get(map, "l2");
-  if (!cfg_load_fields(l1, "caches.l1", l1_fields, G_N_ELEMENTS(l1_fields), &g->caches.l1, error) ||
-      !cfg_load_fields(l2, "caches.l2", l2_fields, G_N_ELEMENTS(l2_fields), &g->caches.l2, error))
-    return FALSE;
-  guint line = g->memory.line_bytes;
-  for (guint c = 0; c < 2; c++) {
-    CfgCache *k = c ? &g->caches.l2 : &g->caches.l1;
-    const CfgNode *at = c ? l2 : l1;
-    guint64 unit = (guint64)line * k->ways * (c ? k->partitions : 1);
-    if (k->bytes % unit)
-      return cfg_fail(error, cfg_node_get(at, "bytes") ? cfg_node_get(at, "bytes") : at,
-                      "caches.%s.bytes (%" G_GUINT64_FORMAT ") must be a multiple of "
-                      "line_bytes x ways%s (%" G_GUINT64_FORMAT ")",
-                      c ? "l2" : "l1", k->bytes, c ? " x partitions" : "", unit);
-  }
-  if (g->caches.l1.bytes > (1ull << 22))
-    return cfg_fail(error, cfg_node_get(l1, "bytes"),
-                    "caches.l1.bytes (%" G_GUINT64_FORMAT ") is over 4 MiB, an L1 per SM",
-                    g->caches.l1.bytes);
-  if (g->caches.l1.unified_bytes && g->caches.l1.unified_bytes < g->caches.l1.bytes)
-    return cfg_fail(error, cfg_node_get(l1, "unified_bytes"),
-                    "caches.l1.unified_bytes (%" G_GUINT64_FORMAT ") is less than its bytes",
-                    g->caches.l1.unified_bytes);
-  if (!cfg_gpu_has_caches(g))
-    return TRUE;
-  if (line / g->memory.sector_bytes > 8)
-    return cfg_fail(error, map,
-                    "caches need lines of at most 8 sectors (memory.line_bytes %u / "
-                    "sector_bytes %u)",
-                    line, g->memory.sector_bytes);
-  CfgCache *k = &g->caches.l2;
-  const char *names[] = {k->hit_level, k->miss_level};
-  int *index[] = {&k->hit_level_index, &k->miss_level_index};
-  const char *keys[] = {"hit_level", "miss_level"};
-  for (guint i = 0; i < 2; i++) {
-    *index[i] = cfg_gpu_level(g, names[i]);
-    if (*index[i] < 0 && (i == 1 || k->bytes))
-      return cfg_fail(error, cfg_node_get(l2, keys[i]) ? cfg_node_get(l2, keys[i]) : map,
-                      "caches.l2.%s: memory level '%s' is not in the GPU file", keys[i], names[i]);
-  }
-  return TRUE;
-}
-
-gboolean
-cfg_gpu_has_caches(const CfgGpu *gpu)
-{
-  return gpu->caches.l1.bytes > 0 || gpu->caches.l1.unified_bytes > 0 || gpu->caches.l2.bytes > 0;
-}
-
 CfgGpu *
 cfg_gpu_load(const CfgNode *root, GError **error)
 {
@@ -571,9 +319,9 @@ cfg_gpu_load(const CfgNode *root, GError **error)
   const CfgNode *memory = cfg_node_get(root, "memory");
   if (memory == NULL)
     return (cfg_fail(error, root, "the GPU file needs a memory section"), NULL);
-  if (!load_memory(g, memory, error))
+  if (!cfg_gpu_memory_load(g, memory, error))
     return NULL;
-  if (!load_caches(g, cfg_node_get(root, "caches"), error))
+  if (!cfg_gpu_caches_load(g, cfg_node_get(root, "caches"), error))
     return NULL;
   if (!cfg_sass_ops_load(g, cfg_node_get(root, "sass"), error))
     return NULL;
@@ -617,15 +365,6 @@ cfg_gpu_free(CfgGpu *gpu)
   for (guint i = 0; i < gpu->memory.n_levels; i++)
     g_free(gpu->memory.levels[i].name);
   g_free(gpu);
-}
-
-int
-cfg_gpu_level(const CfgGpu *gpu, const char *name)
-{
-  for (guint i = 0; i < gpu->memory.n_levels; i++)
-    if (strcmp(gpu->memory.levels[i].name, name) == 0)
-      return (int)i;
-  return -1;
 }
 
 guint
@@ -734,41 +473,6 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          "  not_taken_cycles: %u\n  divergent_cycles: %u\n",
                          g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles,
                          g->branch.not_taken_cycles, g->branch.divergent_cycles);
-  g_string_append_printf(out,
-                         "memory:\n  line_bytes: %u\n  sector_bytes: %u\n  max_outstanding: %u\n"
-                         "  sm_bytes_per_cycle: %g\n  seed: %" G_GUINT64_FORMAT "\n",
-                         g->memory.line_bytes, g->memory.sector_bytes, g->memory.max_outstanding,
-                         g->memory.sm_bytes_per_cycle, g->memory.seed);
-  for (guint i = 0; i < g->memory.n_levels; i++) {
-    const CfgMemLevel *lv = &g->memory.levels[i];
-    g_string_append_printf(out,
-                           "  %s:\n    latency_cycles: %u\n    bytes_per_cycle: %g\n"
-                           "    channels: %u\n    min_access_bytes: %u\n    service: %s\n",
-                           lv->name, lv->latency_cycles, lv->bytes_per_cycle, lv->channels,
-                           lv->min_access_bytes, service_names[lv->service]);
-    if (lv->n_latencies) {
-      g_string_append(out, "    latency_histogram: [");
-      for (guint b = 0; b < lv->n_latencies; b++)
-        g_string_append_printf(out, "%s[%u, %g]", b ? ", " : "", lv->latency_bin[b],
-                               lv->latency_weight[b]);
-      g_string_append(out, "]\n");
-    }
-  }
-  const CfgCache *l1 = &g->caches.l1, *l2 = &g->caches.l2;
-  g_string_append_printf(
-      out,
-      "caches:\n  l1:\n    bytes: %" G_GUINT64_FORMAT "\n    unified_bytes: %" G_GUINT64_FORMAT
-      "\n    ways: %u\n    replacement: %s\n    index: %s\n    latency_cycles: %u\n"
-      "    loads: %s\n    write_allocate: %s\n",
-      l1->bytes, l1->unified_bytes, l1->ways, replacement_names[l1->replacement],
-      index_names[l1->index], l1->latency_cycles, l1_loads_names[l1->loads],
-      l1->write_allocate ? "true" : "false");
-  g_string_append_printf(
-      out,
-      "  l2:\n    bytes: %" G_GUINT64_FORMAT "\n    ways: %u\n    replacement: %s\n"
-      "    index: %s\n    partitions: %u\n    far_latency_cycles: %u\n"
-      "    hit_level: %s\n    miss_level: %s\n",
-      l2->bytes, l2->ways, replacement_names[l2->replacement], index_names[l2->index],
-      l2->partitions, l2->far_latency_cycles, l2->hit_level, l2->miss_level);
+  cfg_gpu_memory_print(g, out);
   cfg_sass_ops_print(g, out);
 }

@@ -179,15 +179,22 @@ draw_latency(SmMemLevel *lv)
   return (guint64)MAX(drawn, 1);
 }
 
+/* the channel @line hashes to */
+static inline guint
+channel_of(const SmMemLevel *lv, guint64 line)
+{
+  guint64 h = sm_hash64(line);
+  return lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
+                                               : (guint)(h % lv->channels);
+}
+
 /* one transaction of @bytes to @line at cycle @now: its channel's queue, its completion */
 static inline guint64
 transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
             guint64 latency)
 {
   SmMemLevel *lv = &mem->levels[level];
-  guint64 h = sm_hash64(line);
-  guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
-                                                   : (guint)(h % lv->channels);
+  guint ch = channel_of(lv, line);
   guint64 arrive = now << SM_TICK_SHIFT;
   if (mem->port_free) { /* the SM's port first, in order */
     arrive = MAX(arrive, mem->port_free[sm]);
@@ -258,15 +265,20 @@ sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op)
          (mem->l1_loads == CFG_L1_LOADS_CONSTANT && op == SM_CACHE_OP_CONSTANT);
 }
 
+/* the L2 partition @line's home is (a hash of it; an SM's own is its index modulo partitions) */
+static inline guint
+l2_home(const SmMemory *mem, guint64 line)
+{
+  return (guint)(sm_hash64(line * 0xD6E8FEB86659FD93ULL) % mem->l2_parts);
+}
+
 /* A dirty line an L2 eviction writes back: it takes its miss level's channel time. */
 static void
 write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
 {
   SmMemLevel *lv = &mem->levels[mem->miss_level];
   guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
-  guint64 h = sm_hash64(line);
-  guint ch = lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
-                                                   : (guint)(h % lv->channels);
+  guint ch = channel_of(lv, line);
   guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
   lv->channel_free[ch] = start + service_ticks(lv, bytes);
   lv->transactions++;
@@ -288,9 +300,7 @@ l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gbo
   guint n = (guint)sm_popcount32(sectors);
   mem->counts.l2_requests++;
   mem->counts.l2_sectors += n;
-  guint near = sm % mem->l2_parts;
-  guint home =
-      mem->l2_parts > 1 ? (guint)(sm_hash64(line * 0xD6E8FEB86659FD93ULL) % mem->l2_parts) : near;
+  guint near = sm % mem->l2_parts, home = l2_home(mem, line);
   SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write);
   if (r.evicted_dirty)
     write_back(mem, now, r.evicted_line, r.evicted_dirty);
@@ -378,10 +388,7 @@ sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const gui
       continue;
     if (mem->l2_parts == 0)
       continue;
-    guint near = sm % mem->l2_parts;
-    guint home = mem->l2_parts > 1
-                     ? (guint)(sm_hash64(lines[i] * 0xD6E8FEB86659FD93ULL) % mem->l2_parts)
-                     : near;
+    guint near = sm % mem->l2_parts, home = l2_home(mem, lines[i]);
     if (sm_cache_access(&mem->l2[near], lines[i], sectors[i], TRUE, FALSE).hit != sectors[i] &&
         home != near)
       sm_cache_access(&mem->l2[home], lines[i], sectors[i], TRUE, FALSE);

@@ -1,0 +1,26 @@
+/* What gpu.c and gpu-memory.c share: the field macro and the memory section's keys.  Internal
+ * to config/. */
+#pragma once
+
+#include "gpu.h"
+
+/* a field of CfgGpu */
+#define F(k, t, field, lo, hi, u, d)                                                               \
+  {                                                                                                \
+    .key = k, .type = t, .offset = G_STRUCT_OFFSET(CfgGpu, field), .min = lo, .max = hi,           \
+    .unit = u, .doc = d                                                                            \
+  }
+
+#define CFG_N_MEMORY_FIELDS 5u
+#define CFG_N_LEVEL_FIELDS 6u
+#define CFG_N_L1_FIELDS 8u
+#define CFG_N_L2_FIELDS 8u
+extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];
+extern const CfgField cfg_level_fields[CFG_N_LEVEL_FIELDS];
+extern const CfgField cfg_l1_fields[CFG_N_L1_FIELDS], cfg_l2_fields[CFG_N_L2_FIELDS];
+
+/* memory: scalar keys and levels into @g; caches: l1 and l2 (@map may be NULL), after memory */
+gboolean cfg_gpu_memory_load(CfgGpu *g, const CfgNode *map, GError **error);
+gboolean cfg_gpu_caches_load(CfgGpu *g, const CfgNode *map, GError **error);
+/* Both sections as a GPU file writes them, every key. */
+void cfg_gpu_memory_print(const CfgGpu *g, GString *out);

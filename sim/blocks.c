@@ -94,9 +94,13 @@ retire_block(Sm *sm, guint b)
 {
   SmBlock *blk = &sm->blocks[b];
   sm->blocks_retired += sm->weight[blk->sm]; /* with the SMs that run alike (mirror.c) */
-  sm->end_cycle = MAX(sm->end_cycle, blk->retire);
   blk->busy = FALSE;
   sm->sm_blocks[blk->sm]--;
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_retired(sm, b); /* its end waits for its warps' accesses (parallel.c) */
+    return;
+  }
+  sm->end_cycle = MAX(sm->end_cycle, blk->retire);
   blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
   if (sm->next_block < sm->grid_blocks) {
     sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
@@ -161,10 +165,14 @@ sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t)
 void
 sm_blocks_warp_finished(Sm *sm, SmWarp *w)
 {
-  guint64 end = MAX(w->finish, w->last_issue + 1);
-  w->stats->resident_warp_cycles += end - w->launched;
   SmBlock *blk = &sm->blocks[w->block];
-  blk->retire = MAX(blk->retire, end);
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_finished(sm, w); /* its end waits for its accesses (parallel.c) */
+  } else {
+    guint64 end = MAX(w->finish, w->last_issue + 1);
+    w->stats->resident_warp_cycles += end - w->launched;
+    blk->retire = MAX(blk->retire, end);
+  }
   blk->live--;
   if (blk->live == 0)
     retire_block(sm, w->block);

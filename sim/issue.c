@@ -41,7 +41,9 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const guint32 *latency = ii->latency;
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
-    if (G_UNLIKELY(ii->chase_units)) {
+    if (G_UNLIKELY(sm->defer)) {
+      base = sm_defer_global(sm, w, ii, t); /* an SM on a thread: known later (parallel.c) */
+    } else if (G_UNLIKELY(ii->chase_units)) {
       base = window_access(sm, w, ii, t);
     } else {
       guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
@@ -68,6 +70,8 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     break;
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(base == SM_PENDING))
+    complete = t; /* the warp's finish takes the completion when it is known */
   sm_issue_write_port(sm, s, ii, t, &base, &complete);
   if (insn->dst != ISA_NO_REG && !ii->never)
     sm_scoreboard_write(&w->sb, insn->dst, base, latency, (SmState)ii->result_state);

@@ -227,9 +227,7 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
   lv->bytes += total;
   if (write)
     lv->write_bytes += total;
-  mem->outstanding += n;
-  mem->sm_outstanding[sm] += n;
-  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  sm_memory_count_issued(mem, sm, n);
   return last;
 }
 
@@ -250,9 +248,7 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   lv->bytes += (guint64)n * bytes;
   if (write)
     lv->write_bytes += (guint64)n * bytes;
-  mem->outstanding += n;
-  mem->sm_outstanding[sm] += n;
-  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  sm_memory_count_issued(mem, sm, n);
   return last;
 }
 
@@ -320,13 +316,13 @@ l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gbo
   return hit == sectors || write ? mem->hit_level : mem->miss_level;
 }
 
-guint64
-sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
-                        const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out)
+guint
+sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                    const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out,
+                    guint64 *last, guint64 *rest_lines, guint8 *rest_sectors)
 {
-  guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
-  guint64 issued = 0;
   gboolean keep = !write && sm_memory_l1_keeps(mem, op);
+  guint m = 0;
   for (guint i = 0; i < n; i++) {
     guint8 want = sectors[i];
     guint k = (guint)sm_popcount32(want);
@@ -345,13 +341,25 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
         if (r.hit == want) { /* all there: the SM's own L1 answers */
           guint64 done = now + mem->l1_latency;
           sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, (guint64)sm << 8);
-          issued++;
-          last = MAX(last, done);
+          *last = MAX(*last, done);
           continue;
         }
         want &= (guint8)~r.hit;
       }
     }
+    rest_lines[m] = lines[i];
+    rest_sectors[m++] = want;
+  }
+  return m;
+}
+
+guint64
+sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                    const guint8 *sectors, gboolean write, SmCacheOutcome *out)
+{
+  guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
+  for (guint i = 0; i < n; i++) {
+    guint8 want = sectors[i];
     guint l2_hits;
     gboolean far;
     guint level = l2_route(mem, sm, now, lines[i], want, write, &l2_hits, &far);
@@ -369,12 +377,24 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
     lv->bytes += bytes;
     if (write)
       lv->write_bytes += bytes;
-    issued++;
     last = MAX(last, done);
   }
-  mem->outstanding += issued;
-  mem->sm_outstanding[sm] += issued;
-  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  return last;
+}
+
+guint64
+sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                        const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out)
+{
+  guint64 rest_lines[SM_MEMORY_MAX_LINES];
+  guint8 rest_sectors[SM_MEMORY_MAX_LINES];
+  g_assert(n <= SM_MEMORY_MAX_LINES);
+  guint64 last = now;
+  guint m = sm_memory_l1_access(mem, sm, now, n, lines, sectors, op, write, out, &last, rest_lines,
+                                rest_sectors);
+  guint64 l2_last = sm_memory_l2_access(mem, sm, now, m, rest_lines, rest_sectors, write, out);
+  last = MAX(last, l2_last); /* (MAX evaluates twice) */
+  sm_memory_count_issued(mem, sm, n);
   return last;
 }
 

@@ -27,6 +27,9 @@
 #include "engine.h"
 
 #define SM_LATENCY_GUIDE_BITS 12
+/* Most lines one warp-access touches (LDG.128 with every lane's 16 bytes in lines of their own
+ * spans 128 with line crossings: kernels over SASS). */
+#define SM_MEMORY_MAX_LINES 128u
 
 typedef struct {
   guint64 *channel_free; /* ticks when each channel finishes its queue */
@@ -124,6 +127,27 @@ guint64 sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now
 guint64 sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
                                 const guint8 *sectors, SmCacheOp op, gboolean write,
                                 SmCacheOutcome *out);
+
+/* sm_memory_access_cached() in its two parts.  The SM's own L1 (nothing else is touched):
+ * lines it answers whole complete at @now + its latency (*@last grows to it); the others, with
+ * the sectors still wanted, go to @rest_lines and @rest_sectors (room for @n), and their count
+ * is returned.  Then the L2 and the levels behind it for those: returns the last completion (at
+ * least @now).  Neither counts the transactions in flight: sm_memory_count_issued(). */
+guint sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                          const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out,
+                          guint64 *last, guint64 *rest_lines, guint8 *rest_sectors);
+guint64 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                            const guint8 *sectors, gboolean write, SmCacheOutcome *out);
+
+/* @n transactions of SM @sm entered the memory system: in flight until their completion
+ * events (the LD/ST unit's count against max_outstanding, and its peak). */
+static inline void
+sm_memory_count_issued(SmMemory *mem, guint sm, guint n)
+{
+  mem->outstanding += n;
+  mem->sm_outstanding[sm] += n;
+  mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+}
 
 /* Whether an SM's L1 keeps loads of kind @op (caches.l1.loads). */
 gboolean sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op);

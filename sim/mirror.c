@@ -36,9 +36,8 @@ mirror_possible(const Sm *sm)
   return TRUE;
 }
 
-/* SM @m's warps and schedulers count into @stats. */
-static void
-count_into(Sm *sm, guint m, SmStats *stats)
+void
+sm_count_into(Sm *sm, guint m, SmStats *stats)
 {
   for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
     sm->sched[q].stats = stats;
@@ -89,7 +88,7 @@ stop_mirroring(Sm *sm)
 {
   sm_mirror_fold(sm);
   for (guint m = 0; m < sm->n_sm; m++)
-    count_into(sm, m, &sm->stats);
+    sm_count_into(sm, m, &sm->stats);
   sm->mirrored = FALSE;
   sm->order_stale = TRUE;
   if (sm->steady)
@@ -112,7 +111,7 @@ sm_mirror_init(Sm *sm)
     sm->rep[m] = sm->mirrored ? 0 : m;
     sm->weight[m] = sm->mirrored ? (m == 0 ? n : 0) : 1;
     sm->sim_sms[m] = m;
-    count_into(sm, m, sm->mirrored ? &sm->sm_counts[m] : &sm->stats);
+    sm_count_into(sm, m, sm->mirrored ? &sm->sm_counts[m] : &sm->stats);
   }
   sm->n_sim_sm = sm->mirrored ? 1 : n;
   sm->stats.stepped_sms = sm->n_sim_sm;
@@ -265,7 +264,7 @@ sm_mirror_dispatch(Sm *sm, guint64 t)
       if (to == G_MAXUINT) {
         to = kind[given[m]] = m;
         copy_sm(sm, r, m);
-        count_into(sm, m, &sm->sm_counts[m]); /* its own, still empty */
+        sm_count_into(sm, m, &sm->sm_counts[m]); /* its own, still empty */
         add_stepped(sm, m);
       }
       sm->rep[m] = to;

@@ -271,7 +271,7 @@ sm_sass_settle(Sm *sm, SmWarp *w)
 
 /* ---- issue ---- */
 
-#define SASS_MAX_LINES 128u
+#define SASS_MAX_LINES SM_MEMORY_MAX_LINES
 
 /* the lines an access touches, with the bytes of the sectors touched in each */
 static guint

@@ -18,7 +18,13 @@
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
 
+/* A global access's completion while it is not yet known: a register it loads is ready then,
+ * and a warp waiting for it wakes then (an SM stepped on a thread: parallel.c).  Later than
+ * any cycle the run reaches, earlier than SM_NEVER and the hot mark (sm.c). */
+#define SM_PENDING (SM_NEVER - 2)
+
 typedef struct SmSass SmSass;
+typedef struct SmDefer SmDefer;
 
 struct Sm {
   const CfgGpu *gpu;
@@ -95,7 +101,12 @@ struct Sm {
   TraceSink *trace;      /* NULL: no records at all */
   SmProgressFn progress; /* NULL: none (sm_set_progress) */
   gpointer progress_data;
-  SmSteady *steady;    /* NULL: every cycle is stepped through */
+  SmSteady *steady; /* NULL: every cycle is stepped through */
+  guint threads;    /* sm_set_threads(): at most this many threads step the SMs */
+  /* set in a view of one SM that a thread steps (parallel.c): its global accesses and warps'
+   * ends wait there for the memory system, which the SMs share; NULL in the machine itself */
+  SmDefer *defer;
+  guint64 port_max;    /* a view: the latest cycle one of its own issues took a write port for */
   guint8 *warp_exists; /* for the trace */
   guint64 traced_counter[TRACE_COUNTER_COUNT];
 };
@@ -212,7 +223,8 @@ sm_issue_global_counted(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guin
     sm->stats.global_stores++;
   } else {
     sm->stats.global_loads++;
-    sm->stats.global_load_latency += base - t;
+    if (G_LIKELY(base != SM_PENDING)) /* else when it is known (parallel.c) */
+      sm->stats.global_load_latency += base - t;
   }
   if (ii->special == SM_SPECIAL_LDGSTS) {
     sm->stats.async_copies++;
@@ -244,13 +256,15 @@ static inline void
 sm_issue_write_port(Sm *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, guint64 *base,
                     guint64 *complete)
 {
-  if (G_LIKELY(!sm->wb_ports) || !ii->writes_register)
-    return;
+  if (G_LIKELY(!sm->wb_ports) || !ii->writes_register || *base == SM_PENDING)
+    return; /* a pending access takes its port when its completion is known (parallel.c) */
   while (!ii->fixed_latency && sm_ports_used(&s->ports, *complete) >= sm->wb_ports) {
     (*complete)++;
     (*base)++;
   }
   sm_ports_take(&s->ports, t, *complete);
+  if (G_UNLIKELY(sm->defer))
+    sm->port_max = MAX(sm->port_max, *complete);
 }
 
 /* One more instruction of (lowered) op @op issued by @w at @t. */
@@ -264,6 +278,24 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
   st->issued_op[op]++;
   st->thread_instructions += w->n_active;
 }
+
+/* SMs on threads (parallel.c).  sm_parallel_run() runs @sm like sm_run_until(@cycle) with its
+ * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
+ * the same results; sm_step_view() steps the cycles of a view before @end (sm.c). */
+gboolean sm_parallel_run(Sm *sm, guint64 cycle);
+void sm_step_view(Sm *view, guint64 end);
+/* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
+ * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
+ * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
+guint64 sm_defer_global(Sm *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
+/* A view's warp @w finished at its last issue: its end waits for its accesses (parallel.c). */
+void sm_defer_finished(Sm *view, SmWarp *w);
+/* A view's block @b retired: its end waits for its warps' (parallel.c). */
+void sm_defer_retired(Sm *view, guint b);
+/* SM @m's warps and schedulers count into @stats (mirror.c). */
+void sm_count_into(Sm *sm, guint m, SmStats *stats);
+/* The run's end: closes the warps' states and sets the counters (sm.c). */
+void sm_finish(Sm *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
 void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);

@@ -51,6 +51,7 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->kernel = kernel;
   sm->prog = kernel->program;
   sm->n_sm = gpu->sm_count;
+  sm->threads = 1;
   sm->warps_per_sm = kernel->warps_per_sm;
   sm->sched_per_sm = gpu->schedulers;
   /* every scheduler gets the same number of slots; the extra ones never hold a warp */
@@ -189,6 +190,12 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->finished = sm->blocks_retired == sm->grid_blocks;
   sm->steady = sm_steady_new(sm);
   return sm;
+}
+
+void
+sm_set_threads(Sm *sm, guint n)
+{
+  sm->threads = MAX(n, 1u);
 }
 
 gboolean

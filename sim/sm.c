@@ -109,7 +109,10 @@ fire_events(Sm *sm, guint64 t)
     }
   }
   if (freed && sm->lg_waiters > 0) {
-    for (guint si = 0; si < sm->n_sched; si++) {
+    /* a view wakes its own SM's warps: only its own completions change what they wait for */
+    guint n = sm->defer ? sm->n_order : sm->n_sched;
+    for (guint i = 0; i < n; i++) {
+      guint si = sm->defer ? sm->order[i] : i;
       SmScheduler *s = &sm->sched[si];
       for (guint p = 0; p < s->n_warps; p++) {
         if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
@@ -122,8 +125,8 @@ fire_events(Sm *sm, guint64 t)
   }
 }
 
-static void
-finish(Sm *sm)
+void
+sm_finish(Sm *sm)
 {
   guint64 end = sm->end_cycle;
   for (guint i = 0; i < sm->n_warps; i++) {
@@ -185,7 +188,7 @@ sm_close(Sm *sm)
       w->stats->resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
   }
   sm->end_cycle = MAX(sm->end_cycle, end);
-  finish(sm);
+  sm_finish(sm);
 }
 
 /* A position whose warp is "hot": it could issue, did not, and nothing about it can change
@@ -530,7 +533,7 @@ step(Sm *sm)
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);
-  if (G_LIKELY(!sm->mirrored)) {
+  if (G_LIKELY(!sm->mirrored && !sm->defer)) {
     for (guint si = 0; si < sm->n_sched; si++)
       next = MIN(next, sm->min_wake[si]);
   } else {
@@ -543,18 +546,28 @@ step(Sm *sm)
 }
 
 void
+sm_step_view(Sm *view, guint64 end)
+{
+  view->run_until = end; /* no issue at or past it (run_ahead()) */
+  while (view->now < end)
+    step(view);
+}
+
+void
 sm_run_until(Sm *sm, guint64 cycle)
 {
+  if (!sm->finished && sm_parallel_run(sm, cycle))
+    return;              /* its SMs stepped apart (on threads when it has them): the same results */
   sm->run_until = cycle; /* no issue at or past it (run_ahead()) */
   while (!sm->finished && sm->now < cycle) {
     if (G_UNLIKELY(stop_requested))
       return; /* the caller decides: sm_close() keeps what was simulated */
     if (G_UNLIKELY(sm->trace) && trace_sink_failed(sm->trace)) {
-      finish(sm); /* the trace hit its size limit or could not be written: stop */
+      sm_finish(sm); /* the trace hit its size limit or could not be written: stop */
       break;
     }
     if (sm->blocks_retired == sm->grid_blocks) {
-      finish(sm);
+      sm_finish(sm);
       break;
     }
     step(sm);
@@ -567,11 +580,11 @@ sm_run_until(Sm *sm, guint64 cycle)
     if (sm->now == SM_NEVER) {
       /* nothing can ever happen again: every warp finished (checked above next time) */
       g_assert(sm->blocks_retired == sm->grid_blocks);
-      finish(sm);
+      sm_finish(sm);
     }
   }
   if (!sm->finished && sm->blocks_retired == sm->grid_blocks)
-    finish(sm);
+    sm_finish(sm);
 }
 
 void

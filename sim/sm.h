@@ -60,6 +60,15 @@ void sm_set_portable_pass(gboolean on);
  * (sm.c, run_ahead()); the results are the same.  On by default. */
 void sm_set_run_ahead(gboolean on);
 
+/* Up to @n threads step @sm's SMs (1, the default: one).  Every result is the same for any
+ * @n; runs that threads cannot share are stepped by one (parallel.c says which). */
+void sm_set_threads(Sm *sm, guint n);
+
+/* Process-wide switch for tests: SMs built or run while it is off are stepped in one loop even
+ * where they could be stepped apart, each by a view of its own, in windows (parallel.c: on
+ * threads with sm_set_threads(), else on one); the results are the same.  On by default. */
+void sm_set_apart(gboolean on);
+
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */
 typedef void (*SmProgressFn)(const Sm *sm, gpointer data);

@@ -115,6 +115,17 @@ sm_cli_check_jobs_and_plot(gint jobs, const char *plot_path)
   return TRUE;
 }
 
+gboolean
+sm_cli_threads(gint threads, guint *out)
+{
+  if (threads < 0 || threads > 1024) {
+    fprintf(stderr, "--threads %d: must be from 1 to 1024\n", threads);
+    return FALSE;
+  }
+  *out = threads ? (guint)threads : (guint)MAX(g_get_num_processors(), 1);
+  return TRUE;
+}
+
 void
 sm_cli_progress(guint done, guint total, gpointer data)
 {

@@ -53,6 +53,18 @@ int sm_cli_interrupted(const char *command);
         NULL                                                                                       \
   }
 
+/* --threads, taken by every command that simulates: how many threads step the SMs of runs
+ * (0: the default, one per core); a batch's runs share them (sm_batch_set_threads()). */
+#define SM_CLI_THREADS(var)                                                                        \
+  {                                                                                                \
+    "threads", 0, 0, G_OPTION_ARG_INT, &(var),                                                     \
+        "Threads stepping the SMs of a run, shared by the runs in parallel (default: one per "     \
+        "core; the same results for any number)",                                                  \
+        "N"                                                                                        \
+  }
+/* Checks --threads (0 = default, else 1..1024); on failure prints one line and returns FALSE.
+ * *@out: the threads to use (the cores available for 0). */
+gboolean sm_cli_threads(gint threads, guint *out);
 /* Parses --max-cycles (NULL: the default, SM_DEFAULT_MAX_CYCLES); on failure prints one line
  * and returns FALSE. */
 gboolean sm_cli_max_cycles(const char *text, guint64 *out);

@@ -145,7 +145,8 @@ sm_cmd_fit(int argc, char **argv)
 {
   g_autofree char *kernel = NULL, *out_path = NULL;
   g_auto(GStrv) sets = NULL, frees = NULL, curves = NULL;
-  gint jobs = 0, max_evaluations = 100;
+  gint jobs = 0, max_evaluations = 100, threads_opt = 0;
+  guint threads = 1;
   const GOptionEntry entries[] = {
       {"free", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &frees,
        "A GPU key to fit, within LO..HI (default: a quarter to four times its value)",
@@ -160,6 +161,7 @@ sm_cmd_fit(int argc, char **argv)
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       {"max-evaluations", 0, 0, G_OPTION_ARG_INT, &max_evaluations,
        "Stop after this many validations (default 100)", "N"},
+      SM_CLI_THREADS(threads_opt),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse(
           "fit",
@@ -176,8 +178,9 @@ sm_cmd_fit(int argc, char **argv)
     return sm_cli_usage_error("fit: at most 16 --free keys");
   if (max_evaluations < 1 || max_evaluations > 100000)
     return sm_cli_usage_error("--max-evaluations: expected 1 to 100000");
-  if (!sm_cli_check_jobs_and_plot(jobs, NULL))
+  if (!sm_cli_check_jobs_and_plot(jobs, NULL) || !sm_cli_threads(threads_opt, &threads))
     return 2;
+  sm_batch_set_threads(threads);
   GError *error = NULL;
   g_autofree char *gpu_text = NULL, *csv_text = NULL;
   if (!cfg_read_text(argv[1], &gpu_text, &error) || !cfg_read_text(argv[2], &csv_text, &error))

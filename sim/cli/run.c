@@ -105,6 +105,7 @@ sm_cmd_run(int argc, char **argv)
   gint limit_mb = 256;
   g_autofree char *max_cycles_text = NULL;
   gboolean no_ff = FALSE;
+  gint threads_opt = 0;
   const GOptionEntry entries[] = {
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
        "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
@@ -127,6 +128,7 @@ sm_cmd_run(int argc, char **argv)
       {"dump-initial", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dumps_initial,
        "Kernels over SASS: write buffer NAME's bytes before the run", "NAME=FILE"},
       SM_CLI_NO_FAST_FORWARD(no_ff),
+      SM_CLI_THREADS(threads_opt),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("run", "GPU.yaml KERNEL.yaml - simulate a kernel (one SM, or sm_count of them)",
                     entries, &argc, &argv))
@@ -137,7 +139,8 @@ sm_cmd_run(int argc, char **argv)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
   GError *error = NULL;
   guint64 max_cycles;
-  if (!sm_cli_max_cycles(max_cycles_text, &max_cycles))
+  guint threads;
+  if (!sm_cli_max_cycles(max_cycles_text, &max_cycles) || !sm_cli_threads(threads_opt, &threads))
     return 2;
   TraceOptions topts = {.from = 0, .to = G_MAXUINT64};
   if (limit_mb < 1) {
@@ -163,6 +166,7 @@ sm_cmd_run(int argc, char **argv)
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
   g_autoptr(Sm) sm = sm_new(g, k);
+  sm_set_threads(sm, threads);
   g_autoptr(GArray) dump_index = g_array_new(FALSE, FALSE, sizeof(guint));
   g_autoptr(GArray) initial_index = g_array_new(FALSE, FALSE, sizeof(guint));
   g_autoptr(GPtrArray) dump_paths = g_ptr_array_new_with_free_func(g_free);

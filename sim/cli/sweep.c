@@ -337,6 +337,8 @@ sm_cmd_sweep(int argc, char **argv)
   g_autofree char *max_cycles_text = NULL, *plot_y_spec = NULL;
   gint jobs = 0;
   gboolean no_ff = FALSE;
+  gint threads_opt = 0;
+  guint threads = 1;
   const GOptionEntry entries[] = {
       {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &varies,
        "Vary a key over a list (K=1,2,4) or range (K=A:B or K=A:B:STEP); repeatable", "K=VALUES"},
@@ -361,6 +363,7 @@ sm_cmd_sweep(int argc, char **argv)
       {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &max_cycles_text,
        "A run that reaches this many cycles fails the sweep (default 10^12)", "N"},
       SM_CLI_NO_FAST_FORWARD(no_ff),
+      SM_CLI_THREADS(threads_opt),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse("sweep", "GPU.yaml KERNEL.yaml - run a kernel over a grid of settings", entries,
                     &argc, &argv))
@@ -373,8 +376,9 @@ sm_cmd_sweep(int argc, char **argv)
     return sm_cli_usage("sweep needs at least one --vary");
   guint64 max_cycles;
   if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
-      !sm_cli_max_cycles(max_cycles_text, &max_cycles))
+      !sm_cli_max_cycles(max_cycles_text, &max_cycles) || !sm_cli_threads(threads_opt, &threads))
     return 2;
+  sm_batch_set_threads(threads);
   GError *error = NULL;
   guint k = 0, n = 0;
   if (shard && !sm_sweep_parse_shard(shard, &k, &n, &error))

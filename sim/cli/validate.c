@@ -113,6 +113,8 @@ sm_cmd_validate(int argc, char **argv)
   g_auto(GStrv) sets = NULL, curves = NULL;
   gint jobs = 0;
   gboolean no_ff = FALSE;
+  gint threads_opt = 0;
+  guint threads = 1;
   const GOptionEntry entries[] = {
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
        "Kernel that replays calibration-format rows (default: isa/kernels/mix.yaml of this "
@@ -130,6 +132,7 @@ sm_cmd_validate(int argc, char **argv)
        "Kernel format: plot values divided by this key of the set column (cycles per step)", "KEY"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       SM_CLI_NO_FAST_FORWARD(no_ff),
+      SM_CLI_THREADS(threads_opt),
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   if (!sm_cli_parse(
           "validate",
@@ -142,8 +145,9 @@ sm_cmd_validate(int argc, char **argv)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
   guint64 max_cycles;
   if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
-      !sm_cli_max_cycles(max_cycles_text, &max_cycles))
+      !sm_cli_max_cycles(max_cycles_text, &max_cycles) || !sm_cli_threads(threads_opt, &threads))
     return 2;
+  sm_batch_set_threads(threads);
   GError *error = NULL;
   g_autofree char *default_kernel =
       g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);

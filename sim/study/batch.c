@@ -29,6 +29,15 @@ run_cost(const CfgKernel *k)
   return memory ? work : work / 16;
 }
 
+/* Threads all runs of a batch share (sm_batch_set_threads). */
+static guint batch_threads = 1;
+
+void
+sm_batch_set_threads(guint n)
+{
+  batch_threads = MAX(n, 1u);
+}
+
 static gboolean
 run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError **error)
 {
@@ -46,6 +55,7 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError 
     return TRUE;
   }
   g_autoptr(Sm) sm = sm_new(g, k);
+  sm_set_threads(sm, batch->threads_per_run);
   guint64 max_cycles = batch->max_cycles ? batch->max_cycles : SM_DEFAULT_MAX_CYCLES;
   sm_run_until(sm, max_cycles);
   if (sm_stop_requested())
@@ -112,6 +122,10 @@ sm_batch_run(const SmBatch *batch, SmPointResult *results, GError **error)
   if (batch->check_only)
     return TRUE;
   guint jobs = batch->jobs ? batch->jobs : MAX(1u, g_get_num_processors());
+  /* the runs at once share the threads: none more than the cores asked for */
+  SmBatch shared = *batch;
+  shared.threads_per_run = MAX(batch_threads / MAX(MIN(jobs, points->len), 1u), 1u);
+  batch = &shared;
   Batch b = {.batch = batch, .results = results};
   g_mutex_init(&b.lock);
   g_cond_init(&b.cond);

@@ -35,7 +35,12 @@ typedef struct {
   guint64 max_cycles;      /* a run that reaches it fails the batch (0: SM_DEFAULT_MAX_CYCLES) */
   SmProgressFunc progress; /* optional */
   gpointer progress_data;
+  guint threads_per_run; /* set by sm_batch_run() */
 } SmBatch;
+
+/* Process-wide: the threads a batch's runs share (smsim --threads): each of the runs going at
+ * once steps its SMs on an equal part of them, at least one.  1 by default. */
+void sm_batch_set_threads(guint n);
 
 /* Runs every point.  Every point is loaded first, so a bad point fails before anything runs.
  * results[i] belongs to points[i]. */

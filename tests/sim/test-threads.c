@@ -1,0 +1,299 @@
+/* SMs stepped apart (sim/parallel.c): each SM by a view of its own, in windows, on 1, 2, 3 and
+ * 7 threads, must give every counter of stepping all SMs in one loop: multi-SM grids with
+ * global memory (named levels, windows through the caches, random lines), shared memory and the
+ * SFU under write ports, barriers, divergence, block priority, several policies, runs stopped
+ * at a cycle; and `smsim run` must print the same bytes (JSON, traces) for any --threads. */
+#include <check.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* Global loads, a block-wide barrier and a divergent branch in one loop, blocks of 4 warps. */
+static const char busy_kernel[] =
+    "name: busy\nparams:\n  iters: 12\nblocks_per_sm: 2\nthreads_per_block: 128\n"
+    "registers_per_thread: 32\nshared_memory_per_block: 4096\nstream: |\n"
+    "  repeat $iters {\n    LDG R1, [R1] pattern=random\n    FADD R2, R1, R2\n"
+    "    STS [R3], R2\n    BAR.SYNC\n    LDS R4, [R3]\n    ISETP P0, $lane % 3 == 1\n"
+    "    BSSY B0, join\n    @P0 BRA join\n    MUFU.RSQ R5, R4\n    FADD R2, R5, R2\n"
+    "    join: BSYNC B0\n    FADD R2, R2, R4\n    STG [R6], R2\n  }\n";
+
+typedef struct {
+  const char *gpu, *kernel;
+  const char *sets[10];
+  gboolean apart; /* the views step it (else it must run in one loop) */
+} Case;
+
+static const Case cases[] = {
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=5", "alpha=8", "groups=60", "warps_per_sm=32", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=3", "alpha=2", "groups=40", "warps_per_sm=48", "pattern=random", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=4", "alpha=4", "groups=50", "warps_per_sm=16", "level=cached", "window=8388608",
+      "warm=1", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=3", "alpha=1", "groups=60", "warps_per_sm=8", "level=cached", "window=65536", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=2", "alpha=4", "groups=40", "warps_per_sm=24", "level=l2", "ilp=3", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/memcpy.yaml",
+     {"sm_count=6", "loads=4", "width=16", "warps_per_sm=12", "iters=20", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/prefetch.yaml",
+     {"sm_count=3", "variant=smem_roll_sync", "pdist=4", "warps_per_sm=8", "elements=40", NULL},
+     TRUE},
+    {"config/gpus/maxwell.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=4", "alpha=4", "groups=60", "warps_per_sm=40", "block_priority=youngest",
+      "policy=gto", NULL},
+     TRUE},
+    {"config/gpus/fermi.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=3", "alpha=2", "groups=50", "warps_per_sm=24", "pattern=stride2", NULL},
+     TRUE},
+    {"config/gpus/kepler.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=7", "alpha=16", "groups=30", "warps_per_sm=20", "policy=lrr", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml", NULL, {"sm_count=4", NULL}, TRUE},
+    {"config/gpus/fermi.yaml", NULL, {"sm_count=3", "iters=8", NULL}, TRUE},
+    /* no global memory, blocks of different lengths (no mirroring): one window */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/divergence.yaml",
+     {"sm_count=3", "ways=4", "iters=6", "warps_per_sm=8", NULL},
+     FALSE},
+    /* blocks still to launch after the first wave: one loop */
+    {"config/gpus/h100.yaml",
+     "bench/waves.yaml",
+     {"sm_count=3", "blocks=20", "iters=30", NULL},
+     FALSE},
+};
+
+static TestRun *
+start(const Case *c)
+{
+  if (c->kernel)
+    return test_run_new(c->gpu, c->kernel, c->sets);
+  g_autofree char *path = test_write_temp("busy.yaml", busy_kernel);
+  return test_run_new(c->gpu, path, c->sets);
+}
+
+static SmStats
+run_case(const Case *c, gboolean apart, guint threads)
+{
+  sm_set_apart(apart);
+  TestRun *run = start(c);
+  sm_set_threads(run->sm, threads);
+  sm_run(run->sm);
+  SmStats s = *sm_stats(run->sm);
+  test_run_free(run);
+  sm_set_apart(TRUE);
+  return s;
+}
+
+START_TEST(test_threads_change_no_number)
+{
+  const Case *c = &cases[_i];
+  SmStats one = run_case(c, FALSE, 1);
+  ck_assert_uint_eq(one.windows, 0);
+  ck_assert_uint_gt(one.issued, 0);
+  static const guint threads[] = {1, 2, 3, 7};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    SmStats apart = run_case(c, TRUE, threads[i]);
+    g_autofree char *what = g_strdup_printf("case %d (%s) on %u threads", _i,
+                                            c->kernel ? c->kernel : "busy", threads[i]);
+    if (c->apart)
+      ck_assert_msg(apart.windows > 0, "%s: not stepped apart", what);
+    else if (c->sets[0] && strstr(c->kernel ? c->kernel : "", "waves"))
+      ck_assert_msg(apart.windows == 0, "%s: stepped apart", what);
+    test_assert_same_counts(&one, &apart, what);
+  }
+}
+END_TEST
+
+/* Random configurations of the mix: GPU, SMs, warps, intensity, chains, the other op, access
+ * pattern, level or window, policy and block priority drawn from the case's seed. */
+START_TEST(test_random_configurations_match)
+{
+  static const char *const gpus[] = {"config/gpus/h100.yaml", "config/gpus/maxwell.yaml",
+                                     "config/gpus/kepler.yaml", "config/gpus/fermi.yaml"};
+  static const char *const others[] = {"LDG", "LDG", "LDG", "LDS", "MUFU.RSQ"};
+  static const char *const patterns[] = {"coalesced", "stride2", "random"};
+  static const char *const levels[] = {"dram", "l2", "cached"};
+  static const char *const policies[] = {"lrr", "gto", "last_resumed", "oldest"};
+  static const char *const priorities[] = {"none", "oldest", "youngest"};
+  GRand *r = g_rand_new_with_seed(1000u + (guint32)_i);
+  const char *gpu = gpus[g_rand_int_range(r, 0, 4)];
+  gboolean h100 = strstr(gpu, "h100") != NULL;
+  g_autofree char *sms = g_strdup_printf("sm_count=%d", g_rand_int_range(r, 2, 10));
+  g_autofree char *warps = g_strdup_printf("warps_per_sm=%d", 4 * g_rand_int_range(r, 1, 9));
+  g_autofree char *alpha = g_strdup_printf("alpha=%d", g_rand_int_range(r, 0, 12));
+  g_autofree char *ilp = g_strdup_printf("ilp=%d", g_rand_int_range(r, 1, 4));
+  g_autofree char *other = g_strdup_printf("other=%s", others[g_rand_int_range(r, 0, 5)]);
+  g_autofree char *pattern = g_strdup_printf("pattern=%s", patterns[g_rand_int_range(r, 0, 3)]);
+  const char *lv = levels[g_rand_int_range(r, 0, h100 ? 3 : 1)];
+  g_autofree char *level = g_strdup_printf("level=%s", lv);
+  g_autofree char *window =
+      g_strdup_printf("window=%d", 1 << g_rand_int_range(r, 14, 26)); /* 16 KiB to 32 MiB */
+  g_autofree char *policy = g_strdup_printf("policy=%s", policies[g_rand_int_range(r, 0, 4)]);
+  g_autofree char *prio =
+      g_strdup_printf("block_priority=%s", priorities[g_rand_int_range(r, 0, 3)]);
+  g_rand_free(r);
+  Case c = {gpu,
+            "isa/kernels/mix.yaml",
+            {sms, warps, alpha, ilp, other, pattern, level, "groups=24", policy, NULL},
+            TRUE};
+  if (strcmp(lv, "cached") == 0)
+    c.sets[8] = window;
+  else if (strcmp(lv, "l2") == 0)
+    c.sets[8] = prio;
+  g_autofree char *what = g_strjoinv(" ", (char **)c.sets);
+  SmStats one = run_case(&c, FALSE, 1);
+  static const guint threads[] = {2, 3, 7};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    SmStats apart = run_case(&c, TRUE, threads[i]);
+    if (strstr(other, "LDG"))
+      ck_assert_msg(apart.windows > 0, "%s: not stepped apart", what);
+    test_assert_same_counts(&one, &apart, what);
+  }
+}
+END_TEST
+
+/* sm_run_until() stops: the counts at each stop, and the cycle it stops at, are those of the
+ * single loop; the run then goes on to the same end. */
+START_TEST(test_runs_stopped_at_a_cycle_match)
+{
+  const Case *c = &cases[0];
+  const guint64 stops[] = {1000, 1001, 7000, 20000};
+  SmStats at[2][G_N_ELEMENTS(stops) + 1];
+  guint64 now[2][G_N_ELEMENTS(stops)];
+  for (guint apart = 0; apart < 2; apart++) {
+    sm_set_apart(apart);
+    TestRun *run = start(c);
+    sm_set_threads(run->sm, 3);
+    for (guint i = 0; i < G_N_ELEMENTS(stops); i++) {
+      sm_run_until(run->sm, stops[i]);
+      ck_assert(!sm_finished(run->sm));
+      now[apart][i] = sm_now(run->sm);
+      at[apart][i] = *sm_stats(run->sm);
+    }
+    sm_run(run->sm);
+    at[apart][G_N_ELEMENTS(stops)] = *sm_stats(run->sm);
+    test_run_free(run);
+  }
+  sm_set_apart(TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS(stops); i++) {
+    ck_assert_uint_eq(now[0][i], now[1][i]);
+    ck_assert_uint_ge(now[1][i], stops[i]);
+    ck_assert_uint_eq(at[0][i].issued, at[1][i].issued);
+  }
+  test_assert_same_counts(&at[0][G_N_ELEMENTS(stops)], &at[1][G_N_ELEMENTS(stops)], "stopped");
+}
+END_TEST
+
+/* The command line: the same bytes for any --threads, JSON and traces alike. */
+START_TEST(test_the_command_prints_the_same_bytes)
+{
+  g_autofree char *dir = g_dir_make_tmp("smsim-threads-XXXXXX", NULL);
+  g_autofree char *first = NULL, *first_trace = NULL;
+  static const char *const threads[] = {"1", "2", "3", "7"};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    g_autofree char *trace = g_build_filename(dir, "t.csv", NULL);
+    const char *json[] = {"run",
+                          "config/gpus/h100.yaml",
+                          "isa/kernels/mix.yaml",
+                          "--set",
+                          "sm_count=4",
+                          "--set",
+                          "groups=30",
+                          "--json",
+                          "--threads",
+                          threads[i],
+                          NULL};
+    const char *traced[] = {"run",
+                            "config/gpus/h100.yaml",
+                            "isa/kernels/mix.yaml",
+                            "--set",
+                            "sm_count=2",
+                            "--set",
+                            "groups=8",
+                            "--trace",
+                            trace,
+                            "--threads",
+                            threads[i],
+                            NULL};
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *bytes = NULL;
+    ck_assert_int_eq(test_smsim(json, &out, &err), 0);
+    ck_assert_int_eq(test_smsim(traced, &out2, &err2), 0);
+    ck_assert(g_file_get_contents(trace, &bytes, NULL, NULL));
+    if (i == 0) {
+      first = g_strdup(out);
+      first_trace = g_strdup(bytes);
+      continue;
+    }
+    ck_assert_str_eq(out, first);
+    ck_assert_str_eq(bytes, first_trace);
+    g_unlink(trace);
+  }
+  g_autofree char *trace = g_build_filename(dir, "t.csv", NULL);
+  g_unlink(trace);
+  g_rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_bad_thread_counts_are_refused)
+{
+  static const char *const bad[] = {"-1", "1025", "many"};
+  static const char *const commands[] = {"run", "sweep", "validate"};
+  for (guint c = 0; c < G_N_ELEMENTS(commands); c++) {
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+      const char *args[] = {commands[c],
+                            "config/gpus/h100.yaml",
+                            c == 2 ? "tests/data/h100-footprint-clock.csv" : "isa/kernels/mix.yaml",
+                            c == 1 ? "--vary" : "--threads",
+                            c == 1 ? "alpha=1,2" : bad[i],
+                            c == 1 ? "--threads" : NULL,
+                            bad[i],
+                            NULL};
+      g_autofree char *out = NULL, *err = NULL;
+      ck_assert_int_eq(test_smsim(args, &out, &err), 2);
+      ck_assert_msg(strstr(err, "--threads") != NULL || strstr(err, "threads") != NULL,
+                    "%s --threads %s: %s", commands[c], bad[i], err);
+      ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "one line: %s", err);
+    }
+  }
+}
+END_TEST
+
+static Suite *
+threads_suite(void)
+{
+  Suite *s = suite_create("threads");
+  TCase *tc = tcase_create("threads");
+  tcase_set_timeout(tc, 600);
+  tcase_add_loop_test(tc, test_threads_change_no_number, 0, G_N_ELEMENTS(cases));
+  tcase_add_loop_test(tc, test_random_configurations_match, 0, 24);
+  tcase_add_test(tc, test_runs_stopped_at_a_cycle_match);
+  tcase_add_test(tc, test_the_command_prints_the_same_bytes);
+  tcase_add_test(tc, test_bad_thread_counts_are_refused);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  return test_run_suite(threads_suite());
+}

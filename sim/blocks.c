@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-static void retire_block(Sm *sm, guint b);
+static void retire_block(Sm *sm, guint b, guint64 t);
 
 void
 sm_blocks_init(Sm *sm)
@@ -86,18 +86,19 @@ sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
     sm_wake_warp(sm, w, t);
   }
   if (blk->live == 0)
-    retire_block(sm, b);
+    retire_block(sm, b, t);
 }
 
+/* Block @b's last warp finished at cycle @t (or it had none when it launched then). */
 static void
-retire_block(Sm *sm, guint b)
+retire_block(Sm *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
   sm->blocks_retired += sm->weight[blk->sm]; /* with the SMs that run alike (mirror.c) */
   blk->busy = FALSE;
   sm->sm_blocks[blk->sm]--;
   if (G_UNLIKELY(sm->defer)) {
-    sm_defer_retired(sm, b); /* its end waits for its warps' accesses (parallel.c) */
+    sm_defer_retired(sm, b, t); /* its end waits for its warps' accesses (parallel.c) */
     return;
   }
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
@@ -175,7 +176,7 @@ sm_blocks_warp_finished(Sm *sm, SmWarp *w)
   }
   blk->live--;
   if (blk->live == 0)
-    retire_block(sm, w->block);
+    retire_block(sm, w->block, w->last_issue);
   else if (blk->arrived > 0 && blk->arrived == blk->live)
     release_barrier(sm, w->block, w->last_issue); /* exited warps no longer count */
 }

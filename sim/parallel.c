@@ -61,9 +61,15 @@ typedef struct {
 } Ended;
 
 struct SmDefer {
-  GArray *recs;   /* Deferred, in issue order */
-  GArray *warps;  /* Ended: warps whose end waits for their accesses */
-  GArray *blocks; /* Ended: blocks retired */
+  GArray *recs;       /* Deferred, in issue order */
+  guint n_sent;       /* its first n_sent have their completion */
+  GArray *warps;      /* Ended: warps whose end waits for their accesses */
+  GArray *blocks;     /* Ended: blocks retired */
+  GArray *launches;   /* Ended: slots free again (t: from when), for the block scheduler */
+  GArray *retired;    /* guint64: cycles of the retirements the block scheduler may not have seen */
+  guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
+                         can be closed */
+  guint64 launch_min; /* no block launches before it (while the grid has blocks left) */
   guint32 seq;
   guint m; /* the SM */
 };
@@ -75,9 +81,9 @@ typedef struct {
   /* POSIX rather than GLib's own (futex) locks: ThreadSanitizer sees these */
   pthread_mutex_t lock;
   pthread_cond_t go, done;
-  guint64 end; /* the window: every cycle before it */
-  guint gen, running;
-  gboolean quit;
+  gint phase;       /* what the threads run: PHASE_* */
+  gint gen;         /* phases started */
+  gint running;     /* threads besides this one still in the phase */
   GPtrArray *order; /* scratch of resolve(): the records in the single loop's order */
   guint *bucket;    /* scratch of resolve(): records per cycle of the window, then offsets */
   guint64 window;
@@ -87,6 +93,8 @@ typedef struct {
   Par *par;
   guint id;
 } Worker;
+
+enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
 
 /* The shortest time from a global access's issue to its completion: a level's unloaded latency
  * (the smallest its histogram draws); queueing only adds to it.  L1 hits are the SM's own. */
@@ -147,9 +155,10 @@ static guint64
 window_cycles(const Sm *sm)
 {
   if (sm->n_sm < 2 || sm->trace || sm->steady || sm->mirrored || sm->clock || sm->sass ||
-      sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL || sm->next_block < sm->grid_blocks ||
-      sm_engine_next_launch(&sm->engine) != SM_NEVER)
+      sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
     return 0;
+  if (sm->next_block < sm->grid_blocks && sm->gpu->block_launch_cycles + 1 < MIN_WINDOW)
+    return 0; /* blocks to launch would keep the windows shorter than that */
   if (!uses_global(sm))
     return SM_NEVER / 4; /* nothing couples the SMs: one window */
   guint64 lo = min_latency(sm), reach = local_reach(sm);
@@ -165,6 +174,9 @@ view_new(Sm *sm, guint m)
   v->defer->recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
   v->defer->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
+  v->defer->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
+  v->defer->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
+  v->defer->launch_min = SM_NEVER;
   v->defer->m = m;
   v->sim_sms = g_new(guint, 1);
   v->sim_sms[0] = m;
@@ -279,10 +291,18 @@ sm_defer_finished(Sm *v, SmWarp *w)
 }
 
 void
-sm_defer_retired(Sm *v, guint b)
+sm_defer_retired(Sm *v, guint b, guint64 t)
 {
-  Ended e = {v->now, b};
-  g_array_append_val(v->defer->blocks, e);
+  SmDefer *d = v->defer;
+  Ended e = {t, b};
+  g_array_append_val(d->blocks, e);
+  v->blocks[b].free_at = SM_NEVER; /* not before its warps' ends are known */
+  if (v->next_block < v->grid_blocks) {
+    g_array_append_val(d->retired, t);
+    /* its slot is free from retire + block_launch_cycles on (at least this): a launch from
+     * then on may come here, and only the block scheduler, between windows, knows */
+    v->run_until = MIN(v->run_until, MAX(t + 1 + v->gpu->block_launch_cycles, d->launch_min));
+  }
 }
 
 /* Record @r's access goes to the memory system, as the single loop would have sent it then:
@@ -355,77 +375,120 @@ complete(Sm *v, const Deferred *r)
   w->state = w->dep_state;
 }
 
-/* Between windows, on one thread: the views' accesses to the memory system in the single
- * loop's order (by cycle, then SM, then issue; each view's records are in cycle order, so a
- * count per cycle of the window places them).  Returns the earliest cycle any view may act. */
-static guint64
-resolve(Par *p, guint64 start, guint64 end)
+/* Between windows, on one thread: the views' accesses issued before @bound, to the memory
+ * system in the single loop's order (by cycle, then SM, then issue; each view's records are in
+ * cycle order, so a count per cycle from @start places them). */
+static void
+resolve(Par *p, guint64 start, guint64 bound)
 {
-  guint64 next = SM_NEVER;
   for (guint i = 0; i < p->n_views; i++)
-    next = MIN(next, MIN(p->views[i]->now, sm_engine_next_cycle(&p->views[i]->engine)));
+    p->views[i]->defer->bound = bound;
   if (p->bucket == NULL)
-    return next;
-  guint64 span = end - start;
+    return;
+  guint64 span = bound - start;
   memset(p->bucket, 0, (span + 1) * sizeof(guint));
   guint total = 0;
   for (guint i = 0; i < p->n_views; i++) {
-    GArray *recs = p->views[i]->defer->recs;
-    for (guint k = 0; k < recs->len; k++)
-      p->bucket[g_array_index(recs, Deferred, k).t - start + 1]++;
-    total += recs->len;
+    SmDefer *d = p->views[i]->defer;
+    for (guint k = d->n_sent; k < d->recs->len; k++) {
+      const Deferred *r = &g_array_index(d->recs, Deferred, k);
+      if (r->t >= bound)
+        break;
+      p->bucket[r->t - start + 1]++;
+      total++;
+    }
   }
   for (guint64 c = 1; c <= span; c++)
     p->bucket[c] += p->bucket[c - 1];
   g_ptr_array_set_size(p->order, total);
   for (guint i = 0; i < p->n_views; i++) {
-    GArray *recs = p->views[i]->defer->recs;
-    for (guint k = 0; k < recs->len; k++) {
-      Deferred *r = &g_array_index(recs, Deferred, k);
+    SmDefer *d = p->views[i]->defer;
+    for (; d->n_sent < d->recs->len; d->n_sent++) {
+      Deferred *r = &g_array_index(d->recs, Deferred, d->n_sent);
+      if (r->t >= bound)
+        break;
       p->order->pdata[p->bucket[r->t - start]++] = r;
     }
   }
-  for (guint k = 0; k < total; k++) {
-    Deferred *r = g_ptr_array_index(p->order, k);
-    send(p, r);
-    next = MIN(next, r->base);
-  }
-  return next;
+  for (guint k = 0; k < total; k++)
+    send(p, g_ptr_array_index(p->order, k));
 }
 
-/* On view @v's thread, before it steps on: its accesses' completions, then the ends of its
- * warps and blocks that waited for them. */
+/* On view @v's thread: its accesses' completions, then the ends of its warps and blocks that
+ * waited for them (those that ended before the bound), its slots free again. */
 static void
 view_catch_up(Sm *v)
 {
   SmDefer *d = v->defer;
-  for (guint k = 0; k < d->recs->len; k++)
+  for (guint k = 0; k < d->n_sent; k++)
     complete(v, &g_array_index(d->recs, Deferred, k));
-  g_array_set_size(d->recs, 0);
+  g_array_remove_range(d->recs, 0, d->n_sent);
+  d->n_sent = 0;
+  /* (in the order they ended, which run-ahead may leave out of cycle order) */
+  guint kept = 0;
   for (guint k = 0; k < d->warps->len; k++) {
-    SmWarp *w = &v->warps[g_array_index(d->warps, Ended, k).index];
+    Ended e = g_array_index(d->warps, Ended, k);
+    if (e.t >= d->bound) {
+      g_array_index(d->warps, Ended, kept++) = e;
+      continue;
+    }
+    SmWarp *w = &v->warps[e.index];
     guint64 end = MAX(w->finish, w->last_issue + 1);
     w->stats->resident_warp_cycles += end - w->launched;
     SmBlock *blk = &v->blocks[w->block];
     blk->retire = MAX(blk->retire, end);
   }
-  g_array_set_size(d->warps, 0);
+  g_array_set_size(d->warps, kept);
+  kept = 0;
   for (guint k = 0; k < d->blocks->len; k++) {
-    SmBlock *blk = &v->blocks[g_array_index(d->blocks, Ended, k).index];
+    Ended e = g_array_index(d->blocks, Ended, k);
+    if (e.t >= d->bound) {
+      g_array_index(d->blocks, Ended, kept++) = e;
+      continue;
+    }
+    SmBlock *blk = &v->blocks[e.index];
     v->end_cycle = MAX(v->end_cycle, blk->retire);
     blk->free_at = blk->retire + v->gpu->block_launch_cycles;
+    Ended l = {blk->free_at, e.index};
+    g_array_append_val(d->launches, l);
   }
-  g_array_set_size(d->blocks, 0);
+  g_array_set_size(d->blocks, kept);
   v->now = MIN(v->now, view_next(v));
 }
 
+/* Thread @id's share of the views: each catches up, or steps to its limit (run_until). */
 static void
-step_share(Par *p, guint id, guint64 end)
+step_share(Par *p, guint id, gboolean catching_up)
 {
   guint lo = id * p->n_views / p->n_threads, hi = (id + 1) * p->n_views / p->n_threads;
   for (guint i = lo; i < hi; i++) {
-    view_catch_up(p->views[i]);
-    sm_step_view(p->views[i], end);
+    view_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
+    if (!catching_up)
+      sm_step_view(p->views[i]);
+  }
+}
+
+/* A short wait for @v to differ from @old (or, with @until_zero, to reach zero), spinning: the
+ * other threads' part of a phase mostly ends within microseconds of this one's, and waking a
+ * sleeping thread costs tens.  FALSE: it did not within the spin; the caller sleeps. */
+static gboolean
+spin(gint *v, gint old, gboolean until_zero)
+{
+  gint64 give_up = 0;
+  for (guint i = 0;; i++) {
+    gint x = g_atomic_int_get(v);
+    if (until_zero ? x == 0 : x != old)
+      return TRUE;
+    if ((i & 255) == 0) { /* at most 50 microseconds */
+      gint64 now = g_get_monotonic_time();
+      if (give_up == 0)
+        give_up = now + 50;
+      else if (now > give_up)
+        return FALSE;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
   }
 }
 
@@ -434,41 +497,125 @@ worker(gpointer data)
 {
   Worker *wk = data;
   Par *p = wk->par;
-  guint gen = 0;
+  gint gen = 0;
   for (;;) {
-    pthread_mutex_lock(&p->lock);
-    while (p->gen == gen && !p->quit)
-      pthread_cond_wait(&p->go, &p->lock);
-    if (p->quit) {
+    if (!spin(&p->gen, gen, FALSE)) {
+      pthread_mutex_lock(&p->lock);
+      while (g_atomic_int_get(&p->gen) == gen)
+        pthread_cond_wait(&p->go, &p->lock);
       pthread_mutex_unlock(&p->lock);
-      return NULL;
     }
-    gen = p->gen;
-    guint64 end = p->end;
-    pthread_mutex_unlock(&p->lock);
-    step_share(p, wk->id, end);
+    gen = g_atomic_int_get(&p->gen);
+    gint phase = g_atomic_int_get(&p->phase);
+    if (phase == PHASE_QUIT)
+      return NULL;
+    step_share(p, wk->id, phase == PHASE_CATCH_UP);
     pthread_mutex_lock(&p->lock);
-    if (--p->running == 0)
+    if (g_atomic_int_dec_and_test(&p->running))
       pthread_cond_signal(&p->done);
     pthread_mutex_unlock(&p->lock);
   }
 }
 
-/* Every view steps the cycles before @end: thread 0 (this one) its share, the others theirs. */
+/* Every view catches up, or steps (@phase), or the threads end: thread 0 (this one) its share,
+ * the others theirs. */
 static void
-run_window(Par *p, guint64 end)
+run_phase(Par *p, gint phase)
 {
   pthread_mutex_lock(&p->lock);
-  p->end = end;
-  p->gen++;
-  p->running = p->n_threads - 1;
+  g_atomic_int_set(&p->phase, phase);
+  g_atomic_int_set(&p->running, (gint)p->n_threads - 1);
+  g_atomic_int_inc(&p->gen);
   pthread_cond_broadcast(&p->go);
   pthread_mutex_unlock(&p->lock);
-  step_share(p, 0, end);
+  if (phase == PHASE_QUIT)
+    return;
+  step_share(p, 0, phase == PHASE_CATCH_UP);
+  if (spin(&p->running, 0, TRUE))
+    return;
   pthread_mutex_lock(&p->lock);
-  while (p->running > 0)
+  while (g_atomic_int_get(&p->running) > 0)
     pthread_cond_wait(&p->done, &p->lock);
   pthread_mutex_unlock(&p->lock);
+}
+
+/* Between windows, on one thread: the slots the views freed are block launches (the single
+ * loop's events), and those due at @at run the block scheduler with every SM's blocks as they
+ * were then (retirements at @at or later, which views ahead of it made, are counted back). */
+static void
+launch_blocks(Par *p, guint64 at, gboolean dispatch)
+{
+  Sm *sm = p->sm;
+  for (guint i = 0; i < p->n_views; i++) {
+    GArray *l = p->views[i]->defer->launches;
+    for (guint k = 0; k < l->len; k++)
+      if (sm->next_block < sm->grid_blocks)
+        sm_engine_push(&sm->engine, g_array_index(l, Ended, k).t, 1, SM_EVENT_BLOCK_LAUNCH,
+                       g_array_index(l, Ended, k).index);
+    g_array_set_size(l, 0);
+  }
+  SmEvent ev;
+  while (dispatch && sm_engine_next_launch(&sm->engine) <= at && sm_engine_pop(&sm->engine, &ev)) {
+    for (guint i = 0; i < p->n_views; i++) {
+      GArray *r = p->views[i]->defer->retired;
+      for (guint k = 0; k < r->len; k++)
+        sm->sm_blocks[i] += g_array_index(r, guint64, k) >= ev.cycle;
+    }
+    sm_blocks_dispatch(sm, ev.cycle);
+    for (guint i = 0; i < p->n_views; i++) {
+      GArray *r = p->views[i]->defer->retired;
+      for (guint k = 0; k < r->len; k++)
+        sm->sm_blocks[i] -= g_array_index(r, guint64, k) >= ev.cycle;
+    }
+  }
+  /* no later launch is before the next one queued, or a retirement from @at on */
+  guint64 first = MIN(sm_engine_next_launch(&sm->engine), at);
+  for (guint i = 0; i < p->n_views; i++) {
+    Sm *v = p->views[i];
+    GArray *r = v->defer->retired;
+    guint kept = 0;
+    for (guint k = 0; k < r->len; k++)
+      if (g_array_index(r, guint64, k) >= first)
+        g_array_index(r, guint64, kept++) = g_array_index(r, guint64, k);
+    g_array_set_size(r, kept);
+    v->next_block = sm->next_block;
+    v->now = MIN(v->now, view_next(v));
+  }
+}
+
+/* The earliest cycle a block may launch from a window starting at @start on (SM_NEVER when the
+ * grid has none left): one queued, or one a retirement in the window frees. */
+static guint64
+launch_min(const Par *p, guint64 start)
+{
+  const Sm *sm = p->sm;
+  if (sm->next_block >= sm->grid_blocks)
+    return SM_NEVER;
+  return MIN(sm_engine_next_launch(&sm->engine), start + 1 + sm->gpu->block_launch_cycles);
+}
+
+/* How far each view may step in the window [@start, @end): to its end, or, for an SM with a
+ * free slot while the grid has blocks left, to the first launch that could come to it. */
+static void
+set_limits(Par *p, guint64 start, guint64 end)
+{
+  const Sm *sm = p->sm;
+  guint64 first = launch_min(p, start);
+  for (guint m = 0; m < p->n_views; m++) {
+    Sm *v = p->views[m];
+    guint64 limit = end;
+    if (first != SM_NEVER) {
+      guint64 free_from = SM_NEVER;
+      for (guint b = m * sm->slots_per_sm; b < (m + 1) * sm->slots_per_sm; b++)
+        if (!sm->blocks[b].busy)
+          free_from =
+              MIN(free_from, sm->blocks[b].free_at == SM_NEVER ? first : sm->blocks[b].free_at);
+      if (free_from != SM_NEVER)
+        limit = MIN(end, MAX(free_from, first));
+    }
+    v->run_until = limit;
+    v->defer->launch_min = first;
+  }
 }
 
 static gboolean apart_on = TRUE;
@@ -494,9 +641,19 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   pthread_cond_init(&p.done, NULL);
   for (guint m = 0; m < sm->n_sm; m++)
     p.views[m] = view_new(sm, m);
+  /* completions go to their SM's queue; block launches stay with the block scheduler */
+  SmEngine launches;
+  sm_engine_init(&launches, 16);
   SmEvent ev;
-  while (sm_engine_pop(&sm->engine, &ev)) /* completions: each to its SM */
-    sm_engine_push(&p.views[ev.arg >> 8]->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
+  while (sm_engine_pop(&sm->engine, &ev)) {
+    if (ev.kind == SM_EVENT_BLOCK_LAUNCH)
+      sm_engine_push(&launches, ev.cycle, ev.priority, ev.kind, ev.arg);
+    else
+      sm_engine_push(&p.views[ev.arg >> 8]->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
+  }
+  while (sm_engine_pop(&launches, &ev))
+    sm_engine_push(&sm->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
+  sm_engine_clear(&launches);
   for (guint m = 0; m < sm->n_sm; m++)
     p.views[m]->now = MAX(sm->now, view_next(p.views[m]));
   Worker *workers = g_new(Worker, p.n_threads);
@@ -506,45 +663,58 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     threads[i] = g_thread_new("smsim-sm", worker, &workers[i]);
   }
 
-  guint64 windows = 0, gvt = SM_NEVER;
+  /* B: every view has stepped the cycles before it, and every access before it is sent */
+  guint64 windows = 0, bound = SM_NEVER, end = 0;
   for (guint m = 0; m < p.n_views; m++)
-    gvt = MIN(gvt, p.views[m]->now);
+    bound = MIN(bound, p.views[m]->now);
+  bound = MIN(bound, sm_engine_next_launch(&sm->engine));
+  end = bound;
   if (uses_global(sm))
     p.bucket = g_new(guint, window + 2); /* else there are no records */
   for (;;) {
     guint64 retired = sm->blocks_retired;
     for (guint m = 0; m < p.n_views; m++)
       retired += p.views[m]->blocks_retired;
-    if (retired == sm->grid_blocks || gvt >= cycle || sm_stop_requested())
+    if (retired == sm->grid_blocks || bound >= cycle || sm_stop_requested())
       break;
-    g_assert(gvt < SM_PENDING); /* some warp can go on */
-    guint64 end = gvt + MIN(window, cycle - gvt);
-    run_window(&p, end);
-    gvt = resolve(&p, gvt, end);
+    g_assert(bound < SM_PENDING); /* some warp can go on */
+    if (sm->next_block < sm->grid_blocks) {
+      /* the warps and blocks that ended before the bound, then the block scheduler */
+      run_phase(&p, PHASE_CATCH_UP);
+      launch_blocks(&p, bound, TRUE);
+    }
+    end = bound + MIN(window, cycle - bound);
+    set_limits(&p, bound, end);
+    run_phase(&p, PHASE_STEP);
+    guint64 next = MIN(end, launch_min(&p, bound));
+    for (guint m = 0; m < p.n_views; m++)
+      next = MIN(next, p.views[m]->now);
+    resolve(&p, bound, next);
+    bound = next;
     sm->stats.windows++;
     if (sm->progress && (++windows & 15) == 0) {
       fold_counts(&p);
-      sm->now = end;
+      sm->now = bound;
       sm->progress(sm, sm->progress_data);
     }
   }
-  pthread_mutex_lock(&p.lock);
-  p.quit = TRUE;
-  pthread_cond_broadcast(&p.go);
-  pthread_mutex_unlock(&p.lock);
+  run_phase(&p, PHASE_QUIT);
   for (guint i = 1; i < p.n_threads; i++)
     g_thread_join(threads[i]);
   g_free(threads);
   g_free(workers);
 
-  /* the machine takes back what the views held */
-  gvt = SM_NEVER;
+  /* the machine takes back what the views held: the accesses stepped past the bound go to
+   * the memory system too (everything before @end was stepped) */
+  resolve(&p, bound, MAX(bound, end));
+  guint64 now = SM_NEVER;
   for (guint m = 0; m < p.n_views; m++) {
     view_catch_up(p.views[m]);
-    gvt = MIN(gvt, p.views[m]->now);
+    now = MIN(now, p.views[m]->now);
   }
+  launch_blocks(&p, 0, FALSE);
   fold_counts(&p);
-  sm->now = gvt;
+  sm->now = MIN(now, sm_engine_next_launch(&sm->engine));
   g_free(p.bucket);
   for (guint m = 0; m < p.n_views; m++) {
     Sm *v = p.views[m];
@@ -561,6 +731,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     g_array_free(v->defer->recs, TRUE);
     g_array_free(v->defer->warps, TRUE);
     g_array_free(v->defer->blocks, TRUE);
+    g_array_free(v->defer->launches, TRUE);
+    g_array_free(v->defer->retired, TRUE);
     g_free(v->defer);
     g_free(v->sim_sms);
     g_free(v->order);

@@ -281,17 +281,17 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
 
 /* SMs on threads (parallel.c).  sm_parallel_run() runs @sm like sm_run_until(@cycle) with its
  * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
- * the same results; sm_step_view() steps the cycles of a view before @end (sm.c). */
+ * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
 gboolean sm_parallel_run(Sm *sm, guint64 cycle);
-void sm_step_view(Sm *view, guint64 end);
+void sm_step_view(Sm *view);
 /* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
  * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
  * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
 guint64 sm_defer_global(Sm *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
 /* A view's warp @w finished at its last issue: its end waits for its accesses (parallel.c). */
 void sm_defer_finished(Sm *view, SmWarp *w);
-/* A view's block @b retired: its end waits for its warps' (parallel.c). */
-void sm_defer_retired(Sm *view, guint b);
+/* A view's block @b retired at cycle @t: its end waits for its warps' (parallel.c). */
+void sm_defer_retired(Sm *view, guint b, guint64 t);
 /* SM @m's warps and schedulers count into @stats (mirror.c). */
 void sm_count_into(Sm *sm, guint m, SmStats *stats);
 /* The run's end: closes the warps' states and sets the counters (sm.c). */

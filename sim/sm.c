@@ -546,10 +546,9 @@ step(Sm *sm)
 }
 
 void
-sm_step_view(Sm *view, guint64 end)
+sm_step_view(Sm *view)
 {
-  view->run_until = end; /* no issue at or past it (run_ahead()) */
-  while (view->now < end)
+  while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);
 }
 

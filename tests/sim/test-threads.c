@@ -69,6 +69,24 @@ static const Case cases[] = {
      TRUE},
     {"config/gpus/h100.yaml", NULL, {"sm_count=4", NULL}, TRUE},
     {"config/gpus/fermi.yaml", NULL, {"sm_count=3", "iters=8", NULL}, TRUE},
+    /* waves of blocks: each launch waits for the block scheduler between windows */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/occupancy-lab.yaml",
+     {"sm_count=4", "threads=30720", "groups=12", "tpb=256", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     "isa/kernels/occupancy-lab.yaml",
+     {"sm_count=5", "threads=40000", "groups=8", "tpb=96", "smem=20000", "alpha=3", NULL},
+     TRUE},
+    {"config/gpus/maxwell.yaml",
+     "isa/kernels/occupancy-lab.yaml",
+     {"sm_count=3", "threads=20000", "groups=10", "tpb=64", "regs=32", NULL},
+     TRUE},
+    {"config/gpus/h100.yaml",
+     NULL,
+     {"sm_count=3", "blocks=29", "block_priority=oldest", NULL},
+     TRUE},
+    {"config/gpus/fermi.yaml", NULL, {"sm_count=3", "iters=5", "blocks=23", NULL}, TRUE},
     /* no global memory, blocks of different lengths (no mirroring): one window */
     {"config/gpus/h100.yaml",
      "isa/kernels/divergence.yaml",
@@ -171,11 +189,41 @@ START_TEST(test_random_configurations_match)
 }
 END_TEST
 
+/* Random grids of several waves (occupancy-lab): blocks of random size, registers and shared
+ * memory launch as others retire, each launch decided between windows. */
+START_TEST(test_random_waves_match)
+{
+  static const guint tpbs[] = {32, 64, 96, 128, 256, 512};
+  GRand *r = g_rand_new_with_seed(2000u + (guint32)_i);
+  const char *gpu = g_rand_boolean(r) ? "config/gpus/h100.yaml" : "config/gpus/maxwell.yaml";
+  g_autofree char *sms = g_strdup_printf("sm_count=%d", g_rand_int_range(r, 2, 7));
+  g_autofree char *tpb = g_strdup_printf("tpb=%u", tpbs[g_rand_int_range(r, 0, 6)]);
+  g_autofree char *threads = g_strdup_printf("threads=%d", g_rand_int_range(r, 4000, 40000));
+  g_autofree char *regs = g_strdup_printf("regs=%d", 8 * g_rand_int_range(r, 2, 9));
+  g_autofree char *smem = g_strdup_printf("smem=%d", g_rand_int_range(r, 0, 16000));
+  g_autofree char *alpha = g_strdup_printf("alpha=%d", g_rand_int_range(r, 0, 9));
+  g_autofree char *groups = g_strdup_printf("groups=%d", g_rand_int_range(r, 3, 10));
+  g_rand_free(r);
+  Case c = {gpu,
+            "isa/kernels/occupancy-lab.yaml",
+            {sms, tpb, threads, regs, smem, alpha, groups, NULL},
+            TRUE};
+  g_autofree char *what = g_strjoinv(" ", (char **)c.sets);
+  SmStats one = run_case(&c, FALSE, 1);
+  static const guint n[] = {2, 3, 7};
+  for (guint i = 0; i < G_N_ELEMENTS(n); i++) {
+    SmStats apart = run_case(&c, TRUE, n[i]);
+    ck_assert_msg(apart.windows > 0, "%s: not stepped apart", what);
+    test_assert_same_counts(&one, &apart, what);
+  }
+}
+END_TEST
+
 /* sm_run_until() stops: the counts at each stop, and the cycle it stops at, are those of the
  * single loop; the run then goes on to the same end. */
 START_TEST(test_runs_stopped_at_a_cycle_match)
 {
-  const Case *c = &cases[0];
+  const Case *c = &cases[_i == 0 ? 0 : 12]; /* one wave; waves of blocks */
   const guint64 stops[] = {1000, 1001, 7000, 20000};
   SmStats at[2][G_N_ELEMENTS(stops) + 1];
   guint64 now[2][G_N_ELEMENTS(stops)];
@@ -284,8 +332,13 @@ threads_suite(void)
   TCase *tc = tcase_create("threads");
   tcase_set_timeout(tc, 600);
   tcase_add_loop_test(tc, test_threads_change_no_number, 0, G_N_ELEMENTS(cases));
-  tcase_add_loop_test(tc, test_random_configurations_match, 0, 24);
-  tcase_add_test(tc, test_runs_stopped_at_a_cycle_match);
+  /* (tools/dev test runs the case "threads" alone under ThreadSanitizer) */
+  TCase *random = tcase_create("random");
+  tcase_set_timeout(random, 600);
+  tcase_add_loop_test(random, test_random_configurations_match, 0, 24);
+  tcase_add_loop_test(random, test_random_waves_match, 0, 12);
+  suite_add_tcase(s, random);
+  tcase_add_loop_test(tc, test_runs_stopped_at_a_cycle_match, 0, 2);
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
   tcase_add_test(tc, test_bad_thread_counts_are_refused);
   suite_add_tcase(s, tc);

@@ -18,13 +18,16 @@
  * result's, a branch's fetch wait), which must stay short of any pending completion's port.
  * A warp's end and its block's retirement, which take its last completion, wait there too.
  *
+ * Block launches: the block scheduler may give a freed slot's block to any SM with a free slot,
+ * so it runs between windows (launch_blocks()), and a view with a free slot steps only to the
+ * first launch that could come to it (set_limits(), sm_defer_retired()).  Accesses are sent up
+ * to the bound, the first cycle some view has not stepped (resolve()).
+ *
  * Runs where this does not hold are stepped in one loop (sm_parallel_run() returns FALSE):
  * traces (a record per cycle, in order), fast-forward and mirroring (they cover their runs
  * without threads), kernels over SASS (lane values in shared buffers), clock reads,
- * asynchronous copies, the two-level policy (its pool reads every warp's state), grids with
- * blocks still to launch after the first wave (the block scheduler picks among all SMs), and
- * windows too short to pay.  tests/sim/test-threads.c compares every counter with the single
- * loop's. */
+ * asynchronous copies, the two-level policy (its pool reads every warp's state), and windows
+ * too short to pay.  tests/sim/test-threads.c compares every counter with the single loop's. */
 #include "sm-internal.h"
 
 #include <pthread.h>

@@ -18,6 +18,17 @@ static const char busy_kernel[] =
     "    BSSY B0, join\n    @P0 BRA join\n    MUFU.RSQ R5, R4\n    FADD R2, R5, R2\n"
     "    join: BSYNC B0\n    FADD R2, R2, R4\n    STG [R6], R2\n  }\n";
 
+/* Write ports under strain: bursts of eight L2 loads per warp, SFU results and shared-memory
+ * loads with 32-way bank conflicts competing for the one port a cycle. */
+static const char ports_kernel[] =
+    "name: ports\nwarps_per_sm: 64\nregisters_per_thread: 32\nstream: |\n  repeat 30 {\n"
+    "    LDG R1, [R9] level=l2\n    LDG R2, [R9] level=l2\n    LDG R3, [R9] level=l2\n"
+    "    LDG R4, [R9] level=l2\n    LDG R5, [R9] level=l2\n    LDG R6, [R9] level=l2\n"
+    "    LDG R7, [R9] level=l2\n    LDG R8, [R9] level=l2\n    MUFU.RSQ R10, R11\n"
+    "    MUFU.RSQ R12, R13\n    LDS R14, [R15] stride=32\n    LDS R16, [R17] stride=32\n"
+    "    FADD R18, R1, R2\n    FADD R19, R3, R4\n    FADD R20, R5, R6\n    FADD R21, R7, R8\n"
+    "  }\n";
+
 typedef struct {
   const char *gpu, *kernel;
   const char *sets[10];
@@ -87,6 +98,7 @@ static const Case cases[] = {
      {"sm_count=3", "blocks=29", "block_priority=oldest", NULL},
      TRUE},
     {"config/gpus/fermi.yaml", NULL, {"sm_count=3", "iters=5", "blocks=23", NULL}, TRUE},
+    {"config/gpus/h100.yaml", "ports", {"sm_count=3", NULL}, TRUE},
     /* no global memory, blocks of different lengths (no mirroring): one window */
     {"config/gpus/h100.yaml",
      "isa/kernels/divergence.yaml",
@@ -102,6 +114,10 @@ static const Case cases[] = {
 static TestRun *
 start(const Case *c)
 {
+  if (c->kernel && strcmp(c->kernel, "ports") == 0) {
+    g_autofree char *path = test_write_temp("ports.yaml", ports_kernel);
+    return test_run_new(c->gpu, path, c->sets);
+  }
   if (c->kernel)
     return test_run_new(c->gpu, c->kernel, c->sets);
   g_autofree char *path = test_write_temp("busy.yaml", busy_kernel);

@@ -69,6 +69,7 @@ struct SmDefer {
   GArray *warps;      /* Ended: warps whose end waits for their accesses */
   GArray *blocks;     /* Ended: blocks retired */
   GArray *launches;   /* Ended: slots free again (t: from when), for the block scheduler */
+  GArray *due;        /* Ended: scratch of view_catch_up() */
   GArray *retired;    /* guint64: cycles of the retirements the block scheduler may not have seen */
   guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
                          can be closed */
@@ -178,6 +179,7 @@ view_new(Sm *sm, guint m)
   v->defer->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
+  v->defer->due = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
   v->defer->launch_min = SM_NEVER;
   v->defer->m = m;
@@ -417,6 +419,23 @@ resolve(Par *p, guint64 start, guint64 bound)
     send(p, g_ptr_array_index(p->order, k));
 }
 
+/* The entries of @ended from before @bound into @due, in their order (which run-ahead may leave
+ * out of cycle order); @ended keeps the others. */
+static void
+take_due(GArray *ended, guint64 bound, GArray *due)
+{
+  g_array_set_size(due, 0);
+  guint kept = 0;
+  for (guint k = 0; k < ended->len; k++) {
+    Ended e = g_array_index(ended, Ended, k);
+    if (e.t < bound)
+      g_array_append_val(due, e);
+    else
+      g_array_index(ended, Ended, kept++) = e;
+  }
+  g_array_set_size(ended, kept);
+}
+
 /* On view @v's thread: its accesses' completions, then the ends of its warps and blocks that
  * waited for them (those that ended before the bound), its slots free again. */
 static void
@@ -427,35 +446,23 @@ view_catch_up(Sm *v)
     complete(v, &g_array_index(d->recs, Deferred, k));
   g_array_remove_range(d->recs, 0, d->n_sent);
   d->n_sent = 0;
-  /* (in the order they ended, which run-ahead may leave out of cycle order) */
-  guint kept = 0;
-  for (guint k = 0; k < d->warps->len; k++) {
-    Ended e = g_array_index(d->warps, Ended, k);
-    if (e.t >= d->bound) {
-      g_array_index(d->warps, Ended, kept++) = e;
-      continue;
-    }
-    SmWarp *w = &v->warps[e.index];
+  take_due(d->warps, d->bound, d->due);
+  for (guint k = 0; k < d->due->len; k++) {
+    SmWarp *w = &v->warps[g_array_index(d->due, Ended, k).index];
     guint64 end = MAX(w->finish, w->last_issue + 1);
     w->stats->resident_warp_cycles += end - w->launched;
     SmBlock *blk = &v->blocks[w->block];
     blk->retire = MAX(blk->retire, end);
   }
-  g_array_set_size(d->warps, kept);
-  kept = 0;
-  for (guint k = 0; k < d->blocks->len; k++) {
-    Ended e = g_array_index(d->blocks, Ended, k);
-    if (e.t >= d->bound) {
-      g_array_index(d->blocks, Ended, kept++) = e;
-      continue;
-    }
-    SmBlock *blk = &v->blocks[e.index];
+  take_due(d->blocks, d->bound, d->due);
+  for (guint k = 0; k < d->due->len; k++) {
+    guint b = g_array_index(d->due, Ended, k).index;
+    SmBlock *blk = &v->blocks[b];
     v->end_cycle = MAX(v->end_cycle, blk->retire);
     blk->free_at = blk->retire + v->gpu->block_launch_cycles;
-    Ended l = {blk->free_at, e.index};
+    Ended l = {blk->free_at, b};
     g_array_append_val(d->launches, l);
   }
-  g_array_set_size(d->blocks, kept);
   v->now = MIN(v->now, view_next(v));
 }
 
@@ -735,6 +742,7 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     g_array_free(v->defer->warps, TRUE);
     g_array_free(v->defer->blocks, TRUE);
     g_array_free(v->defer->launches, TRUE);
+    g_array_free(v->defer->due, TRUE);
     g_array_free(v->defer->retired, TRUE);
     g_free(v->defer);
     g_free(v->sim_sms);

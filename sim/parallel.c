@@ -31,6 +31,7 @@
 #include "sm-internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -484,17 +485,21 @@ step_share(Par *p, guint id, gboolean catching_up)
 static gboolean
 spin(gint *v, gint old, gboolean until_zero)
 {
-  gint64 give_up = 0;
+  gint64 start = 0;
   for (guint i = 0;; i++) {
     gint x = g_atomic_int_get(v);
     if (until_zero ? x == 0 : x != old)
       return TRUE;
-    if ((i & 255) == 0) { /* at most 50 microseconds */
+    if ((i & 255) == 0) {
+      /* at most 50 microseconds; after 5, the core goes to any other thread that waits for
+       * one (when runs share the cores, the thread waited for may be that one) */
       gint64 now = g_get_monotonic_time();
-      if (give_up == 0)
-        give_up = now + 50;
-      else if (now > give_up)
+      if (start == 0)
+        start = now;
+      else if (now - start > 50)
         return FALSE;
+      else if (now - start > 5)
+        sched_yield();
     }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();

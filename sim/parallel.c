@@ -23,11 +23,21 @@
  * first launch that could come to it (set_limits(), sm_defer_retired()).  Accesses are sent up
  * to the bound, the first cycle some view has not stepped (resolve()).
  *
+ * Kernels over SASS run their lanes on values in buffers all SMs share: a load sees what was
+ * stored before it.  Within a window the SMs' order is not the single loop's, so every global
+ * word keeps which window and SM touched it last (sass.c, shadow_touch()); two SMs touching one
+ * word in windows whose cycles may overlap, one of them writing, is a conflict, and the run is
+ * then built again and stepped in one loop from its start (sm_restart_in_one_loop()).  Kernels
+ * whose blocks do not share words they write (each thread its own outputs, as the textbook's)
+ * never conflict; kernels with global atomics are stepped in one loop from the start.  An
+ * executor error stops the run after the window, with the error of the earliest cycle (then
+ * SM): the one the single loop meets first.
+ *
  * Runs where this does not hold are stepped in one loop (sm_parallel_run() returns FALSE):
  * traces (a record per cycle, in order), fast-forward and mirroring (they cover their runs
- * without threads), kernels over SASS (lane values in shared buffers), clock reads,
- * asynchronous copies, the two-level policy (its pool reads every warp's state), and windows
- * too short to pay.  tests/sim/test-threads.c compares every counter with the single loop's. */
+ * without threads), asynchronous copies, the two-level policy (its pool reads every warp's
+ * state), and windows too short to pay.  tests/sim/test-threads.c compares every
+ * counter with the single loop's. */
 #include "sm-internal.h"
 
 #include <pthread.h>
@@ -39,6 +49,10 @@
 #define MIN_WINDOW 16u
 /* Allowance for a variable-latency result's write port found taken for a few cycles. */
 #define PORT_SLACK 64u
+/* A record's lines are its own (lines[], sectors[]) up to this many; more (an access over
+ * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its view's ext_lines and ext_sectors. */
+#define INLINE_LINES 32u
+#define NO_EXT G_MAXUINT32
 
 typedef enum {
   DEFER_LEVEL,  /* to a named level, lines from a base or drawn: sm_memory_access() */
@@ -53,10 +67,12 @@ typedef struct {
   guint64 l1_done;   /* DEFER_CACHED: the lines the L1 answered are back (t: none) */
   guint64 base;      /* its completion, once the memory system has it */
   guint32 seq, warp, pc;
+  guint32 ext; /* where its lines are in ext_lines, or NO_EXT: in lines[] */
   guint16 sm;
   guint8 kind, n, n_issued; /* lines still to send; transactions counted in flight */
-  guint64 lines[32];
-  guint8 sectors[32];
+  guint8 level;             /* DEFER_LINES: the memory level */
+  guint64 lines[INLINE_LINES];
+  guint8 sectors[INLINE_LINES];
 } Deferred;
 
 typedef struct {
@@ -65,13 +81,17 @@ typedef struct {
 } Ended;
 
 struct SmDefer {
-  GArray *recs;       /* Deferred, in issue order */
-  guint n_sent;       /* its first n_sent have their completion */
-  GArray *warps;      /* Ended: warps whose end waits for their accesses */
-  GArray *blocks;     /* Ended: blocks retired */
-  GArray *launches;   /* Ended: slots free again (t: from when), for the block scheduler */
-  GArray *due;        /* Ended: scratch of view_catch_up() */
-  GArray *retired;    /* guint64: cycles of the retirements the block scheduler may not have seen */
+  GArray *recs;      /* Deferred, in issue order */
+  guint n_sent;      /* its first n_sent have their completion */
+  GArray *warps;     /* Ended: warps whose end waits for their accesses */
+  GArray *blocks;    /* Ended: blocks retired */
+  GArray *launches;  /* Ended: slots free again (t: from when), for the block scheduler */
+  GArray *due;       /* Ended: scratch of view_catch_up() */
+  GArray *retired;   /* guint64: cycles of the retirements the block scheduler may not have seen */
+  GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
+  GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
+  GError *error;       /* a kernel over SASS: the first executor error, at error_t */
+  guint64 error_t;
   guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
                          can be closed */
   guint64 launch_min; /* no block launches before it (while the grid has blocks left) */
@@ -159,8 +179,8 @@ uses_global(const Sm *sm)
 static guint64
 window_cycles(const Sm *sm)
 {
-  if (sm->n_sm < 2 || sm->trace || sm->steady || sm->mirrored || sm->clock || sm->sass ||
-      sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
+  if (sm->n_sm < 2 || sm->one_loop || sm->trace || sm->steady || sm->mirrored ||
+      (sm->sass && !sm_sass_apart_ok(sm)) || sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
     return 0;
   if (sm->next_block < sm->grid_blocks && sm->gpu->block_launch_cycles + 1 < MIN_WINDOW)
     return 0; /* blocks to launch would keep the windows shorter than that */
@@ -182,6 +202,8 @@ view_new(Sm *sm, guint m)
   v->defer->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->due = g_array_new(FALSE, FALSE, sizeof(Ended));
   v->defer->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
+  v->defer->ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
+  v->defer->ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
   v->defer->launch_min = SM_NEVER;
   v->defer->m = m;
   v->sim_sms = g_new(guint, 1);
@@ -206,6 +228,11 @@ view_new(Sm *sm, guint m)
   v->progress = NULL;
   v->sm_counts = NULL;
   v->totals = NULL;
+  if (sm->clock) { /* its warps' reads are their own; the spans of those that end, the view's */
+    v->clock = g_new(SmClock, 1);
+    *v->clock = *sm->clock;
+    v->clock->spans = g_array_new(FALSE, FALSE, sizeof(guint64));
+  }
   sm_count_into(sm, m, &v->stats);
   return v;
 }
@@ -246,8 +273,9 @@ fold_counts(Par *p)
   }
 }
 
-guint64
-sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+/* A new record of @w's access at @t, its lines its own. */
+static Deferred *
+new_record(Sm *v, SmWarp *w, guint64 t)
 {
   SmDefer *d = v->defer;
   g_array_set_size(d->recs, d->recs->len + 1);
@@ -257,6 +285,28 @@ sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
   r->warp = (guint32)(w - v->warps);
   r->pc = w->pc;
   r->sm = (guint16)d->m;
+  r->ext = NO_EXT;
+  r->level = v->info[w->pc].level;
+  return r;
+}
+
+static guint64 *
+rec_lines(SmDefer *d, Deferred *r)
+{
+  return r->ext == NO_EXT ? r->lines : &g_array_index(d->ext_lines, guint64, r->ext);
+}
+
+static guint8 *
+rec_sectors(SmDefer *d, Deferred *r)
+{
+  return r->ext == NO_EXT ? r->sectors : &g_array_index(d->ext_sectors, guint8, r->ext);
+}
+
+guint64
+sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+{
+  SmDefer *d = v->defer;
+  Deferred *r = new_record(v, w, t);
   guint n;
   if (ii->chase_units) {
     n = sm_window_lines(v, ii, &w->chase, r->lines, r->sectors);
@@ -287,6 +337,57 @@ sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
     return done;
   }
   return SM_PENDING;
+}
+
+guint64
+sm_defer_lines(Sm *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
+               guint level, guint op)
+{
+  SmDefer *d = v->defer;
+  const SmInsnInfo *ii = &v->info[w->pc];
+  Deferred *r = new_record(v, w, t);
+  r->level = (guint8)level;
+  if (n > INLINE_LINES) {
+    r->ext = d->ext_lines->len;
+    g_array_set_size(d->ext_lines, r->ext + n);
+    g_array_set_size(d->ext_sectors, r->ext + n);
+  }
+  guint64 *to_lines = rec_lines(d, r);
+  guint8 *to_sectors = rec_sectors(d, r);
+  if (level == CFG_LEVEL_CACHED) {
+    r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
+    r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, lines, masks, (SmCacheOp)op,
+                                       ii->is_store, NULL, &r->l1_done, to_lines, to_sectors);
+  } else {
+    r->kind = DEFER_LINES;
+    r->n = (guint8)n;
+    memcpy(to_lines, lines, n * sizeof *lines);
+    memcpy(to_sectors, masks, n);
+  }
+  r->n_issued = (guint8)n;
+  sm_memory_count_issued(&v->mem, d->m, n);
+  if (r->kind == DEFER_CACHED && r->n == 0) {
+    guint64 done = r->l1_done; /* the L1 answered it whole */
+    if (r->ext != NO_EXT) {
+      g_array_set_size(d->ext_lines, r->ext);
+      g_array_set_size(d->ext_sectors, r->ext);
+    }
+    g_array_set_size(d->recs, d->recs->len - 1);
+    return done;
+  }
+  return SM_PENDING;
+}
+
+void
+sm_defer_error(Sm *v, guint64 t, GError *error)
+{
+  SmDefer *d = v->defer;
+  if (d->error) {
+    g_error_free(error);
+    return;
+  }
+  d->error = error;
+  d->error_t = t;
 }
 
 void
@@ -320,10 +421,12 @@ send(Par *p, Deferred *r)
   SmMemory *mem = &sm->mem;
   const SmInsnInfo *ii = &sm->info[r->pc];
   guint m = r->sm;
+  const guint64 *lines = rec_lines(v->defer, r);
+  const guint8 *sectors = rec_sectors(v->defer, r);
   mem->engine = &v->engine; /* its completions are the SM's events */
   guint64 base;
   if (r->kind == DEFER_CACHED) {
-    base = sm_memory_l2_access(mem, m, r->t, r->n, r->lines, r->sectors, ii->is_store, NULL);
+    base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
     base = MAX(base, r->l1_done);
   } else {
     /* counted in flight at issue already */
@@ -334,10 +437,10 @@ send(Par *p, Deferred *r)
       base = sm_memory_access(mem, m, ii->level, r->t, r->n, ii->trans_bytes, r->line_base,
                               ii->random_lines, ii->is_store, &rng);
     } else {
-      guint bytes[32];
+      guint bytes[SM_MEMORY_MAX_LINES];
       for (guint i = 0; i < r->n; i++)
-        bytes[i] = sm_popcount32(r->sectors[i]) * mem->sector_bytes;
-      base = sm_memory_access_lines(mem, m, ii->level, r->t, r->n, r->lines, bytes, ii->is_store);
+        bytes[i] = sm_popcount32(sectors[i]) * mem->sector_bytes;
+      base = sm_memory_access_lines(mem, m, r->level, r->t, r->n, lines, bytes, ii->is_store);
     }
     mem->peak_outstanding = peak; /* the view counted its own peak at issue */
   }
@@ -365,8 +468,13 @@ complete(Sm *v, const Deferred *r)
   sm_issue_write_port(v, s, ii, r->t, &base, &complete);
   v->port_max = port_max; /* it counts the SM's own issues only */
   const IsaInsn *insn = &v->prog->insns[r->pc];
-  if (insn->dst != ISA_NO_REG && !ii->never)
+  if (v->sass) { /* every register slot it writes (sass.c) */
+    const IsaDeps *deps = &v->prog->deps[r->pc];
+    for (guint k = 0; k < deps->n_dst; k++)
+      sm_scoreboard_write(&w->sb, deps->dst[k], base, no_latency, (SmState)ii->result_state);
+  } else if (insn->dst != ISA_NO_REG && !ii->never) {
     sm_scoreboard_write(&w->sb, insn->dst, base, no_latency, (SmState)ii->result_state);
+  }
   w->finish = MAX(w->finish, complete);
   if (w->done || w->deps_at != SM_PENDING)
     return;
@@ -447,6 +555,18 @@ view_catch_up(Sm *v)
     complete(v, &g_array_index(d->recs, Deferred, k));
   g_array_remove_range(d->recs, 0, d->n_sent);
   d->n_sent = 0;
+  /* the lines kept apart for the records left (the latest) move to the front */
+  guint first = d->ext_lines->len;
+  for (guint k = 0; k < d->recs->len && first == d->ext_lines->len; k++)
+    if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
+      first = g_array_index(d->recs, Deferred, k).ext;
+  if (first > 0) {
+    g_array_remove_range(d->ext_lines, 0, first);
+    g_array_remove_range(d->ext_sectors, 0, first);
+    for (guint k = 0; k < d->recs->len; k++)
+      if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
+        g_array_index(d->recs, Deferred, k).ext -= first;
+  }
   take_due(d->warps, d->bound, d->due);
   for (guint k = 0; k < d->due->len; k++) {
     SmWarp *w = &v->warps[g_array_index(d->due, Ended, k).index];
@@ -633,6 +753,16 @@ set_limits(Par *p, guint64 start, guint64 end)
   }
 }
 
+/* Some view's kernel over SASS met an executor error. */
+static gboolean
+views_failed(const Par *p)
+{
+  for (guint m = 0; m < p->n_views; m++)
+    if (p->views[m]->defer->error)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean apart_on = TRUE;
 
 void
@@ -647,6 +777,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   guint64 window = apart_on ? window_cycles(sm) : 0;
   if (window == 0)
     return FALSE;
+  if (sm->sass)
+    sm_sass_apart_begin(sm);
   Par p = {.sm = sm, .n_views = sm->n_sm};
   p.n_threads = MIN(sm->threads, sm->n_sm);
   p.views = g_new(Sm *, sm->n_sm);
@@ -700,6 +832,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     }
     end = bound + MIN(window, cycle - bound);
     set_limits(&p, bound, end);
+    if (sm->sass)
+      sm_sass_window(sm, bound, end);
     run_phase(&p, PHASE_STEP);
     guint64 next = MIN(end, launch_min(&p, bound));
     for (guint m = 0; m < p.n_views; m++)
@@ -707,6 +841,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     resolve(&p, bound, next);
     bound = next;
     sm->stats.windows++;
+    if (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p)))
+      break;
     if (sm->progress && (++windows & 15) == 0) {
       fold_counts(&p);
       sm->now = bound;
@@ -731,6 +867,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   fold_counts(&p);
   sm->now = MIN(now, sm_engine_next_launch(&sm->engine));
   g_free(p.bucket);
+  GError *first_error = NULL;
+  guint64 first_error_t = 0;
   for (guint m = 0; m < p.n_views; m++) {
     Sm *v = p.views[m];
     add_cache_counts(&sm->mem.counts, &v->mem.counts);
@@ -749,6 +887,20 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     g_array_free(v->defer->launches, TRUE);
     g_array_free(v->defer->due, TRUE);
     g_array_free(v->defer->retired, TRUE);
+    if (v->clock) { /* (in any order: only their median, minimum and maximum are read) */
+      g_array_append_vals(sm->clock->spans, v->clock->spans->data, v->clock->spans->len);
+      g_array_free(v->clock->spans, TRUE);
+      g_free(v->clock);
+    }
+    g_array_free(v->defer->ext_lines, TRUE);
+    g_array_free(v->defer->ext_sectors, TRUE);
+    if (v->defer->error && (!first_error || v->defer->error_t < first_error_t)) {
+      g_clear_error(&first_error); /* the earliest, then the lowest SM: the single loop's */
+      first_error = v->defer->error;
+      first_error_t = v->defer->error_t;
+    } else if (v->defer->error) {
+      g_error_free(v->defer->error);
+    }
     g_free(v->defer);
     g_free(v->sim_sms);
     g_free(v->order);
@@ -763,6 +915,15 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   pthread_mutex_destroy(&p.lock);
   pthread_cond_destroy(&p.go);
   pthread_cond_destroy(&p.done);
+  if (sm->sass && sm_sass_conflicted(sm)) {
+    g_clear_error(&first_error);
+    sm_restart_in_one_loop(sm); /* the caller steps it in one loop from its start */
+    return FALSE;
+  }
+  if (first_error) {
+    sm_sass_set_error(sm, first_error); /* the run stops here; the caller reports it */
+    return TRUE;
+  }
   if (!sm_stop_requested() && sm->blocks_retired == sm->grid_blocks)
     sm_finish(sm);
   return TRUE;

@@ -11,6 +11,7 @@
 #include "sm-internal.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 struct SmSass {
   ExecMemory *mem;
@@ -20,7 +21,22 @@ struct SmSass {
   guint8 *buffer_level; /* per buffer: its memory level */
   GError *error;        /* the first executor error: the run stops there */
   char **op_names;      /* per instruction, for a trace */
+  /* SMs stepped apart (parallel.c): per buffer, a word per 4 of its bytes saying which window
+   * touched it last, by which SM (or several, all reading), and whether one wrote it (SHADOW_*);
+   * the windows are numbered from 1, and a window's accesses are all at cycles before the
+   * start of every window after safe, so no access in a window up to safe can meet a later
+   * one out of the single loop's order */
+  guint64 **shadow;
+  gsize *shadow_bytes;
+  guint64 window, safe;
+  GArray *window_ends; /* guint64 pairs: a window's number, the cycle it ends (not yet safe) */
+  gint conflict;       /* two SMs' accesses met in windows not yet safe */
 };
+
+#define SHADOW_WINDOW ((G_GUINT64_CONSTANT(1) << 40) - 1)
+#define SHADOW_SM_SHIFT 40
+#define SHADOW_SEVERAL 0xffffu
+#define SHADOW_WRITTEN (G_GUINT64_CONSTANT(1) << 63)
 
 /* ---- building ---- */
 
@@ -176,12 +192,19 @@ sm_sass_clear(Sm *sm)
   for (guint b = 0; x->blocks && b < sm->n_block_slots; b++)
     exec_block_free(x->blocks[b]);
   g_free(x->blocks);
+  for (guint b = 0; x->shadow && b < exec_memory_count(x->mem); b++)
+    if (x->shadow[b])
+      munmap(x->shadow[b], x->shadow_bytes[b]);
   exec_kernel_free(x->kernel);
   exec_memory_free(x->mem);
   g_free(x->params);
   g_free(x->buffer_level);
   g_clear_error(&x->error);
   g_strfreev(x->op_names);
+  g_free(x->shadow);
+  g_free(x->shadow_bytes);
+  if (x->window_ends)
+    g_array_free(x->window_ends, TRUE);
   g_free(x);
   sm->sass = NULL;
 }
@@ -217,19 +240,30 @@ sm_error(const Sm *sm)
 /* ---- blocks ---- */
 
 static void
-fail(Sm *sm, SmWarp *w, GError *error)
+fail(Sm *sm, SmWarp *w, guint64 t, GError *error)
 {
+  w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_error(sm, t, error); /* an SM on a thread: the earliest stops the run */
+    return;
+  }
   if (!sm->sass->error)
     sm->sass->error = error;
   else
     g_error_free(error);
-  w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
+}
+
+void
+sm_sass_set_error(Sm *sm, GError *error)
+{
+  g_clear_error(&sm->sass->error);
+  sm->sass->error = error;
 }
 
 /* @w's next instruction and lanes from the executor; FALSE when it has none (exited, or
  * failed: sm->sass->error says) */
 static gboolean
-next(Sm *sm, SmWarp *w)
+next(Sm *sm, SmWarp *w, guint64 t)
 {
   guint32 pc, active;
   GError *error = NULL;
@@ -242,7 +276,7 @@ next(Sm *sm, SmWarp *w)
   }
   w->done = TRUE;
   if (s == EXEC_STEP_ERROR)
-    fail(sm, w, error);
+    fail(sm, w, t, error);
   return FALSE;
 }
 
@@ -266,7 +300,7 @@ void
 sm_sass_settle(Sm *sm, SmWarp *w)
 {
   if (!w->done)
-    next(sm, w);
+    next(sm, w, w->launched);
 }
 
 /* ---- issue ---- */
@@ -340,6 +374,131 @@ bank_passes(const Sm *sm, const ExecStep *st)
   return MAX(passes, MAX(need, 1u));
 }
 
+/* The buffer holding address @a (@hint first), or -1. */
+static gint
+buffer_of(SmSass *x, guint64 a, gint hint)
+{
+  guint n = exec_memory_count(x->mem);
+  for (guint k = 0; k <= n; k++) {
+    gint b = k == 0 ? hint : (gint)k - 1;
+    if (b < 0 || (k > 0 && b == hint))
+      continue;
+    gsize size;
+    guint64 addr;
+    exec_memory_data(x->mem, (guint)b, &size, &addr);
+    if (a >= addr && a < addr + size)
+      return b;
+  }
+  return -1;
+}
+
+/* SM @m touches the words at @offset..+@len of buffer @b in the current window: the shadow
+ * says so, and whether another SM touched one of them in a window not yet safe where either
+ * wrote it (then the single loop might have ordered the two otherwise: a conflict). */
+static void
+shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean write)
+{
+  guint64 *sh = x->shadow[b];
+  for (guint64 word = offset / 4; word <= (offset + len - 1) / 4; word++) {
+    guint64 old = __atomic_load_n(&sh[word], __ATOMIC_RELAXED), new;
+    do {
+      guint who = (guint)(old >> SHADOW_SM_SHIFT) & 0xffffu;
+      gboolean wrote = (old & SHADOW_WRITTEN) != 0;
+      if ((old & SHADOW_WINDOW) <= x->safe) {
+        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write ? SHADOW_WRITTEN : 0);
+      } else if (who == m) {
+        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write || wrote ? SHADOW_WRITTEN : 0);
+      } else if (write || wrote) {
+        g_atomic_int_set(&x->conflict, 1);
+        return;
+      } else {
+        new = x->window | (guint64)SHADOW_SEVERAL << SHADOW_SM_SHIFT;
+      }
+      if (new == old)
+        break;
+    } while (!__atomic_compare_exchange_n(&sh[word], &old, new, TRUE, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+  }
+}
+
+/* A global access's words into the shadow (an atomic writes as much as a store). */
+static void
+shadow_step(SmSass *x, const ExecStep *st, guint m)
+{
+  gint b = -1;
+  for (guint32 e = st->enabled; e; e &= e - 1) {
+    guint64 a = st->addr[__builtin_ctz(e)];
+    b = buffer_of(x, a, b);
+    if (b < 0)
+      continue; /* the executor refused it: the run stops */
+    gsize size;
+    guint64 addr;
+    exec_memory_data(x->mem, (guint)b, &size, &addr);
+    guint len = (guint)MIN((guint64)MAX(st->bytes, 1u), addr + size - a);
+    shadow_touch(x, (guint)b, a - addr, len, m, st->is_store);
+  }
+}
+
+gboolean
+sm_sass_apart_ok(const Sm *sm)
+{
+  const SassFunction *fn = sm->kernel->sass->fn;
+  for (guint i = 0; i < fn->n_insns; i++) {
+    SassOp op = (SassOp)fn->insns[i].op;
+    if (op == SASS_OP_ATOM || op == SASS_OP_ATOMG || op == SASS_OP_RED || op == SASS_OP_REDG)
+      return FALSE; /* blocks that meet in global memory: their order is the single loop's */
+  }
+  return TRUE;
+}
+
+void
+sm_sass_apart_begin(Sm *sm)
+{
+  SmSass *x = sm->sass;
+  if (x->shadow)
+    return;
+  guint n = exec_memory_count(x->mem);
+  x->shadow = g_new0(guint64 *, MAX(n, 1u));
+  x->shadow_bytes = g_new0(gsize, MAX(n, 1u));
+  x->window_ends = g_array_new(FALSE, FALSE, 2 * sizeof(guint64));
+  for (guint b = 0; b < n; b++) {
+    gsize size;
+    exec_memory_data(x->mem, b, &size, NULL);
+    x->shadow_bytes[b] = MAX((size + 3) / 4, 1u) * sizeof(guint64);
+    /* untouched pages cost nothing: most of a large buffer's shadow stays unread */
+    void *p =
+        mmap(NULL, x->shadow_bytes[b], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      g_error("cannot map %" G_GSIZE_FORMAT " bytes for the threads' record of buffer %s",
+              x->shadow_bytes[b], exec_memory_name(x->mem, b));
+    x->shadow[b] = p;
+  }
+}
+
+void
+sm_sass_window(Sm *sm, guint64 start, guint64 end)
+{
+  SmSass *x = sm->sass;
+  GArray *ends = x->window_ends;
+  guint done = 0;
+  while (done < ends->len && g_array_index(ends, guint64, 2 * done + 1) <= start) {
+    x->safe = g_array_index(ends, guint64, 2 * done);
+    done++;
+  }
+  g_array_remove_range(ends, 0, done);
+  x->window++;
+  if (x->window > SHADOW_WINDOW)
+    g_error("threads: more than %" G_GUINT64_FORMAT " windows", SHADOW_WINDOW);
+  guint64 e[2] = {x->window, end};
+  g_array_append_vals(ends, e, 1);
+}
+
+gboolean
+sm_sass_conflicted(const Sm *sm)
+{
+  return g_atomic_int_get(&sm->sass->conflict) != 0;
+}
+
 void
 sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
@@ -359,7 +518,7 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (status == EXEC_STEP_ERROR || status == EXEC_STEP_EXITED) {
     if (!error)
       error = g_error_new(EXEC_ERROR, 1, "a warp issued with no lane left");
-    fail(sm, w, error);
+    fail(sm, w, t, error);
     return;
   }
   guint64 base = t;
@@ -373,21 +532,18 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     guint level = ii->level;
     if (step.space == EXEC_SPACE_GLOBAL) {
       /* the level of the buffer the first lane reaches */
-      guint64 a = step.addr[__builtin_ctz(step.enabled)];
-      for (guint b = 0; b < exec_memory_count(x->mem); b++) {
-        gsize size;
-        guint64 addr;
-        exec_memory_data(x->mem, b, &size, &addr);
-        if (a >= addr && a < addr + size) {
-          level = x->buffer_level[b];
-          break;
-        }
-      }
+      gint b = buffer_of(x, step.addr[__builtin_ctz(step.enabled)], -1);
+      if (b >= 0)
+        level = x->buffer_level[b];
     }
-    if (level == CFG_LEVEL_CACHED) {
-      SmCacheOp op = sass_has(in, SASS_MOD_STRONG)     ? SM_CACHE_OP_GLOBAL
-                     : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
-                                                       : SM_CACHE_OP_PLAIN;
+    SmCacheOp op = sass_has(in, SASS_MOD_STRONG)     ? SM_CACHE_OP_GLOBAL
+                   : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
+                                                     : SM_CACHE_OP_PLAIN;
+    if (G_UNLIKELY(sm->defer)) {
+      if (step.space == EXEC_SPACE_GLOBAL)
+        shadow_step(x, &step, w->sm);
+      base = sm_defer_lines(sm, w, t, n, lines, masks, level, op); /* known later (parallel.c) */
+    } else if (level == CFG_LEVEL_CACHED) {
       base = sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, masks, op, ii->is_store,
                                      sm->trace ? &sm->outcome : NULL);
     } else {
@@ -402,6 +558,8 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     sm_warp_close_copy_group(w);
   }
   guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(base == SM_PENDING))
+    complete = t; /* the warp's finish takes the completion when it is known */
   sm_issue_write_port(sm, s, ii, t, &base, &complete);
   /* the SASS's own stall counts hold whether or not a lane runs it (an arithmetic op's result
    * is waited for even when no lane writes it); a memory access without lanes returns nothing */
@@ -422,7 +580,7 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   guint32 pc = w->pc;
   gboolean divergent =
-      next(sm, w) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged;
+      next(sm, w, t) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged;
   st->divergent_branches += divergent;
   if (status == EXEC_STEP_BARRIER && !w->done) {
     sm_warp_prepare(sm, w);

@@ -101,8 +101,9 @@ struct Sm {
   TraceSink *trace;      /* NULL: no records at all */
   SmProgressFn progress; /* NULL: none (sm_set_progress) */
   gpointer progress_data;
-  SmSteady *steady; /* NULL: every cycle is stepped through */
-  guint threads;    /* sm_set_threads(): at most this many threads step the SMs */
+  SmSteady *steady;  /* NULL: every cycle is stepped through */
+  guint threads;     /* sm_set_threads(): at most this many threads step the SMs */
+  gboolean one_loop; /* stepped in one loop whatever the threads (sm_restart_in_one_loop()) */
   /* set in a view of one SM that a thread steps (parallel.c): its global accesses and warps'
    * ends wait there for the memory system, which the SMs share; NULL in the machine itself */
   SmDefer *defer;
@@ -292,6 +293,27 @@ guint64 sm_defer_global(Sm *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
 void sm_defer_finished(Sm *view, SmWarp *w);
 /* A view's block @b retired at cycle @t: its end waits for its warps' (parallel.c). */
 void sm_defer_retired(Sm *view, guint b, guint64 t);
+/* A view's kernel over SASS stopped a warp at cycle @t: the run stops after the window, with
+ * the error the single loop would have met first (parallel.c). */
+void sm_defer_error(Sm *view, guint64 t, GError *error);
+/* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
+ * through the caches with @op: like sm_defer_global() (parallel.c). */
+guint64 sm_defer_lines(Sm *view, SmWarp *w, guint64 t, guint n, const guint64 *lines,
+                       const guint8 *masks, guint level, guint op);
+/* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
+ * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
+ * another's in a window, whose order only the single loop knows (sm-new.c). */
+void sm_restart_in_one_loop(Sm *sm);
+/* SMs stepped apart over SASS (sass.c): whether they may be (no global atomics); the memory
+ * image's record of which window and SM touched each word, set up before the first window; a
+ * window from cycle @start to @end begins (its accesses may meet those of the windows that end
+ * after @start); whether two SMs' accesses met, one of them a write (then the run is stepped
+ * again in one loop); the error that stops the run (the earliest of the views'). */
+gboolean sm_sass_apart_ok(const Sm *sm);
+void sm_sass_apart_begin(Sm *sm);
+void sm_sass_window(Sm *sm, guint64 start, guint64 end);
+gboolean sm_sass_conflicted(const Sm *sm);
+void sm_sass_set_error(Sm *sm, GError *error);
 /* SM @m's warps and schedulers count into @stats (mirror.c). */
 void sm_count_into(Sm *sm, guint m, SmStats *stats);
 /* The run's end: closes the warps' states and sets the counters (sm.c). */

@@ -2,6 +2,8 @@
  * units, the first wave of blocks) and freeing it.  Not how it runs: the cycle loop (sm.c). */
 #include "sm-internal.h"
 
+#include <string.h>
+
 static gboolean portable_pass;
 static gboolean no_run_ahead;
 
@@ -43,10 +45,10 @@ sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
   return left / unit * unit;
 }
 
-Sm *
-sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
+/* Builds the machine into the zeroed @sm. */
+static void
+init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
 {
-  Sm *sm = g_new0(Sm, 1);
   sm->gpu = gpu;
   sm->kernel = kernel;
   sm->prog = kernel->program;
@@ -189,6 +191,13 @@ sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
   sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
   sm->finished = sm->blocks_retired == sm->grid_blocks;
   sm->steady = sm_steady_new(sm);
+}
+
+Sm *
+sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  Sm *sm = g_new0(Sm, 1);
+  init(sm, gpu, kernel);
   return sm;
 }
 
@@ -233,11 +242,10 @@ sm_draws_random(const Sm *sm)
   return FALSE;
 }
 
-void
-sm_free(Sm *sm)
+/* Frees what init() built, leaving the struct itself. */
+static void
+clear(Sm *sm)
 {
-  if (sm == NULL)
-    return;
   sm_sass_clear(sm);
   sm_clock_free(sm->clock);
   sm_memory_clear(&sm->mem);
@@ -271,5 +279,26 @@ sm_free(Sm *sm)
   g_free(sm->warp_exists);
   sm_mirror_clear(sm);
   sm_steady_free(sm->steady);
+}
+
+void
+sm_free(Sm *sm)
+{
+  if (sm == NULL)
+    return;
+  clear(sm);
   g_free(sm);
+}
+
+void
+sm_restart_in_one_loop(Sm *sm)
+{
+  Sm keep = *sm;
+  clear(sm);
+  memset(sm, 0, sizeof *sm);
+  init(sm, keep.gpu, keep.kernel);
+  sm->threads = keep.threads;
+  sm->progress = keep.progress;
+  sm->progress_data = keep.progress_data;
+  sm->one_loop = TRUE;
 }

@@ -34,7 +34,8 @@ buffer_free(ExecBuffer *b)
 struct ExecMemory {
   GArray *buffers; /* ExecBuffer, by address */
   guint64 next;
-  guint last; /* the buffer found last (most accesses stay in one) */
+  guint last; /* the buffer found last (most accesses stay in one); SMs on threads share it,
+                 so it is read and written atomically (any value is only where to look first) */
 };
 
 ExecMemory *
@@ -107,14 +108,15 @@ exec_memory_at(ExecMemory *mem, guint64 addr, gsize len)
   guint n = mem->buffers->len;
   if (n == 0)
     return NULL;
-  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, mem->last < n ? mem->last : 0);
+  guint last = (guint)g_atomic_int_get((gint *)&mem->last);
+  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, last < n ? last : 0);
   if (addr < b->address || addr + len > b->address + b->size) {
     b = NULL;
     for (guint i = 0; i < n; i++) {
       ExecBuffer *c = &g_array_index(mem->buffers, ExecBuffer, i);
       if (addr >= c->address && addr + len <= c->address + c->size) {
         b = c;
-        mem->last = i;
+        g_atomic_int_set((gint *)&mem->last, (gint)i);
         break;
       }
     }

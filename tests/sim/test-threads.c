@@ -2,7 +2,9 @@
  * 7 threads, must give every counter of stepping all SMs in one loop: multi-SM grids with
  * global memory (named levels, windows through the caches, random lines), shared memory and the
  * SFU under write ports, barriers, divergence, block priority, several policies, runs stopped
- * at a cycle; and `smsim run` must print the same bytes (JSON, traces) for any --threads. */
+ * at a cycle, kernels over SASS (counters and every byte of their buffers; blocks that meet in
+ * a word, and executor errors); and `smsim run` must print the same bytes (JSON, traces) for
+ * any --threads. */
 #include <check.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -99,6 +101,11 @@ static const Case cases[] = {
      TRUE},
     {"config/gpus/fermi.yaml", NULL, {"sm_count=3", "iters=5", "blocks=23", NULL}, TRUE},
     {"config/gpus/h100.yaml", "ports", {"sm_count=3", NULL}, TRUE},
+    /* clock reads, a chase through the caches after a warm-up */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/footprint.yaml",
+     {"sm_count=3", "sms=3", "footprint=1048576", "cache=l1", "steps=64", NULL},
+     TRUE},
     /* no global memory, blocks of different lengths (no mirroring): one window */
     {"config/gpus/h100.yaml",
      "isa/kernels/divergence.yaml",
@@ -341,6 +348,221 @@ START_TEST(test_bad_thread_counts_are_refused)
 }
 END_TEST
 
+/* ---- kernels over SASS ---- */
+
+typedef struct {
+  const char *kernel;
+  const char *sets[6];
+  gboolean apart;
+} SassCase;
+
+static const SassCase sass_cases[] = {
+    {"isa/kernels/textbook/saxpy.yaml", {"sm_count=5", "n=60000", "grid=40", NULL}, TRUE},
+    {"isa/kernels/textbook/sgemm_tiled.yaml", {"sm_count=4", "n=64", "grid=16", NULL}, TRUE},
+    {"isa/kernels/textbook/transpose_naive.yaml", {"sm_count=3", "n=128", "grid=16", NULL}, TRUE},
+    {"isa/kernels/textbook/transpose_tiled.yaml", {"sm_count=6", "n=128", "grid=16", NULL}, TRUE},
+    {"isa/kernels/textbook/stencil1d.yaml", {"sm_count=4", "n=16384", "grid=24", NULL}, TRUE},
+    /* clock-timed measurements' own SASS: clock reads, loads in flight, the caches */
+    {"isa/kernels/mlp.yaml",
+     {"sm_count=4", "sms=4", "pattern=grid", "loads=8", "warps_per_sm=4", NULL},
+     TRUE},
+    {"isa/kernels/mlp.yaml",
+     {"sm_count=3", "sms=3", "pattern=split", "width=16", "loads=4", NULL},
+     TRUE},
+    /* REDG: blocks meet in global memory, so one loop from the start */
+    {"isa/kernels/textbook/reduce.yaml", {"sm_count=4", "n=16384", "grid=16", NULL}, FALSE},
+};
+
+/* Runs @kernel (a source path, or a file already written) with @sets: its counts, and every
+ * buffer's bytes joined into *@bytes. */
+static SmStats
+sass_case_run(const char *kernel, const char *const *sets, gboolean apart, guint threads,
+              GByteArray **bytes, char **error)
+{
+  sm_set_apart(apart);
+  TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
+  sm_set_threads(run->sm, threads);
+  sm_run(run->sm);
+  SmStats s = *sm_stats(run->sm);
+  *bytes = g_byte_array_new();
+  ExecMemory *mem = sm_memory_image(run->sm);
+  for (guint b = 0; b < exec_memory_count(mem); b++) {
+    gsize size;
+    const guint8 *data = exec_memory_data(mem, b, &size, NULL);
+    g_byte_array_append(*bytes, data, (guint)size);
+  }
+  *error = sm_error(run->sm) ? g_strdup(sm_error(run->sm)->message) : NULL;
+  test_run_free(run);
+  sm_set_apart(TRUE);
+  return s;
+}
+
+static void
+assert_same_bytes(GByteArray *a, GByteArray *b, const char *what)
+{
+  ck_assert_msg(a->len == b->len && memcmp(a->data, b->data, a->len) == 0, "%s: the buffers differ",
+                what);
+}
+
+START_TEST(test_sass_kernels_match)
+{
+  const SassCase *c = &sass_cases[_i];
+  GByteArray *one_bytes, *bytes;
+  char *error;
+  SmStats one = sass_case_run(c->kernel, c->sets, FALSE, 1, &one_bytes, &error);
+  ck_assert_msg(error == NULL, "%s", error);
+  ck_assert_uint_eq(one.windows, 0);
+  static const guint threads[] = {1, 2, 3, 7};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    SmStats apart = sass_case_run(c->kernel, c->sets, TRUE, threads[i], &bytes, &error);
+    g_autofree char *what = g_strdup_printf("%s on %u threads", c->kernel, threads[i]);
+    ck_assert_msg(error == NULL, "%s: %s", what, error);
+    ck_assert_msg(c->apart ? apart.windows > 0 : apart.windows == 0, "%s: %s", what,
+                  c->apart ? "not stepped apart" : "stepped apart");
+    test_assert_same_counts(&one, &apart, what);
+    assert_same_bytes(one_bytes, bytes, what);
+    g_byte_array_unref(bytes);
+  }
+  g_byte_array_unref(one_bytes);
+}
+END_TEST
+
+#define SASS_HEAD "\t\tFunction : _Z1kPjS_\n"
+#define SASS_AT(a) "        /*" a "*/   "
+
+/* a kernel over SASS of two buffers, out and in (iota words), @bytes each */
+static char *
+sass_kernel(const char *sass, const char *launch, guint bytes)
+{
+  g_autofree char *sass_path = test_write_temp("k.sass", sass);
+  g_autofree char *text =
+      g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\n%s\narguments:\n"
+                      "  - {name: out, type: buffer, bytes: %u}\n"
+                      "  - {name: in, type: buffer, bytes: %u, fill: iota}\n",
+                      sass_path, launch, bytes, bytes);
+  return test_write_temp("k.yaml", text);
+}
+
+/* Every block stores its index into out[0] after loading in[its index]: blocks on different
+ * SMs write one word in the same window, which only the single loop orders; stepped apart, the
+ * run finds it and starts again in one loop, with the single loop's last writer. */
+START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
+{
+  static const char sass[] = SASS_HEAD
+      SASS_AT("0000") "S2R R0, SR_CTAID.X ;\n" SASS_AT("0010") "LDC.64 R2, c[0x0][0x210] "
+                                                               ";\n" SASS_AT("0020") "LDC.64 R4, "
+                                                                                     "c[0x0][0x218]"
+                                                                                     " ;\n" SASS_AT("0030") "ULDC.64 UR4, c[0x0][0x208] ;\n" SASS_AT("0040") "IMAD.WIDE R4, R0, 0x4, R4 ;\n" SASS_AT(
+                                                                                         "0050") "L"
+                                                                                                 "D"
+                                                                                                 "G"
+                                                                                                 "."
+                                                                                                 "E"
+                                                                                                 " "
+                                                                                                 "R"
+                                                                                                 "6"
+                                                                                                 ","
+                                                                                                 " "
+                                                                                                 "d"
+                                                                                                 "e"
+                                                                                                 "s"
+                                                                                                 "c"
+                                                                                                 "["
+                                                                                                 "U"
+                                                                                                 "R"
+                                                                                                 "4"
+                                                                                                 "]"
+                                                                                                 "["
+                                                                                                 "R"
+                                                                                                 "4"
+                                                                                                 "."
+                                                                                                 "6"
+                                                                                                 "4"
+                                                                                                 "]"
+                                                                                                 " "
+                                                                                                 ";"
+                                                                                                 "\n" SASS_AT("0060") "IADD3 R6, R6, R0, RZ ;\n" SASS_AT("0070") "STG.E desc[UR4][R2.64], R6 ;\n" SASS_AT("0080") "EXIT ;\n";
+  g_autofree char *kernel = sass_kernel(sass, "grid: 24\nblock: 64", 4096);
+  const char *sets[] = {"sm_count=4", NULL};
+  GByteArray *one_bytes, *bytes;
+  char *error;
+  SmStats one = sass_case_run(kernel, sets, FALSE, 1, &one_bytes, &error);
+  ck_assert_msg(error == NULL, "%s", error);
+  ck_assert_uint_eq(one.issued, 24 * 2 * 9);
+  guint32 last;
+  memcpy(&last, one_bytes->data, 4);
+  ck_assert_uint_eq(last % 2, 0); /* in[b] + b = 2b: some block's */
+  static const guint threads[] = {1, 2, 3};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    SmStats apart = sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
+    g_autofree char *what = g_strdup_printf("blocks meeting on %u threads", threads[i]);
+    ck_assert_msg(error == NULL, "%s: %s", what, error);
+    ck_assert_msg(apart.windows == 0, "%s: the views' run was kept", what);
+    test_assert_same_counts(&one, &apart, what);
+    assert_same_bytes(one_bytes, bytes, what);
+    g_byte_array_unref(bytes);
+  }
+  g_byte_array_unref(one_bytes);
+}
+END_TEST
+
+/* Blocks 1 on load past the end of in (4 MiB a block): stepped apart, the run stops with the
+ * error the single loop meets first (the lowest SM's at the earliest cycle). */
+START_TEST(test_sass_errors_are_the_single_loops)
+{
+  static const char sass[] = SASS_HEAD
+      SASS_AT("0000") "S2R R0, SR_CTAID.X ;\n" SASS_AT("0010") "LDC.64 R4, c[0x0][0x218] "
+                                                               ";\n" SASS_AT("0020") "ULDC.64 UR4, "
+                                                                                     "c[0x0][0x208]"
+                                                                                     " ;\n" SASS_AT("0030") "IMAD.WIDE R4, R0, 0x400000, R4 ;\n" SASS_AT(
+                                                                                         "0040") "L"
+                                                                                                 "D"
+                                                                                                 "G"
+                                                                                                 "."
+                                                                                                 "E"
+                                                                                                 " "
+                                                                                                 "R"
+                                                                                                 "6"
+                                                                                                 ","
+                                                                                                 " "
+                                                                                                 "d"
+                                                                                                 "e"
+                                                                                                 "s"
+                                                                                                 "c"
+                                                                                                 "["
+                                                                                                 "U"
+                                                                                                 "R"
+                                                                                                 "4"
+                                                                                                 "]"
+                                                                                                 "["
+                                                                                                 "R"
+                                                                                                 "4"
+                                                                                                 "."
+                                                                                                 "6"
+                                                                                                 "4"
+                                                                                                 "]"
+                                                                                                 " "
+                                                                                                 ";"
+                                                                                                 "\n" SASS_AT("0050") "EXIT ;\n";
+  g_autofree char *kernel = sass_kernel(sass, "grid: 8\nblock: 32", 4096);
+  const char *sets[] = {"sm_count=4", NULL};
+  GByteArray *bytes;
+  char *one_error, *error;
+  sass_case_run(kernel, sets, FALSE, 1, &bytes, &one_error);
+  g_byte_array_unref(bytes);
+  ck_assert(one_error != NULL);
+  static const guint threads[] = {1, 2, 3};
+  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+    sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
+    g_byte_array_unref(bytes);
+    ck_assert_msg(error != NULL, "no error on %u threads", threads[i]);
+    ck_assert_str_eq(error, one_error);
+    g_free(error);
+  }
+  g_free(one_error);
+}
+END_TEST
+
 static Suite *
 threads_suite(void)
 {
@@ -357,7 +579,14 @@ threads_suite(void)
   tcase_add_loop_test(tc, test_runs_stopped_at_a_cycle_match, 0, 2);
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
   tcase_add_test(tc, test_bad_thread_counts_are_refused);
+  tcase_add_loop_test(tc, test_sass_kernels_match, 0, G_N_ELEMENTS(sass_cases));
   suite_add_tcase(s, tc);
+  /* (their SMs touch one word on threads: not under ThreadSanitizer) */
+  TCase *meet = tcase_create("sass-meet");
+  tcase_set_timeout(meet, 120);
+  tcase_add_test(meet, test_sass_blocks_meeting_in_a_word_run_in_one_loop);
+  tcase_add_test(meet, test_sass_errors_are_the_single_loops);
+  suite_add_tcase(s, meet);
   return s;
 }
 

@@ -339,6 +339,30 @@ lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 
   return n;
 }
 
+/* One pass when no two lanes want different words of one bank (the commonest accesses:
+ * consecutive words, a broadcast, a vector broadcast); FALSE: look closer. */
+static gboolean
+one_pass(const ExecStep *st, guint banks, guint shift)
+{
+  guint64 used = 0, word[64], previous = G_MAXUINT64;
+  for (guint32 m = st->enabled; m; m &= m - 1) {
+    guint64 a = st->addr[__builtin_ctz(m)];
+    if (a == previous)
+      continue; /* the words of the lane before */
+    previous = a;
+    for (guint64 p = a >> shift, last = (a + MAX(st->bytes, 1u) - 1) >> shift; p <= last; p++) {
+      guint bank = (guint)(p & (banks - 1));
+      if (!(used >> bank & 1)) {
+        used |= G_GUINT64_CONSTANT(1) << bank;
+        word[bank] = p;
+      } else if (word[bank] != p) {
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
 /* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
  * reading one word share it), at least the passes its bytes need */
 static guint
@@ -348,6 +372,8 @@ bank_passes(const Sm *sm, const ExecStep *st)
   /* banks and widths are powers of two on every GPU there is: masks and shifts then */
   gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
   guint shift = (guint)__builtin_ctz(width);
+  if (pow2 && one_pass(st, banks, shift))
+    return 1;
   guint64 seen[64][32]; /* per bank, its distinct words so far */
   guint count[64] = {0}, passes = 1, words = 0;
   guint per_lane = (MAX(st->bytes, 1u) + width - 1) / width;

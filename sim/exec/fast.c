@@ -52,7 +52,14 @@ exec_prefetch(ExecCtx *c, guint32 raw[][32])
 /* FFMA, FADD or FMUL (@op) over all 32 lanes at once into the @enabled ones of @out: where the
  * host has FMA and AVX2, the code clone for it computes eight lanes an instruction, with the
  * same bits as fmaf() (an FMA rounds once either way) */
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SMSIM_NO_CLONES 1
+#endif
+#endif
+/* (ThreadSanitizer's runtime is not up when the clones' resolver runs at load time) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) &&                   \
+    !defined(SMSIM_NO_CLONES)
 __attribute__((target_clones("arch=haswell", "default")))
 #endif
 static void

@@ -60,7 +60,7 @@ exec_prefetch(ExecCtx *c, guint32 raw[][32])
 /* (ThreadSanitizer's runtime is not up when the clones' resolver runs at load time) */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) &&                   \
     !defined(SMSIM_NO_CLONES)
-__attribute__((target_clones("arch=haswell", "default")))
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 static void
 float_lanes(SassOp op, guint32 *out, guint32 enabled, guint32 raw[][32], const guint32 *fand,
@@ -80,6 +80,47 @@ float_lanes(SassOp op, guint32 *out, guint32 enabled, guint32 raw[][32], const g
     out[l] = (enabled >> l & 1) ? r[l] : out[l];
 }
 
+/* IMAD.WIDE[.U32] Rd, a, b, c: the 64-bit a * b + c into the pair Rd, Rd+1, c a register pair
+ * (or RZ) or a sign-extended immediate, no carry in or out: the address arithmetic of nearly
+ * every kernel.  FALSE for any other form. */
+static gboolean
+imad_wide(ExecCtx *c, guint32 raw[][32])
+{
+  const SassInsn *in = c->insn;
+  ExecWarp *w = c->w;
+  guint64 mods[2] = {in->mods[0], in->mods[1]};
+  static const SassMod allowed[] = {SASS_MOD_WIDE, SASS_MOD_U32};
+  for (guint i = 0; i < G_N_ELEMENTS(allowed); i++)
+    mods[allowed[i] >> 6] &= ~(G_GUINT64_CONSTANT(1) << (allowed[i] & 63));
+  const SassOperand *d = &in->opd[0], *co = &in->opd[3];
+  if ((mods[0] | mods[1]) || in->n_operands != 4 || d->kind != SASS_OPD_REG ||
+      d->reg + 1u >= w->n_regs || in->opd[1].kind == SASS_OPD_PRED)
+    return FALSE;
+  for (guint i = 1; i < 4; i++)
+    if (in->opd[i].flags & (SASS_F_NEG | SASS_F_NOT | SASS_F_ABS))
+      return FALSE;
+  const guint32 *chi = NULL; /* c's high word per lane; NULL: c is an immediate (or RZ) */
+  if (co->kind == SASS_OPD_REG && co->reg != SASS_RZ) {
+    if (co->reg + 1u >= w->n_regs)
+      return FALSE;
+    chi = &w->r[(co->reg + 1u) * 32u];
+  } else if (co->kind != SASS_OPD_IMM && !(co->kind == SASS_OPD_REG && co->reg == SASS_RZ)) {
+    return FALSE;
+  }
+  gboolean u = sass_has(in, SASS_MOD_U32);
+  guint32 *lo = &w->r[d->reg * 32u], *hi = &w->r[(d->reg + 1u) * 32u];
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint64 prod = u ? (guint64)raw[1][l] * raw[2][l]
+                     : (guint64)((gint64)(gint32)raw[1][l] * (gint32)raw[2][l]);
+    guint64 cc = chi ? raw[3][l] | (guint64)chi[l] << 32 : (guint64)(gint64)(gint32)raw[3][l];
+    guint64 v = prod + cc;
+    lo[l] = (guint32)v;
+    hi[l] = (guint32)(v >> 32);
+  }
+  return TRUE;
+}
+
 /* The commonest arithmetic in its plainest forms (no modifier but the op's own, registers,
  * uniform registers and immediates): lane loops over the prefetched operands.  FALSE when @c's
  * instruction is not one of them. */
@@ -87,6 +128,8 @@ gboolean
 exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
 {
   const SassInsn *in = c->insn;
+  if (op == SASS_OP_IMAD && sass_has(in, SASS_MOD_WIDE))
+    return imad_wide(c, raw);
   /* the modifiers each form may have: IMAD's .MOV, .SHL, .IADD only name what it is used for,
    * and .U32 changes nothing but the high half (not computed here); LOP3 is always .LUT */
   static const SassMod imad_mods[] = {SASS_MOD_MOV, SASS_MOD_SHL, SASS_MOD_IADD, SASS_MOD_U32};

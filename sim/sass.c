@@ -21,7 +21,7 @@ struct SmSass {
   guint8 *buffer_level; /* per buffer: its memory level */
   GError *error;        /* the first executor error: the run stops there */
   char **op_names;      /* per instruction, for a trace */
-  /* SMs stepped apart (parallel.c): per buffer, a word per 4 of its bytes saying which window
+  /* SMs stepped apart (parallel.c): per buffer, a word per SHADOW_BYTES of it saying which window
    * touched it last, by which SM (or several, all reading), and whether one wrote it (SHADOW_*);
    * the windows are numbered from 1, and a window's accesses are all at cycles before the
    * start of every window after safe, so no access in a window up to safe can meet a later
@@ -33,6 +33,9 @@ struct SmSass {
   gint conflict;       /* two SMs' accesses met in windows not yet safe */
 };
 
+/* Bytes a shadow word covers: as many shadow bytes as the buffer's, and a false meeting only
+ * where two blocks write neighbouring 4-byte words of one 8 (odd-sized blocks of floats) */
+#define SHADOW_BYTES 8u
 #define SHADOW_WINDOW ((G_GUINT64_CONSTANT(1) << 40) - 1)
 #define SHADOW_SM_SHIFT 40
 #define SHADOW_SEVERAL 0xffffu
@@ -418,14 +421,15 @@ buffer_of(SmSass *x, guint64 a, gint hint)
   return -1;
 }
 
-/* SM @m touches the words at @offset..+@len of buffer @b in the current window: the shadow
- * says so, and whether another SM touched one of them in a window not yet safe where either
- * wrote it (then the single loop might have ordered the two otherwise: a conflict). */
+/* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
+ * says so, and whether another SM touched any of their 8-byte words in a window not yet safe,
+ * either of them writing (then the single loop might have ordered the two otherwise: a
+ * conflict). */
 static void
 shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean write)
 {
   guint64 *sh = x->shadow[b];
-  for (guint64 word = offset / 4; word <= (offset + len - 1) / 4; word++) {
+  for (guint64 word = offset / SHADOW_BYTES; word <= (offset + len - 1) / SHADOW_BYTES; word++) {
     guint64 old = __atomic_load_n(&sh[word], __ATOMIC_RELAXED), new;
     do {
       guint who = (guint)(old >> SHADOW_SM_SHIFT) & 0xffffu;
@@ -490,7 +494,7 @@ sm_sass_apart_begin(Sm *sm)
   for (guint b = 0; b < n; b++) {
     gsize size;
     exec_memory_data(x->mem, b, &size, NULL);
-    x->shadow_bytes[b] = MAX((size + 3) / 4, 1u) * sizeof(guint64);
+    x->shadow_bytes[b] = MAX((size + SHADOW_BYTES - 1) / SHADOW_BYTES, 1u) * sizeof(guint64);
     /* untouched pages cost nothing: most of a large buffer's shadow stays unread */
     void *p =
         mmap(NULL, x->shadow_bytes[b], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

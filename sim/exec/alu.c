@@ -596,10 +596,12 @@ exec_alu(ExecCtx *c)
     return TRUE;
   }
   guint32 raw[SASS_MAX_OPERANDS][32];
-  exec_prefetch(c, raw);
-  if (exec_fast(c, op, raw))
+  const guint32 *src[SASS_MAX_OPERANDS];
+  exec_prefetch(c, raw, src);
+  if (exec_fast(c, op, raw, src))
     return TRUE;
-    /* the commonest ops get a lane loop of their own, alu_lane() specialised for each */
+  exec_prefetch_copy(c, raw, src);
+  /* the commonest ops get a lane loop of their own, alu_lane() specialised for each */
 #define HOT(o)                                                                                     \
   case SASS_OP_##o:                                                                                \
     EXEC_FOR_LANES(c->enabled, l)                                                                  \

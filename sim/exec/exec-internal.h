@@ -311,5 +311,6 @@ void exec_shfl(ExecCtx *c);
 void exec_vote(ExecCtx *c, gboolean uniform);
 void exec_redux(ExecCtx *c);
 void exec_match(ExecCtx *c);
-void exec_prefetch(ExecCtx *c, guint32 raw[][32]);
-gboolean exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32]);
+void exec_prefetch(ExecCtx *c, guint32 raw[][32], const guint32 *src[]);
+void exec_prefetch_copy(ExecCtx *c, guint32 raw[][32], const guint32 *src[]);
+gboolean exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[]);

@@ -3,18 +3,19 @@
 #include "exec-internal.h"
 
 /* every operand's bits for every lane, once per instruction rather than once per lane and
- * use (the lanes' results do not feed each other: all are read before any is written) */
+ * use: src[i] is operand i's 32 lanes, a register's own row (read in place) or raw[i] */
 void
-exec_prefetch(ExecCtx *c, guint32 raw[][32])
+exec_prefetch(ExecCtx *c, guint32 raw[][32], const guint32 *src[])
 {
   const SassInsn *in = c->insn;
   for (guint i = 0; i < in->n_operands; i++) {
     const SassOperand *o = &in->opd[i];
     guint32 v = 0;
+    src[i] = raw[i];
     switch (o->kind) {
     case SASS_OPD_REG:
       if (o->reg < c->w->n_regs) {
-        memcpy(raw[i], &c->w->r[o->reg * 32u], sizeof raw[i]);
+        src[i] = &c->w->r[o->reg * 32u];
         continue;
       }
       break;
@@ -43,11 +44,21 @@ exec_prefetch(ExecCtx *c, guint32 raw[][32])
     for (guint l = 0; l < 32; l++)
       raw[i][l] = v;
   }
+}
+
+/* The general path reads every operand from raw (c->raw): the registers' rows are copied
+ * there, since a lane's result may be written before a later lane's operands are read. */
+void
+exec_prefetch_copy(ExecCtx *c, guint32 raw[][32], const guint32 *src[])
+{
+  for (guint i = 0; i < c->insn->n_operands; i++)
+    if (src[i] != raw[i])
+      memcpy(raw[i], src[i], sizeof raw[i]);
   c->raw = raw;
 }
 
 /* bits of a float operand for a lane, |x| and -x applied as masks */
-#define FBITS(i, l) ((raw[i][l] & fand[i]) ^ fxor[i])
+#define FBITS(i, l) ((src[i][l] & fand[i]) ^ fxor[i])
 
 /* FFMA, FADD or FMUL (@op) over all 32 lanes at once into the @enabled ones of @out: where the
  * host has FMA and AVX2, the code clone for it computes eight lanes an instruction, with the
@@ -63,8 +74,8 @@ exec_prefetch(ExecCtx *c, guint32 raw[][32])
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 static void
-float_lanes(SassOp op, guint32 *out, guint32 enabled, guint32 raw[][32], const guint32 *fand,
-            const guint32 *fxor)
+float_lanes(SassOp op, guint32 *out, guint32 enabled, const guint32 *const src[],
+            const guint32 *fand, const guint32 *fxor)
 {
   guint32 r[32];
   if (op == SASS_OP_FFMA)
@@ -84,7 +95,7 @@ float_lanes(SassOp op, guint32 *out, guint32 enabled, guint32 raw[][32], const g
  * (or RZ) or a sign-extended immediate, no carry in or out: the address arithmetic of nearly
  * every kernel.  FALSE for any other form. */
 static gboolean
-imad_wide(ExecCtx *c, guint32 raw[][32])
+imad_wide(ExecCtx *c, const guint32 *const src[])
 {
   const SassInsn *in = c->insn;
   ExecWarp *w = c->w;
@@ -111,9 +122,9 @@ imad_wide(ExecCtx *c, guint32 raw[][32])
   guint32 *lo = &w->r[d->reg * 32u], *hi = &w->r[(d->reg + 1u) * 32u];
   EXEC_FOR_LANES(c->enabled, l)
   {
-    guint64 prod = u ? (guint64)raw[1][l] * raw[2][l]
-                     : (guint64)((gint64)(gint32)raw[1][l] * (gint32)raw[2][l]);
-    guint64 cc = chi ? raw[3][l] | (guint64)chi[l] << 32 : (guint64)(gint64)(gint32)raw[3][l];
+    guint64 prod = u ? (guint64)src[1][l] * src[2][l]
+                     : (guint64)((gint64)(gint32)src[1][l] * (gint32)src[2][l]);
+    guint64 cc = chi ? src[3][l] | (guint64)chi[l] << 32 : (guint64)(gint64)(gint32)src[3][l];
     guint64 v = prod + cc;
     lo[l] = (guint32)v;
     hi[l] = (guint32)(v >> 32);
@@ -125,11 +136,11 @@ imad_wide(ExecCtx *c, guint32 raw[][32])
  * uniform registers and immediates): lane loops over the prefetched operands.  FALSE when @c's
  * instruction is not one of them. */
 gboolean
-exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
+exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[])
 {
   const SassInsn *in = c->insn;
   if (op == SASS_OP_IMAD && sass_has(in, SASS_MOD_WIDE))
-    return imad_wide(c, raw);
+    return imad_wide(c, src);
   /* the modifiers each form may have: IMAD's .MOV, .SHL, .IADD only name what it is used for,
    * and .U32 changes nothing but the high half (not computed here); LOP3 is always .LUT */
   static const SassMod imad_mods[] = {SASS_MOD_MOV, SASS_MOD_SHL, SASS_MOD_IADD, SASS_MOD_U32};
@@ -160,17 +171,17 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
   case SASS_OP_FFMA:
     if (in->n_operands != 4)
       return FALSE;
-    float_lanes(op, out, c->enabled, raw, fand, fxor);
+    float_lanes(op, out, c->enabled, src, fand, fxor);
     return TRUE;
   case SASS_OP_FADD:
   case SASS_OP_FMUL:
-    float_lanes(op, out, c->enabled, raw, fand, fxor);
+    float_lanes(op, out, c->enabled, src, fand, fxor);
     return TRUE;
   case SASS_OP_MOV:
     if (in->n_operands != 2 || iflags)
       return FALSE;
     EXEC_FOR_LANES(c->enabled, l)
-    out[l] = raw[1][l];
+    out[l] = src[1][l];
     return TRUE;
   case SASS_OP_LOP3: {
     /* LOP3.LUT Rd, a, b, c, lut, !PT: no predicate result, no modified operand */
@@ -178,21 +189,21 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
       return FALSE;
     guint lut = (guint)in->opd[4].value & 0xffu;
     EXEC_FOR_LANES(c->enabled, l)
-    out[l] = exec_lop3(raw[1][l], raw[2][l], raw[3][l], lut);
+    out[l] = exec_lop3(src[1][l], src[2][l], src[3][l], lut);
     return TRUE;
   }
   case SASS_OP_IMAD:
     if (in->n_operands != 4 || iflags || in->opd[1].kind == SASS_OPD_PRED)
       return FALSE;
     EXEC_FOR_LANES(c->enabled, l)
-    out[l] = raw[1][l] * raw[2][l] + raw[3][l];
+    out[l] = src[1][l] * src[2][l] + src[3][l];
     return TRUE;
   case SASS_OP_LEA: {
     /* LEA Rd, a, b, shift: (a << shift) + b, no carry out, no high half */
     if (in->n_operands != 4 || iflags || in->opd[1].kind == SASS_OPD_PRED)
       return FALSE;
     EXEC_FOR_LANES(c->enabled, l)
-    out[l] = (guint32)((guint64)raw[1][l] << (raw[3][l] & 63u)) + raw[2][l];
+    out[l] = (guint32)((guint64)src[1][l] << (src[3][l] & 63u)) + src[2][l];
     return TRUE;
   }
   case SASS_OP_IADD3:
@@ -206,11 +217,12 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32])
         continue;
       EXEC_FOR_LANES(c->enabled, l)
       {
-        raw[i][l] = ng ? -(raw[i][l] ^ nx) : raw[i][l] ^ nx;
+        raw[i][l] = ng ? -(src[i][l] ^ nx) : src[i][l] ^ nx; /* (not the register itself) */
       }
+      src[i] = raw[i];
     }
     EXEC_FOR_LANES(c->enabled, l)
-    out[l] = raw[1][l] + raw[2][l] + raw[3][l];
+    out[l] = src[1][l] + src[2][l] + src[3][l];
     return TRUE;
   default:
     return FALSE;

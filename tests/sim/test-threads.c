@@ -427,14 +427,16 @@ START_TEST(test_sass_kernels_match)
 }
 END_TEST
 
-#define SASS_HEAD "\t\tFunction : _Z1kPjS_\n"
-#define SASS_AT(a) "        /*" a "*/   "
-
-/* a kernel over SASS of two buffers, out and in (iota words), @bytes each */
+/* A kernel over SASS of @insns (one instruction each, without addresses) and two buffers, out
+ * and in (iota words), @bytes each: the kernel file's path. */
 static char *
-sass_kernel(const char *sass, const char *launch, guint bytes)
+sass_kernel(const char *const *insns, const char *launch, guint bytes)
 {
-  g_autofree char *sass_path = test_write_temp("k.sass", sass);
+  GString *sass = g_string_new("\t\tFunction : _Z1kPjS_\n");
+  for (guint i = 0; insns[i]; i++)
+    g_string_append_printf(sass, "        /*%04x*/   %s ;\n", i * 16, insns[i]);
+  g_autofree char *sass_path = test_write_temp("k.sass", sass->str);
+  g_string_free(sass, TRUE);
   g_autofree char *text =
       g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\n%s\narguments:\n"
                       "  - {name: out, type: buffer, bytes: %u}\n"
@@ -448,42 +450,16 @@ sass_kernel(const char *sass, const char *launch, guint bytes)
  * run finds it and starts again in one loop, with the single loop's last writer. */
 START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
 {
-  static const char sass[] = SASS_HEAD SASS_AT("0000") "S2R R0, SR_CTAID.X ;\n" SASS_AT(
-      "0010") "LDC.64 R2, c[0x0][0x210] "
-              ";\n" SASS_AT(
-                  "0020") "LDC.64 R4, "
-                          "c[0x0][0x218]"
-                          " ;\n" SASS_AT("0030") "ULDC.64 UR4, c[0x0][0x208] ;\n" SASS_AT("0040") "IMAD.WIDE R4, R0, 0x4, R4 ;\n" SASS_AT(
-                              "0050") "L"
-                                      "D"
-                                      "G"
-                                      "."
-                                      "E"
-                                      " "
-                                      "R"
-                                      "6"
-                                      ","
-                                      " "
-                                      "d"
-                                      "e"
-                                      "s"
-                                      "c"
-                                      "["
-                                      "U"
-                                      "R"
-                                      "4"
-                                      "]"
-                                      "["
-                                      "R"
-                                      "4"
-                                      "."
-                                      "6"
-                                      "4"
-                                      "]"
-                                      " "
-                                      ";"
-                                      "\n" SASS_AT("0060") "IADD3 R6, R6, R0, RZ ;\n" SASS_AT(
-                                          "0070") "STG.E desc[UR4][R2.64], R6 ;\n" SASS_AT("0080") "EXIT ;\n";
+  static const char *const sass[] = {"S2R R0, SR_CTAID.X",
+                                     "LDC.64 R2, c[0x0][0x210]",
+                                     "LDC.64 R4, c[0x0][0x218]",
+                                     "ULDC.64 UR4, c[0x0][0x208]",
+                                     "IMAD.WIDE R4, R0, 0x4, R4",
+                                     "LDG.E R6, desc[UR4][R4.64]",
+                                     "IADD3 R6, R6, R0, RZ",
+                                     "STG.E desc[UR4][R2.64], R6",
+                                     "EXIT",
+                                     NULL};
   g_autofree char *kernel = sass_kernel(sass, "grid: 24\nblock: 64", 4096);
   const char *sets[] = {"sm_count=4", NULL};
   GByteArray *one_bytes, *bytes;
@@ -512,41 +488,13 @@ END_TEST
  * error the single loop meets first (the lowest SM's at the earliest cycle). */
 START_TEST(test_sass_errors_are_the_single_loops)
 {
-  static const char sass[] = SASS_HEAD SASS_AT("0000") "S2R R0, SR_CTAID.X ;\n" SASS_AT(
-      "0010") "LDC.64 R4, c[0x0][0x218] "
-              ";\n" SASS_AT(
-                  "0020") "ULDC.64 UR4, "
-                          "c[0x0][0x208]"
-                          " ;\n" SASS_AT("0030") "IMAD.WIDE R4, R0, 0x400000, R4 ;\n" SASS_AT(
-                              "0040") "L"
-                                      "D"
-                                      "G"
-                                      "."
-                                      "E"
-                                      " "
-                                      "R"
-                                      "6"
-                                      ","
-                                      " "
-                                      "d"
-                                      "e"
-                                      "s"
-                                      "c"
-                                      "["
-                                      "U"
-                                      "R"
-                                      "4"
-                                      "]"
-                                      "["
-                                      "R"
-                                      "4"
-                                      "."
-                                      "6"
-                                      "4"
-                                      "]"
-                                      " "
-                                      ";"
-                                      "\n" SASS_AT("0050") "EXIT ;\n";
+  static const char *const sass[] = {"S2R R0, SR_CTAID.X",
+                                     "LDC.64 R4, c[0x0][0x218]",
+                                     "ULDC.64 UR4, c[0x0][0x208]",
+                                     "IMAD.WIDE R4, R0, 0x400000, R4",
+                                     "LDG.E R6, desc[UR4][R4.64]",
+                                     "EXIT",
+                                     NULL};
   g_autofree char *kernel = sass_kernel(sass, "grid: 8\nblock: 32", 4096);
   const char *sets[] = {"sm_count=4", NULL};
   GByteArray *bytes;

@@ -841,8 +841,8 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     resolve(&p, bound, next);
     bound = next;
     sm->stats.windows++;
-    if (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p)))
-      break;
+    if (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm)))
+      break; /* (an error at a launch, between windows, is the machine's own) */
     if (sm->progress && (++windows & 15) == 0) {
       fold_counts(&p);
       sm->now = bound;
@@ -920,8 +920,11 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     sm_restart_in_one_loop(sm); /* the caller steps it in one loop from its start */
     return FALSE;
   }
-  if (first_error) {
-    sm_sass_set_error(sm, first_error); /* the run stops here; the caller reports it */
+  if (first_error || (sm->sass && sm_error(sm))) {
+    if (first_error && !sm_error(sm))
+      sm_sass_set_error(sm, first_error); /* the run stops here; the caller reports it */
+    else
+      g_clear_error(&first_error);
     return TRUE;
   }
   if (!sm_stop_requested() && sm->blocks_retired == sm->grid_blocks)

@@ -362,6 +362,9 @@ static const SassCase sass_cases[] = {
     {"isa/kernels/textbook/transpose_naive.yaml", {"sm_count=3", "n=128", "grid=16", NULL}, TRUE},
     {"isa/kernels/textbook/transpose_tiled.yaml", {"sm_count=6", "n=128", "grid=16", NULL}, TRUE},
     {"isa/kernels/textbook/stencil1d.yaml", {"sm_count=4", "n=16384", "grid=24", NULL}, TRUE},
+    /* waves of blocks: each launch decided between windows, its lanes set up there */
+    {"isa/kernels/textbook/saxpy.yaml", {"sm_count=3", "n=100000", "grid=200", NULL}, TRUE},
+    {"isa/kernels/textbook/transpose_tiled.yaml", {"sm_count=2", "n=256", "grid=64", NULL}, TRUE},
     /* clock-timed measurements' own SASS: clock reads, loads in flight, the caches */
     {"isa/kernels/mlp.yaml",
      {"sm_count=4", "sms=4", "pattern=grid", "loads=8", "warps_per_sm=4", NULL},

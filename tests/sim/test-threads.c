@@ -407,18 +407,19 @@ assert_same_bytes(GByteArray *a, GByteArray *b, const char *what)
                 what);
 }
 
-START_TEST(test_sass_kernels_match)
+/* @c on 1 and on @n_threads thread counts: every counter and buffer byte the single loop's */
+static void
+assert_sass_case_matches(const SassCase *c, const guint *threads, guint n_threads)
 {
-  const SassCase *c = &sass_cases[_i];
   GByteArray *one_bytes, *bytes;
   char *error;
   SmStats one = sass_case_run(c->kernel, c->sets, FALSE, 1, &one_bytes, &error);
   ck_assert_msg(error == NULL, "%s", error);
   ck_assert_uint_eq(one.windows, 0);
-  static const guint threads[] = {1, 2, 3, 7};
-  for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
+  for (guint i = 0; i < n_threads; i++) {
     SmStats apart = sass_case_run(c->kernel, c->sets, TRUE, threads[i], &bytes, &error);
-    g_autofree char *what = g_strdup_printf("%s on %u threads", c->kernel, threads[i]);
+    g_autofree char *sets = g_strjoinv(" ", (char **)c->sets);
+    g_autofree char *what = g_strdup_printf("%s %s on %u threads", c->kernel, sets, threads[i]);
     ck_assert_msg(error == NULL, "%s: %s", what, error);
     ck_assert_msg(c->apart ? apart.windows > 0 : apart.windows == 0, "%s: %s", what,
                   c->apart ? "not stepped apart" : "stepped apart");
@@ -427,6 +428,64 @@ START_TEST(test_sass_kernels_match)
     g_byte_array_unref(bytes);
   }
   g_byte_array_unref(one_bytes);
+}
+
+START_TEST(test_sass_kernels_match)
+{
+  static const guint threads[] = {1, 2, 3, 7};
+  assert_sass_case_matches(&sass_cases[_i], threads, G_N_ELEMENTS(threads));
+}
+END_TEST
+
+/* Random launches of the textbook kernels over SASS: SMs, sizes, grids (in waves or not),
+ * blocks per SM limited by padding shared memory, drawn from the case's seed. */
+START_TEST(test_random_sass_kernels_match)
+{
+  GRand *r = g_rand_new_with_seed(3000u + (guint32)_i);
+  char *sets[6] = {g_strdup_printf("sm_count=%d", g_rand_int_range(r, 2, 8)), NULL};
+  const char *kernel;
+  switch (_i % 4) {
+  case 0: {
+    kernel = "isa/kernels/textbook/saxpy.yaml";
+    sets[1] = g_strdup_printf("n=%d", g_rand_int_range(r, 1000, 150000));
+    sets[2] = g_strdup_printf("grid=%d", g_rand_int_range(r, 4, 200));
+    sets[3] = g_strdup_printf("dynamic_smem=%d", g_rand_int_range(r, 0, 60000));
+    break;
+  }
+  case 1: {
+    kernel = "isa/kernels/textbook/sgemm_tiled.yaml";
+    guint n = 16u * (guint)g_rand_int_range(r, 2, 7);
+    sets[1] = g_strdup_printf("n=%u", n);
+    sets[2] = g_strdup_printf("grid=%u", (n / 16) * (n / 16));
+    sets[3] = g_strdup_printf("dynamic_smem=%d", g_rand_int_range(r, 0, 60000));
+    break;
+  }
+  case 2: {
+    kernel = g_rand_boolean(r) ? "isa/kernels/textbook/transpose_naive.yaml"
+                               : "isa/kernels/textbook/transpose_tiled.yaml";
+    guint n = 32u * (guint)g_rand_int_range(r, 2, 6);
+    sets[1] = g_strdup_printf("n=%u", n);
+    sets[2] = g_strdup_printf("grid=%u", (n / 32) * (n / 32));
+    sets[3] = g_strdup_printf("dynamic_smem=%d", g_rand_int_range(r, 0, 60000));
+    break;
+  }
+  default: {
+    kernel = "isa/kernels/textbook/stencil1d.yaml";
+    guint tpb = 64u << g_rand_int_range(r, 0, 3);
+    sets[1] = g_strdup_printf("threads_per_block=%u", tpb);
+    sets[2] = g_strdup_printf("n=%u", tpb * (guint)g_rand_int_range(r, 8, 150));
+    sets[3] = g_strdup_printf("grid=%d", g_rand_int_range(r, 4, 120));
+    sets[4] =
+        g_strdup_printf("dynamic_smem=%u", (tpb + 16) * 4 + (guint)g_rand_int_range(r, 0, 50000));
+    break;
+  }
+  }
+  g_rand_free(r);
+  SassCase c = {kernel, {sets[0], sets[1], sets[2], sets[3], sets[4], NULL}, TRUE};
+  static const guint threads[] = {2, 3, 7};
+  assert_sass_case_matches(&c, threads, G_N_ELEMENTS(threads));
+  for (guint i = 0; i < G_N_ELEMENTS(sets); i++)
+    g_free(sets[i]);
 }
 END_TEST
 
@@ -539,6 +598,7 @@ threads_suite(void)
   TCase *sass = tcase_create("sass");
   tcase_set_timeout(sass, 600);
   tcase_add_loop_test(sass, test_sass_kernels_match, 1, G_N_ELEMENTS(sass_cases));
+  tcase_add_loop_test(sass, test_random_sass_kernels_match, 0, 12);
   suite_add_tcase(s, sass);
   /* (their SMs touch one word on threads: not under ThreadSanitizer) */
   TCase *meet = tcase_create("sass-meet");

@@ -38,7 +38,7 @@
  * without threads), asynchronous copies, the two-level policy (its pool reads every warp's
  * state), and windows too short to pay.  tests/sim/test-threads.c compares every
  * counter with the single loop's. */
-#include "sm-internal.h"
+#include "defer.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -49,56 +49,6 @@
 #define MIN_WINDOW 16u
 /* Allowance for a variable-latency result's write port found taken for a few cycles. */
 #define PORT_SLACK 64u
-/* A record's lines are its own (lines[], sectors[]) up to this many; more (an access over
- * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its view's ext_lines and ext_sectors. */
-#define INLINE_LINES 32u
-#define NO_EXT G_MAXUINT32
-
-typedef enum {
-  DEFER_LEVEL,  /* to a named level, lines from a base or drawn: sm_memory_access() */
-  DEFER_LINES,  /* a window's lines to a named level: sm_memory_access_lines() */
-  DEFER_CACHED, /* a window's lines the L1 did not answer: sm_memory_l2_access() */
-} DeferKind;
-
-typedef struct {
-  guint64 t;         /* issue cycle */
-  guint64 rng;       /* DEFER_LEVEL: the warp's generator where the access draws its lines */
-  guint64 line_base; /* DEFER_LEVEL */
-  guint64 l1_done;   /* DEFER_CACHED: the lines the L1 answered are back (t: none) */
-  guint64 base;      /* its completion, once the memory system has it */
-  guint32 seq, warp, pc;
-  guint32 ext; /* where its lines are in ext_lines, or NO_EXT: in lines[] */
-  guint16 sm;
-  guint8 kind, n, n_issued; /* lines still to send; transactions counted in flight */
-  guint8 level;             /* DEFER_LINES: the memory level */
-  guint64 lines[INLINE_LINES];
-  guint8 sectors[INLINE_LINES];
-} Deferred;
-
-typedef struct {
-  guint64 t;
-  guint index; /* a warp, or a block slot */
-} Ended;
-
-struct SmDefer {
-  GArray *recs;      /* Deferred, in issue order */
-  guint n_sent;      /* its first n_sent have their completion */
-  GArray *warps;     /* Ended: warps whose end waits for their accesses */
-  GArray *blocks;    /* Ended: blocks retired */
-  GArray *launches;  /* Ended: slots free again (t: from when), for the block scheduler */
-  GArray *due;       /* Ended: scratch of view_catch_up() */
-  GArray *retired;   /* guint64: cycles of the retirements the block scheduler may not have seen */
-  GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
-  GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
-  GError *error;       /* a kernel over SASS: the first executor error, at error_t */
-  guint64 error_t;
-  guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
-                         can be closed */
-  guint64 launch_min; /* no block launches before it (while the grid has blocks left) */
-  guint32 seq;
-  guint m; /* the SM */
-};
-
 typedef struct {
   Sm *sm;
   Sm **views;
@@ -195,17 +145,7 @@ view_new(Sm *sm, guint m)
 {
   Sm *v = g_new(Sm, 1);
   *v = *sm;
-  v->defer = g_new0(SmDefer, 1);
-  v->defer->recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
-  v->defer->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
-  v->defer->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
-  v->defer->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
-  v->defer->due = g_array_new(FALSE, FALSE, sizeof(Ended));
-  v->defer->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
-  v->defer->ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
-  v->defer->ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
-  v->defer->launch_min = SM_NEVER;
-  v->defer->m = m;
+  v->defer = sm_defer_new(m);
   v->sim_sms = g_new(guint, 1);
   v->sim_sms[0] = m;
   v->n_sim_sm = 1;
@@ -237,17 +177,6 @@ view_new(Sm *sm, guint m)
   return v;
 }
 
-/* The next cycle view @v has anything to do. */
-static guint64
-view_next(const Sm *v)
-{
-  guint64 next = sm_engine_next_cycle(&v->engine);
-  guint first = v->defer->m * v->sched_per_sm;
-  for (guint q = first; q < first + v->sched_per_sm; q++)
-    next = MIN(next, v->min_wake[q]);
-  return next;
-}
-
 static void
 add_cache_counts(SmCacheCounts *to, const SmCacheCounts *c)
 {
@@ -271,222 +200,6 @@ fold_counts(Par *p)
     p->sm->stats.visited_cycles += v->stats.visited_cycles;
     memset(&v->stats, 0, sizeof v->stats);
   }
-}
-
-/* A new record of @w's access at @t, its lines its own. */
-static Deferred *
-new_record(Sm *v, SmWarp *w, guint64 t)
-{
-  SmDefer *d = v->defer;
-  g_array_set_size(d->recs, d->recs->len + 1);
-  Deferred *r = &g_array_index(d->recs, Deferred, d->recs->len - 1);
-  r->t = r->l1_done = t;
-  r->seq = d->seq++;
-  r->warp = (guint32)(w - v->warps);
-  r->pc = w->pc;
-  r->sm = (guint16)d->m;
-  r->ext = NO_EXT;
-  r->level = v->info[w->pc].level;
-  return r;
-}
-
-static guint64 *
-rec_lines(SmDefer *d, Deferred *r)
-{
-  return r->ext == NO_EXT ? r->lines : &g_array_index(d->ext_lines, guint64, r->ext);
-}
-
-static guint8 *
-rec_sectors(SmDefer *d, Deferred *r)
-{
-  return r->ext == NO_EXT ? r->sectors : &g_array_index(d->ext_sectors, guint8, r->ext);
-}
-
-guint64
-sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
-{
-  SmDefer *d = v->defer;
-  Deferred *r = new_record(v, w, t);
-  guint n;
-  if (ii->chase_units) {
-    n = sm_window_lines(v, ii, &w->chase, r->lines, r->sectors);
-    r->kind = DEFER_LINES;
-    r->n = (guint8)n;
-    if (ii->level == CFG_LEVEL_CACHED) {
-      /* the SM's own L1 now (it reads lines[i] before writing the rest at m <= i) */
-      r->kind = DEFER_CACHED;
-      r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, r->lines, r->sectors,
-                                         (SmCacheOp)ii->cache_op, ii->is_store, NULL, &r->l1_done,
-                                         r->lines, r->sectors);
-    }
-  } else {
-    n = ii->n_trans;
-    r->kind = DEFER_LEVEL;
-    r->n = (guint8)n;
-    r->line_base = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
-    r->rng = w->rng;
-    if (ii->random_lines) /* the lines it draws, from the warp's own generator */
-      for (guint i = 0; i < n; i++)
-        sm_rng_next(&w->rng);
-  }
-  r->n_issued = (guint8)n;
-  sm_memory_count_issued(&v->mem, d->m, n);
-  if (r->kind == DEFER_CACHED && r->n == 0) {
-    guint64 done = r->l1_done; /* the L1 answered it whole */
-    g_array_set_size(d->recs, d->recs->len - 1);
-    return done;
-  }
-  return SM_PENDING;
-}
-
-guint64
-sm_defer_lines(Sm *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
-               guint level, guint op)
-{
-  SmDefer *d = v->defer;
-  const SmInsnInfo *ii = &v->info[w->pc];
-  Deferred *r = new_record(v, w, t);
-  r->level = (guint8)level;
-  if (n > INLINE_LINES) {
-    r->ext = d->ext_lines->len;
-    g_array_set_size(d->ext_lines, r->ext + n);
-    g_array_set_size(d->ext_sectors, r->ext + n);
-  }
-  guint64 *to_lines = rec_lines(d, r);
-  guint8 *to_sectors = rec_sectors(d, r);
-  if (level == CFG_LEVEL_CACHED) {
-    r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
-    r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, lines, masks, (SmCacheOp)op,
-                                       ii->is_store, NULL, &r->l1_done, to_lines, to_sectors);
-  } else {
-    r->kind = DEFER_LINES;
-    r->n = (guint8)n;
-    memcpy(to_lines, lines, n * sizeof *lines);
-    memcpy(to_sectors, masks, n);
-  }
-  r->n_issued = (guint8)n;
-  sm_memory_count_issued(&v->mem, d->m, n);
-  if (r->kind == DEFER_CACHED && r->n == 0) {
-    guint64 done = r->l1_done; /* the L1 answered it whole */
-    if (r->ext != NO_EXT) {
-      g_array_set_size(d->ext_lines, r->ext);
-      g_array_set_size(d->ext_sectors, r->ext);
-    }
-    g_array_set_size(d->recs, d->recs->len - 1);
-    return done;
-  }
-  return SM_PENDING;
-}
-
-void
-sm_defer_error(Sm *v, guint64 t, GError *error)
-{
-  SmDefer *d = v->defer;
-  if (d->error) {
-    g_error_free(error);
-    return;
-  }
-  d->error = error;
-  d->error_t = t;
-}
-
-void
-sm_defer_finished(Sm *v, SmWarp *w)
-{
-  Ended e = {w->last_issue, (guint)(w - v->warps)};
-  g_array_append_val(v->defer->warps, e);
-}
-
-void
-sm_defer_retired(Sm *v, guint b, guint64 t)
-{
-  SmDefer *d = v->defer;
-  Ended e = {t, b};
-  g_array_append_val(d->blocks, e);
-  v->blocks[b].free_at = SM_NEVER; /* not before its warps' ends are known */
-  if (v->next_block < v->grid_blocks) {
-    g_array_append_val(d->retired, t);
-    /* its slot is free from retire + block_launch_cycles on (at least this): a launch from
-     * then on may come here, and only the block scheduler, between windows, knows */
-    v->run_until = MIN(v->run_until, MAX(t + 1 + v->gpu->block_launch_cycles, d->launch_min));
-  }
-}
-
-/* Record @r's access goes to the memory system, as the single loop would have sent it then:
- * its completion, and its transactions' completion events in its SM's queue. */
-static void
-send(Par *p, Deferred *r)
-{
-  Sm *sm = p->sm, *v = p->views[r->sm];
-  SmMemory *mem = &sm->mem;
-  const SmInsnInfo *ii = &sm->info[r->pc];
-  guint m = r->sm;
-  const guint64 *lines = rec_lines(v->defer, r);
-  const guint8 *sectors = rec_sectors(v->defer, r);
-  mem->engine = &v->engine; /* its completions are the SM's events */
-  guint64 base;
-  if (r->kind == DEFER_CACHED) {
-    base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
-    base = MAX(base, r->l1_done);
-  } else {
-    /* counted in flight at issue already */
-    guint64 peak = mem->peak_outstanding;
-    mem->sm_outstanding[m] -= r->n_issued;
-    if (r->kind == DEFER_LEVEL) {
-      guint64 rng = r->rng;
-      base = sm_memory_access(mem, m, ii->level, r->t, r->n, ii->trans_bytes, r->line_base,
-                              ii->random_lines, ii->is_store, &rng);
-    } else {
-      guint bytes[SM_MEMORY_MAX_LINES];
-      for (guint i = 0; i < r->n; i++)
-        bytes[i] = sm_popcount32(sectors[i]) * mem->sector_bytes;
-      base = sm_memory_access_lines(mem, m, r->level, r->t, r->n, lines, bytes, ii->is_store);
-    }
-    mem->peak_outstanding = peak; /* the view counted its own peak at issue */
-  }
-  mem->engine = &sm->engine;
-  r->base = base;
-}
-
-/* What sm_issue() does with record @r's completion, on view @v's thread. */
-static void
-complete(Sm *v, const Deferred *r)
-{
-  static const guint32 no_latency[ISA_UNIT_COUNT];
-  const SmInsnInfo *ii = &v->info[r->pc];
-  SmWarp *w = &v->warps[r->warp];
-  SmScheduler *s = &v->sched[w->sched];
-  guint64 base = r->base, complete = base;
-  if (!ii->is_store)
-    v->stats.global_load_latency += base - r->t;
-  guint64 port_max = v->port_max;
-  if (v->wb_ports && ii->writes_register && base <= port_max)
-    g_error("threads: a result's register-file write port at cycle %" G_GUINT64_FORMAT
-            " may have been taken by a later issue (one reached %" G_GUINT64_FORMAT
-            "): local_reach() is too short",
-            base, port_max);
-  sm_issue_write_port(v, s, ii, r->t, &base, &complete);
-  v->port_max = port_max; /* it counts the SM's own issues only */
-  const IsaInsn *insn = &v->prog->insns[r->pc];
-  if (v->sass) { /* every register slot it writes (sass.c) */
-    const IsaDeps *deps = &v->prog->deps[r->pc];
-    for (guint k = 0; k < deps->n_dst; k++)
-      sm_scoreboard_write(&w->sb, deps->dst[k], base, no_latency, (SmState)ii->result_state);
-  } else if (insn->dst != ISA_NO_REG && !ii->never) {
-    sm_scoreboard_write(&w->sb, insn->dst, base, no_latency, (SmState)ii->result_state);
-  }
-  w->finish = MAX(w->finish, complete);
-  if (w->done || w->deps_at != SM_PENDING)
-    return;
-  /* the warp waits for it (or waited: it looks again at its wake) */
-  sm_warp_prepare(v, w);
-  if (w->deps_at == SM_PENDING || s->wake[w->pos] != SM_PENDING)
-    return;
-  /* it has not been looked at since it found the register pending: it wakes as the single
-   * loop's look found it, waiting for this completion (the last of its operands) */
-  s->wake[w->pos] = w->deps_at;
-  v->min_wake[w->sched] = MIN(v->min_wake[w->sched], w->deps_at);
-  w->state = w->dep_state;
 }
 
 /* Between windows, on one thread: the views' accesses issued before @bound, to the memory
@@ -524,67 +237,10 @@ resolve(Par *p, guint64 start, guint64 bound)
       p->order->pdata[p->bucket[r->t - start]++] = r;
     }
   }
-  for (guint k = 0; k < total; k++)
-    send(p, g_ptr_array_index(p->order, k));
-}
-
-/* The entries of @ended from before @bound into @due, in their order (which run-ahead may leave
- * out of cycle order); @ended keeps the others. */
-static void
-take_due(GArray *ended, guint64 bound, GArray *due)
-{
-  g_array_set_size(due, 0);
-  guint kept = 0;
-  for (guint k = 0; k < ended->len; k++) {
-    Ended e = g_array_index(ended, Ended, k);
-    if (e.t < bound)
-      g_array_append_val(due, e);
-    else
-      g_array_index(ended, Ended, kept++) = e;
+  for (guint k = 0; k < total; k++) {
+    Deferred *r = g_ptr_array_index(p->order, k);
+    sm_defer_send(p->sm, p->views[r->sm], r);
   }
-  g_array_set_size(ended, kept);
-}
-
-/* On view @v's thread: its accesses' completions, then the ends of its warps and blocks that
- * waited for them (those that ended before the bound), its slots free again. */
-static void
-view_catch_up(Sm *v)
-{
-  SmDefer *d = v->defer;
-  for (guint k = 0; k < d->n_sent; k++)
-    complete(v, &g_array_index(d->recs, Deferred, k));
-  g_array_remove_range(d->recs, 0, d->n_sent);
-  d->n_sent = 0;
-  /* the lines kept apart for the records left (the latest) move to the front */
-  guint first = d->ext_lines->len;
-  for (guint k = 0; k < d->recs->len && first == d->ext_lines->len; k++)
-    if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
-      first = g_array_index(d->recs, Deferred, k).ext;
-  if (first > 0) {
-    g_array_remove_range(d->ext_lines, 0, first);
-    g_array_remove_range(d->ext_sectors, 0, first);
-    for (guint k = 0; k < d->recs->len; k++)
-      if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
-        g_array_index(d->recs, Deferred, k).ext -= first;
-  }
-  take_due(d->warps, d->bound, d->due);
-  for (guint k = 0; k < d->due->len; k++) {
-    SmWarp *w = &v->warps[g_array_index(d->due, Ended, k).index];
-    guint64 end = MAX(w->finish, w->last_issue + 1);
-    w->stats->resident_warp_cycles += end - w->launched;
-    SmBlock *blk = &v->blocks[w->block];
-    blk->retire = MAX(blk->retire, end);
-  }
-  take_due(d->blocks, d->bound, d->due);
-  for (guint k = 0; k < d->due->len; k++) {
-    guint b = g_array_index(d->due, Ended, k).index;
-    SmBlock *blk = &v->blocks[b];
-    v->end_cycle = MAX(v->end_cycle, blk->retire);
-    blk->free_at = blk->retire + v->gpu->block_launch_cycles;
-    Ended l = {blk->free_at, b};
-    g_array_append_val(d->launches, l);
-  }
-  v->now = MIN(v->now, view_next(v));
 }
 
 /* Thread @id's share of the views: each catches up, or steps to its limit (run_until). */
@@ -593,7 +249,7 @@ step_share(Par *p, guint id, gboolean catching_up)
 {
   guint lo = id * p->n_views / p->n_threads, hi = (id + 1) * p->n_views / p->n_threads;
   for (guint i = lo; i < hi; i++) {
-    view_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
+    sm_defer_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
     if (!catching_up)
       sm_step_view(p->views[i]);
   }
@@ -714,7 +370,7 @@ launch_blocks(Par *p, guint64 at, gboolean dispatch)
         g_array_index(r, guint64, kept++) = g_array_index(r, guint64, k);
     g_array_set_size(r, kept);
     v->next_block = sm->next_block;
-    v->now = MIN(v->now, view_next(v));
+    v->now = MIN(v->now, sm_view_next(v));
   }
 }
 
@@ -802,7 +458,7 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     sm_engine_push(&sm->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
   sm_engine_clear(&launches);
   for (guint m = 0; m < sm->n_sm; m++)
-    p.views[m]->now = MAX(sm->now, view_next(p.views[m]));
+    p.views[m]->now = MAX(sm->now, sm_view_next(p.views[m]));
   Worker *workers = g_new(Worker, p.n_threads);
   GThread **threads = g_new0(GThread *, p.n_threads);
   for (guint i = 1; i < p.n_threads; i++) {
@@ -860,7 +516,7 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   resolve(&p, bound, MAX(bound, end));
   guint64 now = SM_NEVER;
   for (guint m = 0; m < p.n_views; m++) {
-    view_catch_up(p.views[m]);
+    sm_defer_catch_up(p.views[m]);
     now = MIN(now, p.views[m]->now);
   }
   launch_blocks(&p, 0, FALSE);
@@ -881,27 +537,17 @@ sm_parallel_run(Sm *sm, guint64 cycle)
       sm_engine_push(&sm->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
     sm_count_into(sm, m, &sm->stats);
     sm_engine_clear(&v->engine);
-    g_array_free(v->defer->recs, TRUE);
-    g_array_free(v->defer->warps, TRUE);
-    g_array_free(v->defer->blocks, TRUE);
-    g_array_free(v->defer->launches, TRUE);
-    g_array_free(v->defer->due, TRUE);
-    g_array_free(v->defer->retired, TRUE);
     if (v->clock) { /* (in any order: only their median, minimum and maximum are read) */
       g_array_append_vals(sm->clock->spans, v->clock->spans->data, v->clock->spans->len);
       g_array_free(v->clock->spans, TRUE);
       g_free(v->clock);
     }
-    g_array_free(v->defer->ext_lines, TRUE);
-    g_array_free(v->defer->ext_sectors, TRUE);
     if (v->defer->error && (!first_error || v->defer->error_t < first_error_t)) {
       g_clear_error(&first_error); /* the earliest, then the lowest SM: the single loop's */
-      first_error = v->defer->error;
+      first_error = g_steal_pointer(&v->defer->error);
       first_error_t = v->defer->error_t;
-    } else if (v->defer->error) {
-      g_error_free(v->defer->error);
     }
-    g_free(v->defer);
+    sm_defer_free(v->defer);
     g_free(v->sim_sms);
     g_free(v->order);
     g_free(v->eligible);

@@ -403,24 +403,6 @@ bank_passes(const Sm *sm, const ExecStep *st)
   return MAX(passes, MAX(need, 1u));
 }
 
-/* The buffer holding address @a (@hint first), or -1. */
-static gint
-buffer_of(SmSass *x, guint64 a, gint hint)
-{
-  guint n = exec_memory_count(x->mem);
-  for (guint k = 0; k <= n; k++) {
-    gint b = k == 0 ? hint : (gint)k - 1;
-    if (b < 0 || (k > 0 && b == hint))
-      continue;
-    gsize size;
-    guint64 addr;
-    exec_memory_data(x->mem, (guint)b, &size, &addr);
-    if (a >= addr && a < addr + size)
-      return b;
-  }
-  return -1;
-}
-
 /* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
  * says so, and whether another SM touched any of their 8-byte words in a window not yet safe,
  * either of them writing (then the single loop might have ordered the two otherwise: a
@@ -455,10 +437,9 @@ shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean wr
 static void
 shadow_step(SmSass *x, const ExecStep *st, guint m)
 {
-  gint b = -1;
   for (guint32 e = st->enabled; e; e &= e - 1) {
     guint64 a = st->addr[__builtin_ctz(e)];
-    b = buffer_of(x, a, b);
+    gint b = exec_memory_index(x->mem, a, 1);
     if (b < 0)
       continue; /* the executor refused it: the run stops */
     gsize size;
@@ -562,7 +543,7 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     guint level = ii->level;
     if (step.space == EXEC_SPACE_GLOBAL) {
       /* the level of the buffer the first lane reaches */
-      gint b = buffer_of(x, step.addr[__builtin_ctz(step.enabled)], -1);
+      gint b = exec_memory_index(x->mem, step.addr[__builtin_ctz(step.enabled)], 1);
       if (b >= 0)
         level = x->buffer_level[b];
     }

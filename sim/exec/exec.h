@@ -45,6 +45,8 @@ guint64 exec_memory_add(ExecMemory *mem, const char *name, gsize size);
 guint8 *exec_memory_data(ExecMemory *mem, guint index, gsize *size, guint64 *address);
 guint exec_memory_count(const ExecMemory *mem);
 const char *exec_memory_name(const ExecMemory *mem, guint index);
+/* The buffer holding the @len bytes at device address @addr (its index), or -1. */
+gint exec_memory_index(ExecMemory *mem, guint64 addr, gsize len);
 /* The host bytes at device address @addr, @len bytes all inside one buffer; NULL otherwise. */
 guint8 *exec_memory_at(ExecMemory *mem, guint64 addr, gsize len);
 

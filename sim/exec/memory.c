@@ -102,26 +102,31 @@ exec_memory_data(ExecMemory *mem, guint index, gsize *size, guint64 *address)
   return b->data;
 }
 
+gint
+exec_memory_index(ExecMemory *mem, guint64 addr, gsize len)
+{
+  guint n = mem->buffers->len;
+  guint last = (guint)g_atomic_int_get((gint *)&mem->last);
+  for (guint k = 0; k <= n; k++) {
+    guint i = k == 0 ? last : k - 1;
+    if (i >= n || (k > 0 && i == last))
+      continue;
+    const ExecBuffer *c = &g_array_index(mem->buffers, ExecBuffer, i);
+    if (addr >= c->address && addr + len <= c->address + c->size) {
+      if (i != last)
+        g_atomic_int_set((gint *)&mem->last, (gint)i);
+      return (gint)i;
+    }
+  }
+  return -1;
+}
+
 guint8 *
 exec_memory_at(ExecMemory *mem, guint64 addr, gsize len)
 {
-  guint n = mem->buffers->len;
-  if (n == 0)
+  gint i = exec_memory_index(mem, addr, len);
+  if (i < 0)
     return NULL;
-  guint last = (guint)g_atomic_int_get((gint *)&mem->last);
-  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, last < n ? last : 0);
-  if (addr < b->address || addr + len > b->address + b->size) {
-    b = NULL;
-    for (guint i = 0; i < n; i++) {
-      ExecBuffer *c = &g_array_index(mem->buffers, ExecBuffer, i);
-      if (addr >= c->address && addr + len <= c->address + c->size) {
-        b = c;
-        g_atomic_int_set((gint *)&mem->last, (gint)i);
-        break;
-      }
-    }
-    if (!b)
-      return NULL;
-  }
+  ExecBuffer *b = &g_array_index(mem->buffers, ExecBuffer, i);
   return b->data + (addr - b->address);
 }

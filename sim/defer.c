@@ -1,0 +1,304 @@
+/* A view's records: what it defers and what comes back (defer.h). */
+#include "defer.h"
+
+#include <string.h>
+
+SmDefer *
+sm_defer_new(guint m)
+{
+  SmDefer *d = g_new0(SmDefer, 1);
+  d->recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
+  d->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
+  d->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
+  d->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
+  d->due = g_array_new(FALSE, FALSE, sizeof(Ended));
+  d->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
+  d->ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
+  d->ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
+  d->launch_min = SM_NEVER;
+  d->m = m;
+  return d;
+}
+
+void
+sm_defer_free(SmDefer *d)
+{
+  g_array_free(d->recs, TRUE);
+  g_array_free(d->warps, TRUE);
+  g_array_free(d->blocks, TRUE);
+  g_array_free(d->launches, TRUE);
+  g_array_free(d->due, TRUE);
+  g_array_free(d->retired, TRUE);
+  g_array_free(d->ext_lines, TRUE);
+  g_array_free(d->ext_sectors, TRUE);
+  g_clear_error(&d->error);
+  g_free(d);
+}
+
+guint64
+sm_view_next(const Sm *v)
+{
+  guint64 next = sm_engine_next_cycle(&v->engine);
+  guint first = v->defer->m * v->sched_per_sm;
+  for (guint q = first; q < first + v->sched_per_sm; q++)
+    next = MIN(next, v->min_wake[q]);
+  return next;
+}
+
+/* A new record of @w's access at @t, its lines its own. */
+static Deferred *
+new_record(Sm *v, SmWarp *w, guint64 t)
+{
+  SmDefer *d = v->defer;
+  g_array_set_size(d->recs, d->recs->len + 1);
+  Deferred *r = &g_array_index(d->recs, Deferred, d->recs->len - 1);
+  r->t = r->l1_done = t;
+  r->seq = d->seq++;
+  r->warp = (guint32)(w - v->warps);
+  r->pc = w->pc;
+  r->sm = (guint16)d->m;
+  r->ext = NO_EXT;
+  r->level = v->info[w->pc].level;
+  return r;
+}
+
+static guint64 *
+rec_lines(SmDefer *d, Deferred *r)
+{
+  return r->ext == NO_EXT ? r->lines : &g_array_index(d->ext_lines, guint64, r->ext);
+}
+
+static guint8 *
+rec_sectors(SmDefer *d, Deferred *r)
+{
+  return r->ext == NO_EXT ? r->sectors : &g_array_index(d->ext_sectors, guint8, r->ext);
+}
+
+guint64
+sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+{
+  if (ii->chase_units) { /* a window's lines, as an access over SASS names its own */
+    guint64 lines[32];
+    guint8 sectors[32];
+    guint n = sm_window_lines(v, ii, &w->chase, lines, sectors);
+    return sm_defer_lines(v, w, t, n, lines, sectors, ii->level, ii->cache_op);
+  }
+  SmDefer *d = v->defer;
+  Deferred *r = new_record(v, w, t);
+  guint n = ii->n_trans;
+  r->kind = DEFER_LEVEL;
+  r->n = r->n_issued = (guint8)n;
+  r->line_base = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
+  r->rng = w->rng;
+  if (ii->random_lines) /* the lines it draws, from the warp's own generator */
+    for (guint i = 0; i < n; i++)
+      sm_rng_next(&w->rng);
+  sm_memory_count_issued(&v->mem, d->m, n);
+  return SM_PENDING;
+}
+
+guint64
+sm_defer_lines(Sm *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
+               guint level, guint op)
+{
+  SmDefer *d = v->defer;
+  const SmInsnInfo *ii = &v->info[w->pc];
+  Deferred *r = new_record(v, w, t);
+  r->level = (guint8)level;
+  if (n > INLINE_LINES) {
+    r->ext = d->ext_lines->len;
+    g_array_set_size(d->ext_lines, r->ext + n);
+    g_array_set_size(d->ext_sectors, r->ext + n);
+  }
+  guint64 *to_lines = rec_lines(d, r);
+  guint8 *to_sectors = rec_sectors(d, r);
+  if (level == CFG_LEVEL_CACHED) {
+    r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
+    r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, lines, masks, (SmCacheOp)op,
+                                       ii->is_store, NULL, &r->l1_done, to_lines, to_sectors);
+  } else {
+    r->kind = DEFER_LINES;
+    r->n = (guint8)n;
+    memcpy(to_lines, lines, n * sizeof *lines);
+    memcpy(to_sectors, masks, n);
+  }
+  r->n_issued = (guint8)n;
+  sm_memory_count_issued(&v->mem, d->m, n);
+  if (r->kind == DEFER_CACHED && r->n == 0) {
+    guint64 done = r->l1_done; /* the L1 answered it whole */
+    if (r->ext != NO_EXT) {
+      g_array_set_size(d->ext_lines, r->ext);
+      g_array_set_size(d->ext_sectors, r->ext);
+    }
+    g_array_set_size(d->recs, d->recs->len - 1);
+    return done;
+  }
+  return SM_PENDING;
+}
+
+void
+sm_defer_error(Sm *v, guint64 t, GError *error)
+{
+  SmDefer *d = v->defer;
+  if (d->error) {
+    g_error_free(error);
+    return;
+  }
+  d->error = error;
+  d->error_t = t;
+}
+
+void
+sm_defer_finished(Sm *v, SmWarp *w)
+{
+  Ended e = {w->last_issue, (guint)(w - v->warps)};
+  g_array_append_val(v->defer->warps, e);
+}
+
+void
+sm_defer_retired(Sm *v, guint b, guint64 t)
+{
+  SmDefer *d = v->defer;
+  Ended e = {t, b};
+  g_array_append_val(d->blocks, e);
+  v->blocks[b].free_at = SM_NEVER; /* not before its warps' ends are known */
+  if (v->next_block < v->grid_blocks) {
+    g_array_append_val(d->retired, t);
+    /* its slot is free from retire + block_launch_cycles on (at least this): a launch from
+     * then on may come here, and only the block scheduler, between windows, knows */
+    v->run_until = MIN(v->run_until, MAX(t + 1 + v->gpu->block_launch_cycles, d->launch_min));
+  }
+}
+
+void
+sm_defer_send(Sm *sm, Sm *v, Deferred *r)
+{
+  SmMemory *mem = &sm->mem;
+  const SmInsnInfo *ii = &sm->info[r->pc];
+  guint m = r->sm;
+  const guint64 *lines = rec_lines(v->defer, r);
+  const guint8 *sectors = rec_sectors(v->defer, r);
+  mem->engine = &v->engine; /* its completions are the SM's events */
+  guint64 base;
+  if (r->kind == DEFER_CACHED) {
+    base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
+    base = MAX(base, r->l1_done);
+  } else {
+    /* counted in flight at issue already */
+    guint64 peak = mem->peak_outstanding;
+    mem->sm_outstanding[m] -= r->n_issued;
+    if (r->kind == DEFER_LEVEL) {
+      guint64 rng = r->rng;
+      base = sm_memory_access(mem, m, ii->level, r->t, r->n, ii->trans_bytes, r->line_base,
+                              ii->random_lines, ii->is_store, &rng);
+    } else {
+      guint bytes[SM_MEMORY_MAX_LINES];
+      for (guint i = 0; i < r->n; i++)
+        bytes[i] = sm_popcount32(sectors[i]) * mem->sector_bytes;
+      base = sm_memory_access_lines(mem, m, r->level, r->t, r->n, lines, bytes, ii->is_store);
+    }
+    mem->peak_outstanding = peak; /* the view counted its own peak at issue */
+  }
+  mem->engine = &sm->engine;
+  r->base = base;
+}
+
+/* What sm_issue() does with record @r's completion, on view @v's thread. */
+static void
+complete(Sm *v, const Deferred *r)
+{
+  static const guint32 no_latency[ISA_UNIT_COUNT];
+  const SmInsnInfo *ii = &v->info[r->pc];
+  SmWarp *w = &v->warps[r->warp];
+  SmScheduler *s = &v->sched[w->sched];
+  guint64 base = r->base, complete = base;
+  if (!ii->is_store)
+    v->stats.global_load_latency += base - r->t;
+  guint64 port_max = v->port_max;
+  if (v->wb_ports && ii->writes_register && base <= port_max)
+    g_error("threads: a result's register-file write port at cycle %" G_GUINT64_FORMAT
+            " may have been taken by a later issue (one reached %" G_GUINT64_FORMAT
+            "): local_reach() is too short",
+            base, port_max);
+  sm_issue_write_port(v, s, ii, r->t, &base, &complete);
+  v->port_max = port_max; /* it counts the SM's own issues only */
+  const IsaInsn *insn = &v->prog->insns[r->pc];
+  if (v->sass) { /* every register slot it writes (sass.c) */
+    const IsaDeps *deps = &v->prog->deps[r->pc];
+    for (guint k = 0; k < deps->n_dst; k++)
+      sm_scoreboard_write(&w->sb, deps->dst[k], base, no_latency, (SmState)ii->result_state);
+  } else if (insn->dst != ISA_NO_REG && !ii->never) {
+    sm_scoreboard_write(&w->sb, insn->dst, base, no_latency, (SmState)ii->result_state);
+  }
+  w->finish = MAX(w->finish, complete);
+  if (w->done || w->deps_at != SM_PENDING)
+    return;
+  /* the warp waits for it (or waited: it looks again at its wake) */
+  sm_warp_prepare(v, w);
+  if (w->deps_at == SM_PENDING || s->wake[w->pos] != SM_PENDING)
+    return;
+  /* it has not been looked at since it found the register pending: it wakes as the single
+   * loop's look found it, waiting for this completion (the last of its operands) */
+  s->wake[w->pos] = w->deps_at;
+  v->min_wake[w->sched] = MIN(v->min_wake[w->sched], w->deps_at);
+  w->state = w->dep_state;
+}
+
+/* The entries of @ended from before @bound into @due, in their order (which run-ahead may leave
+ * out of cycle order); @ended keeps the others. */
+static void
+take_due(GArray *ended, guint64 bound, GArray *due)
+{
+  g_array_set_size(due, 0);
+  guint kept = 0;
+  for (guint k = 0; k < ended->len; k++) {
+    Ended e = g_array_index(ended, Ended, k);
+    if (e.t < bound)
+      g_array_append_val(due, e);
+    else
+      g_array_index(ended, Ended, kept++) = e;
+  }
+  g_array_set_size(ended, kept);
+}
+
+/* (sm_defer_catch_up) On view @v's thread: its accesses' completions, then the ends of its warps
+ * and blocks that waited for them (those that ended before the bound), its slots free again. */
+void
+sm_defer_catch_up(Sm *v)
+{
+  SmDefer *d = v->defer;
+  for (guint k = 0; k < d->n_sent; k++)
+    complete(v, &g_array_index(d->recs, Deferred, k));
+  g_array_remove_range(d->recs, 0, d->n_sent);
+  d->n_sent = 0;
+  /* the lines kept apart for the records left (the latest) move to the front */
+  guint first = d->ext_lines->len;
+  for (guint k = 0; k < d->recs->len && first == d->ext_lines->len; k++)
+    if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
+      first = g_array_index(d->recs, Deferred, k).ext;
+  if (first > 0) {
+    g_array_remove_range(d->ext_lines, 0, first);
+    g_array_remove_range(d->ext_sectors, 0, first);
+    for (guint k = 0; k < d->recs->len; k++)
+      if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
+        g_array_index(d->recs, Deferred, k).ext -= first;
+  }
+  take_due(d->warps, d->bound, d->due);
+  for (guint k = 0; k < d->due->len; k++) {
+    SmWarp *w = &v->warps[g_array_index(d->due, Ended, k).index];
+    guint64 end = MAX(w->finish, w->last_issue + 1);
+    w->stats->resident_warp_cycles += end - w->launched;
+    SmBlock *blk = &v->blocks[w->block];
+    blk->retire = MAX(blk->retire, end);
+  }
+  take_due(d->blocks, d->bound, d->due);
+  for (guint k = 0; k < d->due->len; k++) {
+    guint b = g_array_index(d->due, Ended, k).index;
+    SmBlock *blk = &v->blocks[b];
+    v->end_cycle = MAX(v->end_cycle, blk->retire);
+    blk->free_at = blk->retire + v->gpu->block_launch_cycles;
+    Ended l = {blk->free_at, b};
+    g_array_append_val(d->launches, l);
+  }
+  v->now = MIN(v->now, sm_view_next(v));
+}

@@ -1,0 +1,70 @@
+/* What a view of one SM (parallel.c) leaves for the memory system the SMs share, and takes
+ * back: its global accesses as records, in issue order, sent between windows in the single
+ * loop's order; the ends of its warps and blocks, which wait for their accesses' completions.
+ * Not the windows, the threads or the block scheduler (parallel.c). */
+#pragma once
+
+#include "sm-internal.h"
+
+/* A record's lines are its own (lines[], sectors[]) up to this many; more (an access over
+ * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its view's ext_lines and ext_sectors. */
+#define INLINE_LINES 32u
+#define NO_EXT G_MAXUINT32
+
+typedef enum {
+  DEFER_LEVEL,  /* to a named level, lines from a base or drawn: sm_memory_access() */
+  DEFER_LINES,  /* a window's lines to a named level: sm_memory_access_lines() */
+  DEFER_CACHED, /* a window's lines the L1 did not answer: sm_memory_l2_access() */
+} DeferKind;
+
+typedef struct {
+  guint64 t;         /* issue cycle */
+  guint64 rng;       /* DEFER_LEVEL: the warp's generator where the access draws its lines */
+  guint64 line_base; /* DEFER_LEVEL */
+  guint64 l1_done;   /* DEFER_CACHED: the lines the L1 answered are back (t: none) */
+  guint64 base;      /* its completion, once the memory system has it */
+  guint32 seq, warp, pc;
+  guint32 ext; /* where its lines are in ext_lines, or NO_EXT: in lines[] */
+  guint16 sm;
+  guint8 kind, n, n_issued; /* lines still to send; transactions counted in flight */
+  guint8 level;             /* DEFER_LINES: the memory level */
+  guint64 lines[INLINE_LINES];
+  guint8 sectors[INLINE_LINES];
+} Deferred;
+
+typedef struct {
+  guint64 t;
+  guint index; /* a warp, or a block slot */
+} Ended;
+
+struct SmDefer {
+  GArray *recs;      /* Deferred, in issue order */
+  guint n_sent;      /* its first n_sent have their completion */
+  GArray *warps;     /* Ended: warps whose end waits for their accesses */
+  GArray *blocks;    /* Ended: blocks retired */
+  GArray *launches;  /* Ended: slots free again (t: from when), for the block scheduler */
+  GArray *due;       /* Ended: scratch of sm_defer_catch_up() */
+  GArray *retired;   /* guint64: cycles of the retirements the block scheduler may not have seen */
+  GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
+  GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
+  GError *error;       /* a kernel over SASS: the first executor error, at error_t */
+  guint64 error_t;
+  guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
+                         can be closed */
+  guint64 launch_min; /* no block launches before it (while the grid has blocks left) */
+  guint32 seq;
+  guint m; /* the SM */
+};
+
+/* A view's records, for SM @m; freed with what they still hold. */
+SmDefer *sm_defer_new(guint m);
+void sm_defer_free(SmDefer *d);
+/* Record @r of view @v goes to @sm's memory system, as the single loop would have sent it
+ * then: its completion, and its transactions' completion events in @v's queue (one thread,
+ * between windows). */
+void sm_defer_send(Sm *sm, Sm *v, Deferred *r);
+/* On view @v's thread: its sent records' completions into scoreboards and write ports, then the
+ * warps and blocks that ended before the bound, their slots free again. */
+void sm_defer_catch_up(Sm *v);
+/* The next cycle view @v has anything to do. */
+guint64 sm_view_next(const Sm *v);

@@ -507,7 +507,17 @@ sass_kernel(const char *const *insns, const char *launch, guint bytes)
   return test_write_temp("k.yaml", text);
 }
 
-/* Every block stores its index into out[0] after loading in[its index]: blocks on different
+/* What block @b stores: the bits of in[b] (iota floats) plus b. */
+static guint32
+iota_plus(guint b)
+{
+  float f = (float)b;
+  guint32 bits;
+  memcpy(&bits, &f, 4);
+  return bits + b;
+}
+
+/* Every block stores in[its index] plus its index into out[0]: blocks on different
  * SMs write one word in the same window, which only the single loop orders; stepped apart, the
  * run finds it and starts again in one loop, with the single loop's last writer. */
 START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
@@ -519,6 +529,7 @@ START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
                                      "IMAD.WIDE R4, R0, 0x4, R4",
                                      "LDG.E R6, desc[UR4][R4.64]",
                                      "IADD3 R6, R6, R0, RZ",
+                                     "IMAD.WIDE R2, R0, 0x0, R2",
                                      "STG.E desc[UR4][R2.64], R6",
                                      "EXIT",
                                      NULL};
@@ -528,10 +539,13 @@ START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
   char *error;
   SmStats one = sass_case_run(kernel, sets, FALSE, 1, &one_bytes, &error);
   ck_assert_msg(error == NULL, "%s", error);
-  ck_assert_uint_eq(one.issued, 24 * 2 * 9);
+  ck_assert_uint_eq(one.issued, 24 * 2 * 10);
   guint32 last;
   memcpy(&last, one_bytes->data, 4);
-  ck_assert_uint_eq(last % 2, 0); /* in[b] + b = 2b: some block's */
+  gboolean some_block = FALSE; /* the last writer's value */
+  for (guint b = 0; b < 24; b++)
+    some_block |= last == iota_plus(b);
+  ck_assert_msg(some_block, "out[0] = %u is no block's", last);
   static const guint threads[] = {1, 2, 3};
   for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
     SmStats apart = sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
@@ -543,6 +557,49 @@ START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
     g_byte_array_unref(bytes);
   }
   g_byte_array_unref(one_bytes);
+}
+END_TEST
+
+/* The same kernel with each block storing to out[2 x its index] (an 8-byte word of its own):
+ * nothing meets and the views' run stands; storing to out[its index], neighbouring blocks
+ * share 8-byte words of the shadow and meet (falsely): one loop again.  Both are the single
+ * loop's to the byte. */
+START_TEST(test_sass_blocks_meeting_only_in_their_words)
+{
+  static const char *const strides[] = {"0x8", "0x4"};
+  for (guint k = 0; k < G_N_ELEMENTS(strides); k++) {
+    g_autofree char *imad = g_strdup_printf("IMAD.WIDE R2, R0, %s, R2", strides[k]);
+    const char *const sass[] = {"S2R R0, SR_CTAID.X",
+                                "LDC.64 R2, c[0x0][0x210]",
+                                "LDC.64 R4, c[0x0][0x218]",
+                                "ULDC.64 UR4, c[0x0][0x208]",
+                                "IMAD.WIDE R4, R0, 0x4, R4",
+                                "LDG.E R6, desc[UR4][R4.64]",
+                                "IADD3 R6, R6, R0, RZ",
+                                imad,
+                                "STG.E desc[UR4][R2.64], R6",
+                                "EXIT",
+                                NULL};
+    g_autofree char *kernel = sass_kernel(sass, "grid: 24\nblock: 64", 4096);
+    const char *sets[] = {"sm_count=4", NULL};
+    GByteArray *one_bytes, *bytes;
+    char *error;
+    SmStats one = sass_case_run(kernel, sets, FALSE, 1, &one_bytes, &error);
+    ck_assert_msg(error == NULL, "%s", error);
+    guint32 first;
+    memcpy(&first, one_bytes->data + (k == 0 ? 8 : 4), 4);
+    ck_assert_uint_eq(first, iota_plus(1)); /* block 1's */
+    SmStats apart = sass_case_run(kernel, sets, TRUE, 2, &bytes, &error);
+    ck_assert_msg(error == NULL, "%s", error);
+    if (k == 0)
+      ck_assert_msg(apart.windows > 0, "own words: not stepped apart");
+    else
+      ck_assert_msg(apart.windows == 0, "shared 8-byte words: the views' run was kept");
+    test_assert_same_counts(&one, &apart, strides[k]);
+    assert_same_bytes(one_bytes, bytes, strides[k]);
+    g_byte_array_unref(bytes);
+    g_byte_array_unref(one_bytes);
+  }
 }
 END_TEST
 
@@ -566,8 +623,9 @@ START_TEST(test_sass_errors_are_the_single_loops)
   ck_assert(one_error != NULL);
   static const guint threads[] = {1, 2, 3};
   for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
-    sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
+    SmStats apart = sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
     g_byte_array_unref(bytes);
+    ck_assert_msg(apart.windows > 0, "not stepped apart on %u threads", threads[i]);
     ck_assert_msg(error != NULL, "no error on %u threads", threads[i]);
     ck_assert_str_eq(error, one_error);
     g_free(error);
@@ -605,6 +663,7 @@ threads_suite(void)
   TCase *meet = tcase_create("sass-meet");
   tcase_set_timeout(meet, 120);
   tcase_add_test(meet, test_sass_blocks_meeting_in_a_word_run_in_one_loop);
+  tcase_add_test(meet, test_sass_blocks_meeting_only_in_their_words);
   tcase_add_test(meet, test_sass_errors_are_the_single_loops);
   suite_add_tcase(s, meet);
   return s;

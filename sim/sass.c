@@ -437,14 +437,17 @@ shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean wr
 static void
 shadow_step(SmSass *x, const ExecStep *st, guint m)
 {
+  gint b = -1;
+  gsize size = 0;
+  guint64 addr = 0;
   for (guint32 e = st->enabled; e; e &= e - 1) {
     guint64 a = st->addr[__builtin_ctz(e)];
-    gint b = exec_memory_index(x->mem, a, 1);
-    if (b < 0)
-      continue; /* the executor refused it: the run stops */
-    gsize size;
-    guint64 addr;
-    exec_memory_data(x->mem, (guint)b, &size, &addr);
+    if (b < 0 || a < addr || a >= addr + size) { /* (lanes mostly stay in one buffer) */
+      b = exec_memory_index(x->mem, a, 1);
+      if (b < 0)
+        continue; /* the executor refused it: the run stops */
+      exec_memory_data(x->mem, (guint)b, &size, &addr);
+    }
     guint len = (guint)MIN((guint64)MAX(st->bytes, 1u), addr + size - a);
     shadow_touch(x, (guint)b, a - addr, len, m, st->is_store);
   }

@@ -190,7 +190,7 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
        "be a whole number from 0 to 63, got 99"},
       {{"run", H100, store, NULL}, "k.yaml:4:7: STS writes no register"},
       {{"run", H100, "isa/kernels/memcpy.yaml", "--set", "width=12", NULL},
-       "memcpy.yaml:34:5: width must be 4, 8 or 16 bytes per lane, not 12"},
+       "memcpy.yaml:39:5: width must be 4, 8 or 16 bytes per lane, not 12"},
       {{"run", "no/such/gpu.yaml", MIX, NULL}, "no/such/gpu.yaml: cannot read: No such file"},
       {{"run", dir, MIX, NULL}, ": cannot read: "},
       {{"run", binary, MIX, NULL}, "gpu.yaml:1:1: not a UTF-8 text file"},

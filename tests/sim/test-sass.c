@@ -442,8 +442,8 @@ START_TEST(test_memcpy_sass_against_stream)
                {"variant=84", "loads=8", "width=16", "warps_per_sm=2", "schedule=source", 25, 45}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     const char *sass[] = {cases[i].variant, cases[i].warps, "iters=32", NULL};
-    const char *stream[] = {cases[i].loads, cases[i].width, cases[i].warps, cases[i].schedule,
-                            "iters=32", NULL};
+    const char *stream[] = {cases[i].loads,    cases[i].width, cases[i].warps,
+                            cases[i].schedule, "iters=32",     NULL};
     double s = (double)shipped_cycles("isa/kernels/h100/memcpy-sass.yaml", sass);
     double h = (double)shipped_cycles("isa/kernels/memcpy.yaml", stream);
     double err = 100.0 * (s - h) / h;

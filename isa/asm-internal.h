@@ -96,7 +96,10 @@ gboolean asm_flow_branch(Asm *a, const Tok *t, gboolean conditional);
 gboolean asm_flow_bssy(Asm *a, const Tok *at, guint barrier, const Tok *label);
 gboolean asm_flow_bsync(Asm *a, const Tok *at, guint barrier);
 /* Predicate @name (P0..P6) is written by an ISETP / read at @t (fails before any write). */
-void asm_flow_set_pred(Asm *a, const char *name);
+/* An ISETP set @name: @uniform when it is the same in every lane (a comparison of registers,
+ * or a lane expression true in all lanes or none), so a branch it guards cannot diverge. */
+void asm_flow_set_pred(Asm *a, const char *name, gboolean uniform);
+gboolean asm_flow_pred_uniform(const Asm *a, const char *name);
 gboolean asm_flow_use_pred(Asm *a, const Tok *t, const char *name);
 /* Resolves labels into a->insns (jump fields); FALSE with the error at the culprit. */
 gboolean asm_flow_finish(Asm *a);

@@ -137,7 +137,8 @@ asm_flow_branch(Asm *a, const Tok *t, gboolean conditional)
     if (a->open_regions->len == 0)
       return asm_fail_at(a, t,
                          "a guarded branch to '%s' can diverge: it needs an enclosing BSSY ... "
-                         "BSYNC where its lanes reconverge",
+                         "BSYNC where its lanes reconverge (or a predicate the same in every "
+                         "lane)",
                          t->text);
     region = g_array_index(a->open_regions, guint, a->open_regions->len - 1);
   }
@@ -187,9 +188,15 @@ asm_flow_bsync(Asm *a, const Tok *at, guint barrier)
 }
 
 void
-asm_flow_set_pred(Asm *a, const char *name)
+asm_flow_set_pred(Asm *a, const char *name, gboolean uniform)
 {
-  g_hash_table_add(a->preds_set, g_strdup(name));
+  g_hash_table_insert(a->preds_set, g_strdup(name), GINT_TO_POINTER(uniform ? 2 : 1));
+}
+
+gboolean
+asm_flow_pred_uniform(const Asm *a, const char *name)
+{
+  return GPOINTER_TO_INT(g_hash_table_lookup(a->preds_set, name)) == 2;
 }
 
 gboolean

@@ -398,13 +398,18 @@ asm_parse_instruction(Asm *a)
                          (char *)a->reg_names->pdata[insn.dst]);
     ok = ok && asm_expect(a, ",") && parse_setp_sources(a, &insn);
     if (ok && insn.dst != ISA_NO_REG)
-      asm_flow_set_pred(a, a->reg_names->pdata[insn.dst]);
+      asm_flow_set_pred(
+          a, a->reg_names->pdata[insn.dst],
+          insn.pattern != ISA_PRED_CHANCE &&
+              (insn.pattern != ISA_PRED_LANES || insn.count == 0 || insn.count == 0xffffffffu));
     break;
   case ISA_SHAPE_BRA:
     if (asm_peek(a)->kind == TOK_IDENT) {
       Tok *label;
       ok = parse_label_operand(a, &label) &&
-           asm_flow_branch(a, label, guard != ISA_NO_REG && guard_kind != ISA_GUARD_NEVER);
+           asm_flow_branch(a, label,
+                           guard != ISA_NO_REG && guard_kind != ISA_GUARD_NEVER &&
+                               !asm_flow_pred_uniform(a, a->reg_names->pdata[guard]));
     }
     break;
   case ISA_SHAPE_BSSY: {

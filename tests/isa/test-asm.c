@@ -174,7 +174,12 @@ static const struct {
                       "repeat block)"},
     {"ISETP P0, $lane < 4; @P0 BRA L; L: NOP", "1:30: a guarded branch to 'L' can diverge: it "
                                                "needs an enclosing BSSY ... BSYNC where its "
-                                               "lanes reconverge"},
+                                               "lanes reconverge (or a predicate the same in "
+                                               "every lane)"},
+    {"ISETP P0, chance(0.5); @P0 BRA L; L: NOP", "1:32: a guarded branch to 'L' can diverge: it "
+                                                 "needs an enclosing BSSY ... BSYNC where its "
+                                                 "lanes reconverge (or a predicate the same in "
+                                                 "every lane)"},
     {"ISETP P0, $lane < 4; BSSY B0, L; @P0 BRA M; L: BSYNC B0; M: NOP",
      "1:42: label 'M' is past the BSYNC B0 of the branch's region: its lanes could not "
      "reconverge"},

@@ -144,6 +144,27 @@ START_TEST(test_branch_and_barrier_costs_are_gpu_keys)
 }
 END_TEST
 
+START_TEST(test_uniform_branch_needs_no_region)
+{
+  /* P1 compares registers: the same in every lane, so its branches need no BSSY.  ISETP 0 (P1
+   * at 4); @!P1 BRA L issues at 4 and no lane takes it: not_taken_cycles 2, FFMA at 7; @P1 BRA
+   * M at 8, every lane takes it: taken_cycles 3, the FADD after it is skipped, FADD at M 12,
+   * done 16.  Under a lane predicate the same branch is refused (test-asm.c). */
+  const char *sets[] = {"branch.not_taken_cycles=2", "branch.taken_cycles=3", NULL};
+  Traced *t = run_traced("name: k\nwarps_per_sm: 1\nstream: |\n  ISETP P1, R1, R2\n"
+                         "  @!P1 BRA L\n  L: FFMA R3, R3, R4, R5\n  @P1 BRA M\n"
+                         "  FADD R6, R6, R7\n  M: FADD R8, R8, R9\n",
+                         sets);
+  const SmStats *s = sm_stats(t->run->sm);
+  ck_assert_uint_eq(s->cycles, 16);
+  g_autofree char *order = issue_order(t);
+  ck_assert_str_eq(order, "0:0 4:0 7:0 8:0 12:0");
+  ck_assert_uint_eq(s->branches, 2);
+  ck_assert_uint_eq(s->divergent_branches, 0);
+  traced_free(t);
+}
+END_TEST
+
 START_TEST(test_32_way_branch_serialises_every_lane)
 {
   /* per lane j: ISETP t (P0 at t+4), BSSY t+1, BRA t+4 (lane j falls through), FFMA t+5,
@@ -365,6 +386,7 @@ simt_suite(void)
   tcase_add_test(tc, test_two_way_branch_runs_both_paths_then_reconverges);
   tcase_add_test(tc, test_32_way_branch_serialises_every_lane);
   tcase_add_test(tc, test_branch_and_barrier_costs_are_gpu_keys);
+  tcase_add_test(tc, test_uniform_branch_needs_no_region);
   tcase_add_test(tc, test_nested_depth_three_runs_eight_times_the_work);
   tcase_add_test(tc, test_a_branch_taken_with_probability_p);
   suite_add_tcase(s, tc);

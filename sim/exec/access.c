@@ -99,6 +99,26 @@ load_shared_fast(ExecCtx *c, guint dreg, const SassOperand *o, guint bytes)
   const guint32 *base = &w->r[o->reg * 32u];
   guint32 size = EXEC_SHARED_RESERVED + w->block->k->launch.shared_bytes;
   guint32 addr[32];
+  if (c->enabled == 0xffffffffu) {
+    /* every lane: straight loops, the checks folded into one test */
+    guint32 bad = 0;
+    for (guint l = 0; l < 32; l++) {
+      guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;
+      bad |= (guint32)(a < EXEC_SHARED_RESERVED) | (guint32)(a + bytes > size) | (a & (bytes - 1));
+      addr[l] = a;
+    }
+    if (bad)
+      return FALSE;
+    for (guint l = 0; l < 32; l++)
+      c->step->addr[l] = (guint32)(base[l] + (guint32)o->value);
+    const guint8 *shared = w->block->shared;
+    for (guint k = 0; k < words; k++) {
+      guint32 *row = &w->r[(dreg + k) * 32u];
+      for (guint l = 0; l < 32; l++)
+        memcpy(&row[l], shared + addr[l] + 4 * k, 4);
+    }
+    return TRUE;
+  }
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;

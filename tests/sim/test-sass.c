@@ -369,10 +369,10 @@ per_iteration(const char *kernel, const char *param, const char *a, const char *
 }
 
 /* k_div: per outer iteration 1.2 % more without divergence (the stream's last inner back-edge
- * falls through as the SASS's does: 2.8 % before it did); with it 1.8-2.3 % less: both pay BSYNC's cycles once per reconvergence (the stream's BSYNC
- * that switches to a deferred path costs a redirect only), and the SASS warp switches paths
- * at a taken BRA where the stream does at that BSYNC.  Before BSYNC and fall-through BRAs
- * had costs, 2.6-3.3 % less */
+ * falls through as the SASS's does: 2.8 % before it did); with it 1.8-2.3 % less: both pay BSYNC's
+ * cycles once per reconvergence (the stream's BSYNC that switches to a deferred path costs a
+ * redirect only), and the SASS warp switches paths at a taken BRA where the stream does at that
+ * BSYNC.  Before BSYNC and fall-through BRAs had costs, 2.6-3.3 % less */
 START_TEST(test_divergence_sass_against_stream)
 {
   static const struct {
@@ -394,7 +394,8 @@ END_TEST
 /* prefetch.yaml's streams replay the SASS: every variant within 4 %; regpf4's conditional
  * branches that no lane takes (12 cycles each, the H100's branch.not_taken_cycles) are
  * `@!P1 BRA label` with a predicate the same in every lane (without them the SASS was 3.5-6 %
- * slower).  unroll with pdist 8 and
+ * slower); async_roll's copy sits among its FFMAs where the compiler put it (with half of
+ * them before it, distance 2 was 5-14 % slow).  unroll with pdist 8 and
  * 16 issues 5 loads ahead with 16 FFMAs an element and 3 with 64, as the compiler did (all 16
  * ahead, as the source reads, made it 1.5x too fast), and smem_batch with pdist 8 and 16
  * branches over its batch (issuing it predicated off in every element made it up to twice as
@@ -407,6 +408,8 @@ START_TEST(test_prefetch_sass_against_stream)
   } cases[] = {{"variant=base", "pdist=1", "work=16", "warps_per_sm=4", -4, 4},
                {"variant=regpf4", "pdist=4", "work=16", "warps_per_sm=4", -4, 4},
                {"variant=async_roll", "pdist=4", "work=16", "warps_per_sm=4", -4, 4},
+               {"variant=async_roll", "pdist=2", "work=64", "warps_per_sm=4", -4, 4},
+               {"variant=async_roll", "pdist=8", "work=64", "warps_per_sm=16", -4, 4},
                {"variant=unroll", "pdist=4", "work=16", "warps_per_sm=4", -4, 4},
                {"variant=unroll", "pdist=16", "work=16", "warps_per_sm=4", -4, 4},
                {"variant=unroll", "pdist=8", "work=64", "warps_per_sm=8", -4, 4},

@@ -476,6 +476,30 @@ START_TEST(test_waves_sass_against_stream)
 }
 END_TEST
 
+/* banks.yaml's chase is the SASS's: the cycles between a warp's clock reads around the SASS
+ * loop and the stream's whole run agree within 0.1 % for 1, 16 and 32 lanes a bank, one and two
+ * warps (every pass of a 32-way conflict included) */
+START_TEST(test_banks_sass_against_stream)
+{
+  static const char *const strides[] = {"stride=1", "stride=16", "stride=32"};
+  static const char *const warps[] = {"warps_per_sm=1", "warps_per_sm=2"};
+  for (guint i = 0; i < G_N_ELEMENTS(strides); i++)
+    for (guint j = 0; j < G_N_ELEMENTS(warps); j++) {
+      const char *sets[] = {strides[i], warps[j], "iters=128", NULL};
+      TestRun *run =
+          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/banks-sass.yaml", sets);
+      sm_run(run->sm);
+      ck_assert(sm_error(run->sm) == NULL);
+      double s = (double)sm_stats(run->sm)->clock_median;
+      test_run_free(run);
+      double h = (double)shipped_cycles("isa/kernels/banks.yaml", sets);
+      double err = 100.0 * (s - h) / h;
+      ck_assert_msg(err >= -0.1 && err <= 0.1, "%s %s: SASS %.0f, stream %.0f (%+.2f%%)",
+                    strides[i], warps[j], s, h, err);
+    }
+}
+END_TEST
+
 /* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
  * the same cycles between a warp's reads as to the whole run, and each iteration costs at
  * least its 16 dependent FFMAs (4 cycles each). */
@@ -517,6 +541,7 @@ sass_suite(void)
   tcase_add_test(tc, test_prefetch_sass_against_stream);
   tcase_add_test(tc, test_memcpy_sass_against_stream);
   tcase_add_test(tc, test_waves_sass_against_stream);
+  tcase_add_test(tc, test_banks_sass_against_stream);
   tcase_add_test(tc, test_clock_reads_time_the_loop);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");

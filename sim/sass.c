@@ -348,6 +348,23 @@ static gboolean
 one_pass(const ExecStep *st, guint banks, guint shift)
 {
   guint64 used = 0, word[64], previous = G_MAXUINT64;
+  if (MAX(st->bytes, 1u) <= 1u << shift) {
+    /* each lane's bytes in one word when aligned to their size (shared accesses are) */
+    for (guint32 m = st->enabled; m; m &= m - 1) {
+      guint64 a = st->addr[__builtin_ctz(m)];
+      if (((a & ((1u << shift) - 1)) + MAX(st->bytes, 1u)) > 1u << shift)
+        return FALSE; /* straddles two words: look closer */
+      guint64 p = a >> shift;
+      guint bank = (guint)(p & (banks - 1));
+      if (!(used >> bank & 1)) {
+        used |= G_GUINT64_CONSTANT(1) << bank;
+        word[bank] = p;
+      } else if (word[bank] != p) {
+        return FALSE;
+      }
+    }
+    return TRUE;
+  }
   for (guint32 m = st->enabled; m; m &= m - 1) {
     guint64 a = st->addr[__builtin_ctz(m)];
     if (a == previous)

@@ -31,6 +31,10 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
+  if (G_UNLIKELY(insn->op == ISA_OP_BSYNC) && w->simt) {
+    sm_simt_join(w->simt, &w->active, w->pc); /* lanes waiting there issue it with these */
+    w->n_active = sm_popcount32(w->active);
+  }
   guint64 now_ticks = sm_ticks(t);
   SmStats *st = w->stats; /* its SM's counts (mirror.c) */
   s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);

@@ -15,6 +15,13 @@ guard_lanes(const SmSimt *simt, const IsaInsn *insn)
 }
 
 void
+sm_simt_join(SmSimt *simt, guint32 *active, guint32 pc)
+{
+  while (simt->n_pending > 0 && simt->pending_pc[simt->n_pending - 1] == pc)
+    *active |= simt->pending_mask[--simt->n_pending];
+}
+
+void
 sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, guint64 *rng,
              SmSimtStep *out)
 {

@@ -6,8 +6,10 @@
  * active lanes disagree runs its fall-through lanes first and keeps the taken ones (the branch
  * target and their mask) on a stack of pending paths.  At BSYNC Bn the arriving lanes wait;
  * when every lane BSSY recorded has arrived the warp goes on with all of them, else it switches
- * to the most recently deferred path (a fetch redirect, like a taken branch).  Nested regions
- * therefore finish innermost first.
+ * to the most recently deferred path (a fetch redirect, like a taken branch).  Deferred lanes
+ * that branched straight to the BSYNC are already there: they join the lanes that reach it, and
+ * the BSYNC issues once for all of them (sm_simt_join()), as a SASS warp runs its lanes at the
+ * lowest program counter together.  Nested regions therefore finish innermost first.
  */
 #pragma once
 
@@ -27,6 +29,10 @@ typedef struct {
   gboolean branch, divergent;
   guint barrier_op; /* 1 BSSY, 2 BSYNC that releases its lanes: their extra cycles */
 } SmSimtStep;
+
+/* A warp about to issue the BSYNC at @pc: the deferred paths that wait at that very instruction
+ * (their branch jumped to it) join the active lanes (*@active grows). */
+void sm_simt_join(SmSimt *simt, guint32 *active, guint32 pc);
 
 /* Runs the control effect of @insn (at @pc) on a warp whose lanes are *@active: predicates,
  * branches, BSSY, BSYNC.  @rng draws chance() predicates. */

@@ -368,17 +368,18 @@ per_iteration(const char *kernel, const char *param, const char *a, const char *
   return (double)(shipped_cycles(kernel, s48) - shipped_cycles(kernel, s16)) / 32.0;
 }
 
-/* k_div: per outer iteration 1.2 % more without divergence (the stream's last inner back-edge
- * falls through as the SASS's does: 2.8 % before it did); with it 1.8-2.3 % less: both pay BSYNC's
- * cycles once per reconvergence (the stream's BSYNC that switches to a deferred path costs a
- * redirect only), and the SASS warp switches paths at a taken BRA where the stream does at that
- * BSYNC.  Before BSYNC and fall-through BRAs had costs, 2.6-3.3 % less */
+/* k_div: per outer iteration within 4 cycles of the SASS at 1 to 32 ways (1.2 % without
+ * divergence, 0.6 % and less with it).  Two facts brought it there: the stream's last inner
+ * back-edge falls through as the SASS's does (2.8 % before), and the lanes that branched
+ * straight to BSYNC join those that reach it, so it issues once for all, as the SASS warp runs
+ * its lanes at the lowest program counter together (the stream was 1.8-2.3 % slower with a
+ * redirect and a second BSYNC) */
 START_TEST(test_divergence_sass_against_stream)
 {
   static const struct {
     const char *ways;
     double lo, hi;
-  } cases[] = {{"ways=1", 0.5, 2.0}, {"ways=2", -2.5, -1.0}, {"ways=8", -3.0, -1.5}};
+  } cases[] = {{"ways=1", 0.5, 2.0}, {"ways=2", 0.0, 1.5}, {"ways=8", -0.5, 1.0}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     double s = per_iteration("isa/kernels/h100/divergence-sass.yaml", "iters", cases[i].ways,
                              "warps_per_sm=4");

@@ -337,10 +337,9 @@ END_TEST
 
 START_TEST(test_text_timeline_shows_active_lanes)
 {
-  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16) up to BSYNC,
-   * where they wait while the warp turns to the other 16 (the blanks: a redirect, the preset's
-   * 7 cycles); those are at the convergence point already: their BSYNC releases all 32, which
-   * go on after the preset's 20 cycles of BSYNC ('*', '#') */
+  /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16) up to BSYNC;
+   * the other 16 branched straight to it, so it issues once with all 32 ('*', '#') and they go
+   * on together after the preset's 20 cycles of BSYNC */
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/divergence.yaml",
@@ -357,8 +356,8 @@ START_TEST(test_text_timeline_shows_active_lanes)
   ck_assert_msg(
       strstr(
           text,
-          "warp    0   ++---+---+---+---+---+---+---++---    +---                 **---    \n"
-          "    lanes   gg   g   g   g   g   g   g   gg       g                    ##       \n") !=
+          "warp    0   ++---+---+---+---+---+---+---+*---                 **---    ***--**-\n"
+          "    lanes   gg   g   g   g   g   g   g   g#                    ##       ###  ## \n") !=
           NULL,
       "%s", text);
   /* a run without divergence has no lanes rows */

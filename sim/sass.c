@@ -342,26 +342,33 @@ lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 
   return n;
 }
 
+/* Word @p takes its bank (bit of *@used, its word in @word[]): FALSE when the bank already serves
+ * another word. */
+static inline gboolean
+take_bank(guint64 *used, guint64 *word, guint64 p, guint banks)
+{
+  guint bank = (guint)(p & (banks - 1));
+  if (!(*used >> bank & 1)) {
+    *used |= G_GUINT64_CONSTANT(1) << bank;
+    word[bank] = p;
+    return TRUE;
+  }
+  return word[bank] == p;
+}
+
 /* One pass when no two lanes want different words of one bank (the commonest accesses:
  * consecutive words, a broadcast, a vector broadcast); FALSE: look closer. */
 static gboolean
 one_pass(const ExecStep *st, guint banks, guint shift)
 {
   guint64 used = 0, word[64], previous = G_MAXUINT64;
-  if (MAX(st->bytes, 1u) <= 1u << shift) {
+  guint bytes = MAX(st->bytes, 1u), width = 1u << shift;
+  if (bytes <= width) {
     /* each lane's bytes in one word when aligned to their size (shared accesses are) */
     for (guint32 m = st->enabled; m; m &= m - 1) {
       guint64 a = st->addr[__builtin_ctz(m)];
-      if (((a & ((1u << shift) - 1)) + MAX(st->bytes, 1u)) > 1u << shift)
-        return FALSE; /* straddles two words: look closer */
-      guint64 p = a >> shift;
-      guint bank = (guint)(p & (banks - 1));
-      if (!(used >> bank & 1)) {
-        used |= G_GUINT64_CONSTANT(1) << bank;
-        word[bank] = p;
-      } else if (word[bank] != p) {
-        return FALSE;
-      }
+      if ((a & (width - 1)) + bytes > width || !take_bank(&used, word, a >> shift, banks))
+        return FALSE; /* straddles two words, or a bank conflict: look closer */
     }
     return TRUE;
   }
@@ -370,15 +377,9 @@ one_pass(const ExecStep *st, guint banks, guint shift)
     if (a == previous)
       continue; /* the words of the lane before */
     previous = a;
-    for (guint64 p = a >> shift, last = (a + MAX(st->bytes, 1u) - 1) >> shift; p <= last; p++) {
-      guint bank = (guint)(p & (banks - 1));
-      if (!(used >> bank & 1)) {
-        used |= G_GUINT64_CONSTANT(1) << bank;
-        word[bank] = p;
-      } else if (word[bank] != p) {
+    for (guint64 p = a >> shift, last = (a + bytes - 1) >> shift; p <= last; p++)
+      if (!take_bank(&used, word, p, banks))
         return FALSE;
-      }
-    }
   }
   return TRUE;
 }

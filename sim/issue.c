@@ -31,7 +31,7 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   const IsaInsn *insn = &sm->prog->insns[w->pc];
   const SmInsnInfo *ii = &sm->info[w->pc];
-  if (G_UNLIKELY(insn->op == ISA_OP_BSYNC) && w->simt) {
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_SIMT) && insn->op == ISA_OP_BSYNC) {
     sm_simt_join(w->simt, &w->active, w->pc); /* lanes waiting there issue it with these */
     w->n_active = sm_popcount32(w->active);
   }

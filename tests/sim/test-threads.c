@@ -520,20 +520,29 @@ iota_plus(guint b)
 /* Every block stores in[its index] plus its index into out[0]: blocks on different
  * SMs write one word in the same window, which only the single loop orders; stepped apart, the
  * run finds it and starts again in one loop, with the single loop's last writer. */
+/* 24 blocks of 64 threads, each storing in[its index] plus its index to out[@stride bytes x
+ * its index] */
+static char *
+store_kernel(const char *stride)
+{
+  g_autofree char *imad = g_strdup_printf("IMAD.WIDE R2, R0, %s, R2", stride);
+  const char *const sass[] = {"S2R R0, SR_CTAID.X",
+                              "LDC.64 R2, c[0x0][0x210]",
+                              "LDC.64 R4, c[0x0][0x218]",
+                              "ULDC.64 UR4, c[0x0][0x208]",
+                              "IMAD.WIDE R4, R0, 0x4, R4",
+                              "LDG.E R6, desc[UR4][R4.64]",
+                              "IADD3 R6, R6, R0, RZ",
+                              imad,
+                              "STG.E desc[UR4][R2.64], R6",
+                              "EXIT",
+                              NULL};
+  return sass_kernel(sass, "grid: 24\nblock: 64", 4096);
+}
+
 START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
 {
-  static const char *const sass[] = {"S2R R0, SR_CTAID.X",
-                                     "LDC.64 R2, c[0x0][0x210]",
-                                     "LDC.64 R4, c[0x0][0x218]",
-                                     "ULDC.64 UR4, c[0x0][0x208]",
-                                     "IMAD.WIDE R4, R0, 0x4, R4",
-                                     "LDG.E R6, desc[UR4][R4.64]",
-                                     "IADD3 R6, R6, R0, RZ",
-                                     "IMAD.WIDE R2, R0, 0x0, R2",
-                                     "STG.E desc[UR4][R2.64], R6",
-                                     "EXIT",
-                                     NULL};
-  g_autofree char *kernel = sass_kernel(sass, "grid: 24\nblock: 64", 4096);
+  g_autofree char *kernel = store_kernel("0x0");
   const char *sets[] = {"sm_count=4", NULL};
   GByteArray *one_bytes, *bytes;
   char *error;
@@ -568,19 +577,7 @@ START_TEST(test_sass_blocks_meeting_only_in_their_words)
 {
   static const char *const strides[] = {"0x8", "0x4"};
   for (guint k = 0; k < G_N_ELEMENTS(strides); k++) {
-    g_autofree char *imad = g_strdup_printf("IMAD.WIDE R2, R0, %s, R2", strides[k]);
-    const char *const sass[] = {"S2R R0, SR_CTAID.X",
-                                "LDC.64 R2, c[0x0][0x210]",
-                                "LDC.64 R4, c[0x0][0x218]",
-                                "ULDC.64 UR4, c[0x0][0x208]",
-                                "IMAD.WIDE R4, R0, 0x4, R4",
-                                "LDG.E R6, desc[UR4][R4.64]",
-                                "IADD3 R6, R6, R0, RZ",
-                                imad,
-                                "STG.E desc[UR4][R2.64], R6",
-                                "EXIT",
-                                NULL};
-    g_autofree char *kernel = sass_kernel(sass, "grid: 24\nblock: 64", 4096);
+    g_autofree char *kernel = store_kernel(strides[k]);
     const char *sets[] = {"sm_count=4", NULL};
     GByteArray *one_bytes, *bytes;
     char *error;

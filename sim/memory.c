@@ -297,15 +297,17 @@ l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gbo
   mem->counts.l2_requests++;
   mem->counts.l2_sectors += n;
   guint near = sm % mem->l2_parts, home = l2_home(mem, line);
-  SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write);
+  /* a written line is dirty in its home partition only (the SM's own keeps a clean copy), so
+   * it is written back once */
+  SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write && home == near);
   if (r.evicted_dirty)
     write_back(mem, now, r.evicted_line, r.evicted_dirty);
   guint8 hit = r.hit;
-  if (hit != sectors && home != near) {
+  if (home != near && (hit != sectors || write)) {
     r = sm_cache_access(&mem->l2[home], line, sectors, TRUE, write);
     if (r.evicted_dirty)
       write_back(mem, now, r.evicted_line, r.evicted_dirty);
-    if ((guint8)(hit | r.hit) == sectors) {
+    if (hit != sectors && (guint8)(hit | r.hit) == sectors) {
       *far = TRUE;
       mem->counts.l2_far_hits += (guint)sm_popcount32(sectors & ~hit);
       hit = sectors;

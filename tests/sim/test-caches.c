@@ -168,6 +168,29 @@ START_TEST(test_an_l2_eviction_writes_dirty_sectors_back)
 }
 END_TEST
 
+START_TEST(test_a_written_line_is_written_back_once)
+{
+  /* two L2 partitions of 4 lines each; one warp stores to each of 64 lines once, 256 sectors.
+   * A line homed in the other partition is dirty there only (the SM's own partition keeps a
+   * clean copy), so no sector goes to DRAM twice: every stored sector is written back once,
+   * but those of the at most 8 lines still held dirty at the end (with a dirty copy in both
+   * partitions, 364 were) */
+  const char *two[] = {"caches.l2.bytes=1024", "caches.l2.partitions=2", NULL};
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *kernel = test_write_temp(
+      "k.yaml", "name: k\nwarps_per_sm: 1\nstream: |\n  repeat 64 {\n    STG [R1], R2 "
+                "window=8192\n  }\n");
+  TestRun *run = test_run_new(gpu, kernel, two);
+  sm_run(run->sm);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->write_bytes[1], 64 * 128); /* l2: the stores */
+  ck_assert_uint_le(s->write_backs, 256);
+  ck_assert_uint_ge(s->write_backs, 256 - 8 * 4);
+  ck_assert_uint_eq(s->write_bytes[0], s->write_backs * 32);
+  test_run_free(run);
+}
+END_TEST
+
 START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
 {
   static const struct {
@@ -340,6 +363,7 @@ caches_suite(void)
   tcase_add_test(tc, test_the_warm_up_pass_leaves_the_caches_as_a_whole_pass_does);
   tcase_add_test(tc, test_declared_levels_and_gpus_without_caches_are_unchanged);
   tcase_add_test(tc, test_cache_lru_sectors_and_write_backs);
+  tcase_add_test(tc, test_a_written_line_is_written_back_once);
   tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
   tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
   tcase_add_test(tc, test_counters_in_text_json_trace_and_describe);

@@ -60,6 +60,15 @@ static const CfgField kernel_fields[] = {
      .doc = "1: before the run, every warp of the first wave walks its window (window=) up to "
             "where it starts, through the caches, with no time passing: the measurement's "
             "warm-up pass"},
+    {.key = "written_before_launch",
+     .type = CFG_FIELD_UINT64,
+     .min = 0,
+     .max = 1e15,
+     .unit = "bytes",
+     .doc = "bytes of another buffer the GPU stored just before the launch (a measurement's "
+            "flush of the L2 by writes): the L2 starts as those stores leave it, holding the "
+            "last of them dirty, and the launch's misses write them back; no effect without an "
+            "L2 cache"},
     {.key = "blocks",
      .type = CFG_FIELD_UINT,
      .min = 1,
@@ -442,6 +451,10 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
     }
   }
   if (!check_requirements(cfg_node_get(root, "require"), k->params, error))
+    return NULL;
+  const CfgNode *written = cfg_node_get(root, "written_before_launch");
+  if (written && !launch_value(written, cfg_kernel_field("written_before_launch"), k->params,
+                               &k->written_before_launch, error))
     return NULL;
   if (cfg_node_get(root, "sass")) {
     if (!cfg_sass_kernel_load(k, root, gpu, error) || !check_launch(k, root, gpu, error))

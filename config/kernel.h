@@ -79,6 +79,8 @@ typedef struct {
   guint shared_memory_per_block;
   guint64 instructions_per_warp; /* 0 = every warp runs the stream once */
   gboolean warm_up;              /* walk the windows before the run (sim/window.c) */
+  guint64 written_before_launch; /* bytes stored to another buffer before the launch: the L2's
+                                  * state at launch (sim/memory.c) */
   guint grid_blocks;             /* blocks the kernel launches; blocks_per_sm of them resident */
   GArray *warp_passes;           /* guint per warp of a block (cycled): stream passes */
   GArray *block_passes;          /* guint per block of the grid (cycled): stream passes */

@@ -416,3 +416,26 @@ sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const gui
       sm_cache_access(&mem->l2[home], lines[i], sectors[i], TRUE, FALSE);
   }
 }
+
+/* the first line of the buffer written before the launch: above every address a kernel uses */
+#define FOREIGN_LINE (G_GUINT64_CONSTANT(1) << 52)
+
+void
+sm_memory_written_before(SmMemory *mem, guint64 bytes)
+{
+  if (mem->l2_parts == 0)
+    return;
+  guint64 n = bytes / mem->line_bytes, held = 0;
+  for (guint p = 0; p < mem->l2_parts; p++)
+    held += (guint64)mem->l2[p].sets * mem->l2[p].ways;
+  guint8 all = (guint8)((1u << (mem->line_bytes / mem->sector_bytes)) - 1);
+  /* least recently used: four times what the L2 holds forgets every line before them */
+  for (guint64 i = n > 4 * held ? n - 4 * held : 0; i < n; i++) {
+    guint64 line = FOREIGN_LINE + i;
+    guint sm = (guint)(i % mem->sm_count);
+    guint near = sm % mem->l2_parts, home = l2_home(mem, line);
+    sm_cache_access(&mem->l2[near], line, all, TRUE, home == near);
+    if (home != near)
+      sm_cache_access(&mem->l2[home], line, all, TRUE, TRUE);
+  }
+}

@@ -107,6 +107,11 @@ void sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engi
                     guint64 l1_bytes);
 void sm_memory_clear(SmMemory *mem);
 
+/* The L2 as stores of @bytes to another buffer just before the launch leave it (the SMs in
+ * turn, line by line, under the stores' rule): full of the last of them, dirty in their home
+ * partitions.  Nothing is timed or counted: it happened before the launch. */
+void sm_memory_written_before(SmMemory *mem, guint64 bytes);
+
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
  * address (consecutive lines follow); when @random_lines, every transaction draws its own line
  * from @rng.  A store (@write) occupies channels and the in-flight count like a load.  Returns

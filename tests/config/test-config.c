@@ -156,6 +156,8 @@ START_TEST(test_set_gives_lists)
       {"block_passes=2", "--set block_passes: 'block_passes' must be a list of whole numbers"},
       {"block_passes=[1,-2]", "--set block_passes: 'pass count' must be a whole number from 0 "
                               "to 1e+06, got -2"},
+      {"written_before_launch=-1",
+       "'written_before_launch' must be a whole number from 0 to 1e+15, got -1"},
       {"memory.dram.latency_histogram=[[500, 1], [900]]",
        "--set memory.dram.latency_histogram: expected a pair [cycles, weight]"},
       {"memory.dram.latency_histogram=700", "--set memory.dram.latency_histogram: "

@@ -191,6 +191,40 @@ START_TEST(test_a_written_line_is_written_back_once)
 }
 END_TEST
 
+/* One warp loading 8 lines of a window once each, after @written bytes of another buffer
+ * were stored (written_before_launch): the sectors the L2 wrote back. */
+static guint64
+write_backs_after(guint written)
+{
+  g_autofree char *gpu = test_write_temp("toy.yaml", toy_gpu);
+  g_autofree char *text = g_strdup_printf("name: k\nwarps_per_sm: 1\nwritten_before_launch: "
+                                          "%u\nstream: |\n  repeat 8 {\n    LDG R1, [R1] "
+                                          "window=1024\n  }\n",
+                                          written);
+  g_autofree char *kernel = test_write_temp("k.yaml", text);
+  TestRun *run = test_run_new(gpu, kernel, NULL);
+  sm_run(run->sm);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 8 * 200); /* every load from DRAM, no channel limits */
+  guint64 n = s->write_backs;
+  ck_assert_uint_eq(s->write_bytes[0], n * 32);
+  test_run_free(run);
+  return n;
+}
+
+START_TEST(test_stores_before_the_launch_leave_the_l2_dirty)
+{
+  /* the toy L2 holds 32 lines, 4 in each of 8 sets: 4 KB stored before the launch fill it
+   * with dirty lines, and each of the 8 loads (one a set) evicts one: 8 lines of 4 sectors
+   * written back. 2 KB leave 2 ways of each set free, 8 KB the same 4 KB as 4 */
+  ck_assert_uint_eq(write_backs_after(0), 0);
+  ck_assert_uint_eq(write_backs_after(2048), 0);
+  ck_assert_uint_eq(write_backs_after(4096), 32);
+  ck_assert_uint_eq(write_backs_after(8192), 32);
+  ck_assert_uint_eq(write_backs_after(1u << 30), 32);
+}
+END_TEST
+
 START_TEST(test_bad_cache_keys_and_window_attributes_say_where)
 {
   static const struct {
@@ -364,6 +398,7 @@ caches_suite(void)
   tcase_add_test(tc, test_declared_levels_and_gpus_without_caches_are_unchanged);
   tcase_add_test(tc, test_cache_lru_sectors_and_write_backs);
   tcase_add_test(tc, test_a_written_line_is_written_back_once);
+  tcase_add_test(tc, test_stores_before_the_launch_leave_the_l2_dirty);
   tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
   tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
   tcase_add_test(tc, test_counters_in_text_json_trace_and_describe);

@@ -429,7 +429,7 @@ sm_memory_written_before(SmMemory *mem, guint64 bytes)
   for (guint p = 0; p < mem->l2_parts; p++)
     held += (guint64)mem->l2[p].sets * mem->l2[p].ways;
   guint8 all = (guint8)((1u << (mem->line_bytes / mem->sector_bytes)) - 1);
-  /* least recently used: four times what the L2 holds forgets every line before them */
+  /* least recently used: the last four L2-fulls of lines leave nothing older behind */
   for (guint64 i = n > 4 * held ? n - 4 * held : 0; i < n; i++) {
     guint64 line = FOREIGN_LINE + i;
     guint sm = (guint)(i % mem->sm_count);

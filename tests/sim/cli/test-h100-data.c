@@ -114,8 +114,6 @@ START_TEST(test_loads_in_flight_within_8_percent)
 }
 END_TEST
 
-/* Latency against footprint, from the caches: L1 hits, its gradual rise, L2 hits near and far,
- * DRAM; one SM alone and all 132 chasing the same lines. */
 START_TEST(test_loads_after_the_flush_within_7_percent)
 {
   /* whole-GPU rows at the 64 iterations they ran, every read behind the write-backs of the
@@ -129,6 +127,8 @@ START_TEST(test_loads_after_the_flush_within_7_percent)
 }
 END_TEST
 
+/* Latency against footprint, from the caches: L1 hits, its gradual rise, L2 hits near and far,
+ * DRAM; one SM alone and all 132 chasing the same lines. */
 START_TEST(test_footprint_within_5_percent)
 {
   /* 3.7 % when this test was written (116 rows) */

@@ -303,19 +303,27 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
                       "%s has %zu bytes, more than buffer '%s' (%" G_GUINT64_FORMAT " bytes)",
                       a->file, a->data_size, a->name, a->bytes);
   }
+  /* level: a memory level of the GPU file, or cached (the caches decide, from its addresses,
+   * as without a level on a GPU with caches); "$name" and "${EXPRESSION}" are replaced */
   const CfgNode *level = cfg_node_get(item, "level");
   int lv = cfg_gpu_level(gpu, "dram");
+  gboolean cached = !level && cfg_gpu_has_caches(gpu);
   if (level) {
     const char *l = NULL;
     if (!text(level, "level", &l, error))
       return FALSE;
-    lv = cfg_gpu_level(gpu, l);
+    g_autofree char *named = interpolate(level, params, error);
+    if (!named)
+      return FALSE;
+    cached = strcmp(named, "cached") == 0;
+    if (cached && !cfg_gpu_has_caches(gpu))
+      return cfg_fail(error, level,
+                      "level cached needs caches in the GPU file (caches.l1, caches.l2)");
+    lv = cached ? lv : cfg_gpu_level(gpu, named);
     if (lv < 0)
-      return cfg_fail(error, level, "memory level '%s' is not in the GPU file", l);
+      return cfg_fail(error, level, "memory level '%s' is not in the GPU file", named);
   }
-  a->level = (guint8)(lv < 0 ? 0 : lv);
-  if (!level && cfg_gpu_has_caches(gpu))
-    a->level = CFG_LEVEL_CACHED; /* the caches decide, from its addresses */
+  a->level = cached ? CFG_LEVEL_CACHED : (guint8)(lv < 0 ? 0 : lv);
   return TRUE;
 }
 

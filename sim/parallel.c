@@ -12,8 +12,8 @@
  * the warp's next instruction) and records the rest; the loaded register is ready at
  * SM_PENDING until then.  That gives the same run as long as nothing in the window could have
  * depended on a completion: every completion is at least the shortest unloaded latency of a
- * memory level after its issue (min_latency()), so a window of that many cycles ends before
- * any completes, less what a warp's own later work reaches beyond its issue cycle
+ * memory level it can reach after its issue (min_latency()), so a window of that many cycles ends
+ * before any completes, less what a warp's own later work reaches beyond its issue cycle
  * (local_reach(): a fixed-latency result's register-file write port, a shared-memory or SFU
  * result's, a branch's fetch wait), which must stay short of any pending completion's port.
  * A warp's end and its block's retirement, which take its last completion, wait there too.
@@ -71,14 +71,31 @@ typedef struct {
 
 enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
 
-/* The shortest time from a global access's issue to its completion: a level's unloaded latency
- * (the smallest its histogram draws); queueing only adds to it.  L1 hits are the SM's own. */
+/* The shortest time from a global access's issue to its completion: the unloaded latency of
+ * a level it can reach (the smallest its histogram draws); queueing only adds to it.  A
+ * stream's accesses reach the levels they name, or through the caches the L2's hit and miss
+ * levels (L1 hits are the SM's own); a kernel over SASS, any level. */
 static guint64
 min_latency(const Sm *sm)
 {
+  gboolean reach[CFG_MAX_LEVELS] = {FALSE};
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const SmInsnInfo *ii = &sm->info[i];
+    if (sm->sass || sm->prog->insns[i].kind != ISA_INSN_OP || ii->space != ISA_SPACE_GLOBAL)
+      continue;
+    if (ii->level != CFG_LEVEL_CACHED) {
+      reach[ii->level] = TRUE;
+      continue;
+    }
+    reach[sm->mem.miss_level] = TRUE;
+    if (sm->mem.l2_parts)
+      reach[sm->mem.hit_level] = TRUE;
+  }
   guint64 lo = SM_NEVER;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     const SmMemLevel *lv = &sm->mem.levels[l];
+    if (!sm->sass && !reach[l])
+      continue;
     if (lv->n_latencies == 0) {
       lo = MIN(lo, lv->latency);
       continue;

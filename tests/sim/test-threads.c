@@ -212,6 +212,33 @@ START_TEST(test_random_configurations_match)
 }
 END_TEST
 
+/* The window is the shortest unloaded latency of a level the run's accesses reach, less what a
+ * warp's own work reaches past its issue (69 cycles on the H100 preset): a busy mix on 2 SMs
+ * (32 warps, 8 FADDs a load, never idle) loading from DRAM only (its fastest draw 515) is
+ * stepped in windows of 446 cycles, one loading from the L2 (251) in windows of 182, the same
+ * counts either way */
+START_TEST(test_windows_follow_the_levels_reached)
+{
+  static const struct {
+    const char *level;
+    guint64 window;
+  } levels[] = {{"level=dram", 446}, {"level=l2", 182}};
+  for (guint i = 0; i < G_N_ELEMENTS(levels); i++) {
+    Case c = {"config/gpus/h100.yaml",
+              "isa/kernels/mix.yaml",
+              {"sm_count=2", "warps_per_sm=32", "alpha=8", "groups=24", levels[i].level, NULL},
+              TRUE};
+    SmStats one = run_case(&c, FALSE, 1), apart = run_case(&c, TRUE, 2);
+    test_assert_same_counts(&one, &apart, levels[i].level);
+    guint64 want = (apart.cycles + levels[i].window - 1) / levels[i].window;
+    ck_assert_msg(apart.windows + 2 >= want && apart.windows <= want + 2,
+                  "%s: %" G_GUINT64_FORMAT " windows over %" G_GUINT64_FORMAT
+                  " cycles, want about %" G_GUINT64_FORMAT,
+                  levels[i].level, apart.windows, apart.cycles, want);
+  }
+}
+END_TEST
+
 /* Random grids of several waves (occupancy-lab): blocks of random size, registers and shared
  * memory launch as others retire, each launch decided between windows. */
 START_TEST(test_random_waves_match)
@@ -646,6 +673,7 @@ threads_suite(void)
   suite_add_tcase(s, random);
   tcase_add_loop_test(tc, test_runs_stopped_at_a_cycle_match, 0, 2);
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
+  tcase_add_test(tc, test_windows_follow_the_levels_reached);
   tcase_add_test(tc, test_bad_thread_counts_are_refused);
   /* kernels over SASS: the first also under ThreadSanitizer, the others (minutes there) not;
    * clock reads on threads are there with footprint.yaml's stream */

@@ -319,8 +319,7 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
     if (cached && !cfg_gpu_has_caches(gpu))
       return cfg_fail(error, level,
                       "level cached needs caches in the GPU file (caches.l1, caches.l2)");
-    lv = cached ? lv : cfg_gpu_level(gpu, named);
-    if (lv < 0)
+    if (!cached && (lv = cfg_gpu_level(gpu, named)) < 0)
       return cfg_fail(error, level, "memory level '%s' is not in the GPU file", named);
   }
   a->level = cached ? CFG_LEVEL_CACHED : (guint8)(lv < 0 ? 0 : lv);

@@ -78,10 +78,12 @@ enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
 static guint64
 min_latency(const Sm *sm)
 {
-  gboolean reach[CFG_MAX_LEVELS] = {FALSE};
-  for (guint i = 0; i < sm->prog->n_insns; i++) {
+  gboolean reach[CFG_MAX_LEVELS];
+  for (guint l = 0; l < CFG_MAX_LEVELS; l++)
+    reach[l] = sm->sass != NULL;
+  for (guint i = 0; i < sm->prog->n_insns && !sm->sass; i++) {
     const SmInsnInfo *ii = &sm->info[i];
-    if (sm->sass || sm->prog->insns[i].kind != ISA_INSN_OP || ii->space != ISA_SPACE_GLOBAL)
+    if (sm->prog->insns[i].kind != ISA_INSN_OP || ii->space != ISA_SPACE_GLOBAL)
       continue;
     if (ii->level != CFG_LEVEL_CACHED) {
       reach[ii->level] = TRUE;
@@ -94,7 +96,7 @@ min_latency(const Sm *sm)
   guint64 lo = SM_NEVER;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     const SmMemLevel *lv = &sm->mem.levels[l];
-    if (!sm->sass && !reach[l])
+    if (!reach[l])
       continue;
     if (lv->n_latencies == 0) {
       lo = MIN(lo, lv->latency);

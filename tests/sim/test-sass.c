@@ -291,6 +291,37 @@ START_TEST(test_bad_kernel_files_are_refused)
 }
 END_TEST
 
+/* level: cached (here from a parameter) sends a buffer through the caches whatever the GPU
+ * names its levels; level: $lv reaches the level the parameter names */
+START_TEST(test_a_level_from_a_parameter)
+{
+  g_autofree char *sass_path = test_write_temp("k.sass", exit_only);
+  g_autofree char *gpu_path =
+      test_write_temp("hbm.yaml", "name: hbm\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+                                  "memory:\n  hbm: {latency_cycles: 400, bytes_per_cycle: inf}\n"
+                                  "  l2: {latency_cycles: 100, bytes_per_cycle: inf}\n"
+                                  "caches:\n  l1: {bytes: 1024, ways: 2, latency_cycles: 20}\n"
+                                  "  l2: {bytes: 4096, ways: 4, miss_level: hbm}\n");
+  static const char *const lvs[] = {"cached", "l2", "hbm"};
+  const guint want[] = {CFG_LEVEL_CACHED, 1, 0};
+  for (guint i = 0; i < G_N_ELEMENTS(lvs); i++) {
+    g_autofree char *text = g_strdup_printf(
+        "name: k\nsass: %s\nregisters_per_thread: 32\nparams:\n  lv: %s\ngrid: 1\n"
+        "block: 32\narguments:\n  - {name: x, type: buffer, bytes: 8, level: $lv}\n",
+        sass_path, lvs[i]);
+    g_autofree char *kernel_path = test_write_temp("k.yaml", text);
+    CfgGpu *gpu = NULL;
+    CfgKernel *kernel = NULL;
+    GError *error = NULL;
+    ck_assert_msg(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, &error), "%s: %s",
+                  lvs[i], error ? error->message : "");
+    ck_assert_uint_eq(kernel->sass->args[0].level, want[i]);
+    cfg_kernel_free(kernel);
+    cfg_gpu_free(gpu);
+  }
+}
+END_TEST
+
 START_TEST(test_unsupported_instruction_is_refused_at_load)
 {
   g_autofree char *msg =
@@ -586,6 +617,7 @@ sass_suite(void)
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);
   tcase_add_test(tc, test_unsupported_instruction_is_refused_at_load);
+  tcase_add_test(tc, test_a_level_from_a_parameter);
   tcase_add_test(tc, test_sass_file_must_be_a_file);
   tcase_add_test(tc, test_address_outside_buffers_stops_the_run);
   suite_add_tcase(s, tc);

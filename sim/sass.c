@@ -384,6 +384,25 @@ one_pass(const ExecStep *st, guint banks, guint shift)
   return TRUE;
 }
 
+/* Every word the lanes touch lies within @banks consecutive words (consecutive words, a
+ * broadcast, a vector broadcast, a row of a tile: nearly every access), so no bank serves two
+ * words: one pass, from the lowest and highest address alone. */
+static gboolean
+within_banks(const ExecStep *st, guint banks, guint shift)
+{
+  guint64 lo = st->lo, hi = st->hi;
+  if (lo > hi) { /* not known from the executor */
+    lo = G_MAXUINT64;
+    hi = 0;
+    for (guint32 m = st->enabled; m; m &= m - 1) {
+      guint64 a = st->addr[__builtin_ctz(m)];
+      lo = MIN(lo, a);
+      hi = MAX(hi, a);
+    }
+  }
+  return ((hi + MAX(st->bytes, 1u) - 1) >> shift) - (lo >> shift) < banks;
+}
+
 /* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
  * reading one word share it), at least the passes its bytes need */
 static guint
@@ -393,7 +412,7 @@ bank_passes(const Sm *sm, const ExecStep *st)
   /* banks and widths are powers of two on every GPU there is: masks and shifts then */
   gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
   guint shift = (guint)__builtin_ctz(width);
-  if (pow2 && one_pass(st, banks, shift))
+  if (pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
     return 1;
   guint64 seen[64][32]; /* per bank, its distinct words so far */
   guint count[64] = {0}, passes = 1, words = 0;

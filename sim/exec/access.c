@@ -86,54 +86,78 @@ lane_access(ExecCtx *c, const SassOperand *addr_opd, guint l, ExecSpace space, g
   return locate(c, space, a, bytes, l);
 }
 
-/* LDS of 4 to 16 bytes a lane from a register (+ offset) address, every lane inside the block's
- * shared memory and aligned: one pass without the per-lane checks' detours.  FALSE (nothing
- * done) otherwise: the general path then says what is wrong. */
-static gboolean
-load_shared_fast(ExecCtx *c, guint dreg, const SassOperand *o, guint bytes)
+/* Every enabled lane's access of @bytes (4, 8 or 16) at operand @o, when all lie
+ * in one place, aligned: the block's shared memory, or one global buffer.  Records the
+ * addresses for the timing and returns the host bytes of the place's first byte, at address
+ * *@start; the lanes' addresses in @addr.  NULL (nothing recorded) otherwise, and for local
+ * memory (each lane has its own): the lane-by-lane path then says what is wrong. */
+static guint8 *
+lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint bytes, guint64 addr[32],
+                   guint64 *start)
 {
   ExecWarp *w = c->w;
-  guint words = bytes / 4;
-  if (bytes < 4 || o->ureg != SASS_URZ || o->reg >= w->n_regs || dreg + words > w->n_regs)
-    return FALSE;
-  const guint32 *base = &w->r[o->reg * 32u];
-  guint32 size = EXEC_SHARED_RESERVED + w->block->k->launch.shared_bytes;
-  guint32 addr[32];
-  if (c->enabled == 0xffffffffu) {
-    /* every lane: straight loops, the checks folded into one test */
-    guint32 bad = 0;
-    for (guint l = 0; l < 32; l++) {
-      guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;
-      bad |= (guint32)(a < EXEC_SHARED_RESERVED) | (guint32)(a + bytes > size) | (a & (bytes - 1));
-      addr[l] = a;
-    }
-    if (bad)
-      return FALSE;
+  gboolean global = space == EXEC_SPACE_GLOBAL, wide = (o->flags & SASS_F_WIDE) != 0;
+  if (space == EXEC_SPACE_LOCAL || (bytes != 4 && bytes != 8 && bytes != 16) ||
+      (o->reg != SASS_RZ && o->reg + (wide ? 1u : 0u) >= w->n_regs) || c->enabled == 0)
+    return NULL;
+  guint64 a0 = (guint64)o->value;
+  if (o->ureg != SASS_URZ) {
+    a0 += w->ur[o->ureg];
+    if (global)
+      a0 += (guint64)w->ur[o->ureg + 1u] << 32;
+  }
+  /* every lane's address, disabled ones too (straight loops), then the enabled ones' extent */
+  if (o->reg == SASS_RZ) {
     for (guint l = 0; l < 32; l++)
-      c->step->addr[l] = (guint32)(base[l] + (guint32)o->value);
-    const guint8 *shared = w->block->shared;
-    for (guint k = 0; k < words; k++) {
-      guint32 *row = &w->r[(dreg + k) * 32u];
-      for (guint l = 0; l < 32; l++)
-        memcpy(&row[l], shared + addr[l] + 4 * k, 4);
+      addr[l] = a0;
+  } else if (wide) {
+    const guint32 *lo = &w->r[o->reg * 32u], *hi = lo + 32;
+    for (guint l = 0; l < 32; l++)
+      addr[l] = a0 + (lo[l] | (guint64)hi[l] << 32);
+  } else {
+    const guint32 *r = &w->r[o->reg * 32u];
+    for (guint l = 0; l < 32; l++)
+      addr[l] = a0 + r[l];
+  }
+  if (!global)
+    for (guint l = 0; l < 32; l++)
+      addr[l] = (guint32)addr[l];
+  guint64 lo = G_MAXUINT64, hi = 0, low_bits = 0;
+  if (c->enabled == 0xffffffffu) {
+    for (guint l = 0; l < 32; l++) {
+      lo = MIN(lo, addr[l]);
+      hi = MAX(hi, addr[l]);
+      low_bits |= addr[l];
     }
-    return TRUE;
+  } else {
+    EXEC_FOR_LANES(c->enabled, l)
+    {
+      lo = MIN(lo, addr[l]);
+      hi = MAX(hi, addr[l]);
+      low_bits |= addr[l];
+    }
   }
-  EXEC_FOR_LANES(c->enabled, l)
-  {
-    guint32 a = (base[l] + (guint32)o->value) & 0xffffffu;
-    if (a < EXEC_SHARED_RESERVED || a + bytes > size || (a & (bytes - 1)))
-      return FALSE;
-    addr[l] = a;
+  if ((low_bits & (bytes - 1)) || hi > G_MAXUINT64 - bytes)
+    return NULL;
+  guint8 *p;
+  if (global) {
+    gint b = exec_memory_index(w->block->k->mem, lo, hi - lo + bytes);
+    if (b < 0)
+      return NULL;
+    p = exec_memory_data(w->block->k->mem, (guint)b, NULL, start);
+  } else {
+    /* the cluster's block id (SR_CgaCtaId) above bit 24: 0 here, and one for all lanes */
+    guint64 top = EXEC_SHARED_RESERVED + (guint64)w->block->k->launch.shared_bytes;
+    if ((lo >> 24) != (hi >> 24) || (lo & 0xffffffu) < EXEC_SHARED_RESERVED ||
+        (hi & 0xffffffu) + bytes > top)
+      return NULL;
+    p = w->block->shared;
+    *start = lo & ~(guint64)0xffffffu;
   }
-  const guint8 *shared = w->block->shared;
-  EXEC_FOR_LANES(c->enabled, l)
-  {
-    c->step->addr[l] = (guint32)(base[l] + (guint32)o->value);
-    for (guint k = 0; k < words; k++)
-      memcpy(&w->r[(dreg + k) * 32u + l], shared + addr[l] + 4 * k, 4);
-  }
-  return TRUE;
+  memcpy(c->step->addr, addr, sizeof c->step->addr);
+  c->step->lo = lo;
+  c->step->hi = hi;
+  return p;
 }
 
 static void
@@ -141,11 +165,19 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 {
   guint bytes = sass_access_bytes(c->insn);
   guint words = bytes > 4 ? bytes / 4 : 1;
-  if (space == EXEC_SPACE_SHARED && dreg != SASS_RZ &&
+  guint64 addr[32], start;
+  guint8 *p0;
+  if (dreg != SASS_RZ && dreg + words <= c->w->n_regs &&
       !(sass_has(c->insn, SASS_MOD_U8) || sass_has(c->insn, SASS_MOD_S8) ||
         sass_has(c->insn, SASS_MOD_U16) || sass_has(c->insn, SASS_MOD_S16)) &&
-      load_shared_fast(c, dreg, addr_opd, bytes))
+      (p0 = lanes_in_one_place(c, addr_opd, space, bytes, addr, &start))) {
+    for (guint k = 0; k < words; k++) {
+      guint32 *row = &c->w->r[(dreg + k) * 32u];
+      EXEC_FOR_LANES(c->enabled, l)
+      memcpy(&row[l], p0 + (addr[l] - start) + 4 * k, 4);
+    }
     return;
+  }
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint8 *p = lane_access(c, addr_opd, l, space, bytes);
@@ -162,6 +194,21 @@ store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperan
 {
   guint bytes = sass_access_bytes(c->insn);
   guint words = bytes > 4 ? bytes / 4 : 1;
+  guint64 addr[32], start;
+  guint8 *p0;
+  if (src->kind == SASS_OPD_REG && (src->reg == SASS_RZ || src->reg + words <= c->w->n_regs) &&
+      (p0 = lanes_in_one_place(c, addr_opd, space, bytes, addr, &start))) {
+    /* lane by lane in order, as below: of two lanes storing to one word, the later's stays */
+    EXEC_FOR_LANES(c->enabled, l)
+    {
+      guint8 *p = p0 + (addr[l] - start);
+      for (guint k = 0; k < words; k++) {
+        guint32 v = src->reg == SASS_RZ ? 0 : c->w->r[(src->reg + k) * 32u + l];
+        memcpy(p + 4 * k, &v, 4);
+      }
+    }
+    return;
+  }
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint8 *p = lane_access(c, addr_opd, l, space, bytes);

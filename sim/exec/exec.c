@@ -335,6 +335,8 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
   step->space = EXEC_SPACE_NONE;
   step->bytes = 0;
   step->is_store = 0;
+  step->lo = 1;
+  step->hi = 0;
   ExecCtx c = {.w = w,
                .insn = in,
                .pc = pc,

@@ -129,6 +129,7 @@ typedef struct {
   guint8 bytes;    /* bytes per lane it accesses */
   guint8 is_store;
   guint64 addr[32]; /* per enabled lane: the address accessed (global: device address) */
+  guint64 lo, hi;   /* the lowest and highest of them when lo <= hi; unknown when lo > hi */
 } ExecStep;
 
 ExecBlock *exec_block_new(ExecKernel *k, guint32 index);

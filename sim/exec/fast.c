@@ -60,15 +60,43 @@ exec_prefetch_copy(ExecCtx *c, guint32 raw[][32], const guint32 *src[])
 /* bits of a float operand for a lane, |x| and -x applied as masks */
 #define FBITS(i, l) ((src[i][l] & fand[i]) ^ fxor[i])
 
-/* FFMA, FADD or FMUL (@op) over all 32 lanes at once into the @enabled ones of @out: where the
- * host has FMA and AVX2, the code clone for it computes eight lanes an instruction, with the
- * same bits as fmaf() (an FMA rounds once either way) */
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define SMSIM_NO_CLONES 1
 #endif
 #endif
 /* (ThreadSanitizer's runtime is not up when the clones' resolver runs at load time) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) &&                   \
+    !defined(SMSIM_NO_CLONES)
+#include <immintrin.h>
+#define SMSIM_FMA_LANES 1
+/* FFMA's 32 lanes into @r, eight an instruction, on a host with AVX2 and FMA: the compiler
+ * leaves fmaf() scalar under -frounding-math (the call reads the rounding mode), so the
+ * instruction is written out; one rounding in the current mode, as fmaf() rounds */
+__attribute__((target("avx2,fma"))) static void
+ffma_lanes_fma(guint32 r[32], const guint32 *const src[], const guint32 *fand, const guint32 *fxor)
+{
+  __m256i and_[4], xor_[4];
+  for (guint i = 1; i < 4; i++) {
+    and_[i] = _mm256_set1_epi32((int)fand[i]);
+    xor_[i] = _mm256_set1_epi32((int)fxor[i]);
+  }
+  const __m256 canon = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  for (guint l = 0; l < 32; l += 8) {
+    __m256 x[4];
+    for (guint i = 1; i < 4; i++)
+      x[i] = _mm256_castsi256_ps(_mm256_xor_si256(
+          _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(src[i] + l)), and_[i]), xor_[i]));
+    __m256 f = _mm256_fmadd_ps(x[1], x[2], x[3]);
+    __m256 nan = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
+    _mm256_storeu_si256((__m256i *)(r + l), _mm256_castps_si256(_mm256_blendv_ps(f, canon, nan)));
+  }
+}
+#endif
+
+/* FFMA, FADD or FMUL (@op) over all 32 lanes at once into the @enabled ones of @out: where the
+ * host has AVX2 (and FMA), eight lanes an instruction, with the same bits as fmaf() (an FMA
+ * rounds once either way) */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) &&                   \
     !defined(SMSIM_NO_CLONES)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
@@ -78,7 +106,12 @@ float_lanes(SassOp op, guint32 *out, guint32 enabled, const guint32 *const src[]
             const guint32 *fand, const guint32 *fxor)
 {
   guint32 r[32];
-  if (op == SASS_OP_FFMA)
+#ifdef SMSIM_FMA_LANES
+  if (op == SASS_OP_FFMA && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    ffma_lanes_fma(r, src, fand, fxor);
+  else
+#endif
+      if (op == SASS_OP_FFMA)
     for (guint l = 0; l < 32; l++)
       r[l] = exec_canon(fmaf(exec_f32(FBITS(1, l)), exec_f32(FBITS(2, l)), exec_f32(FBITS(3, l))));
   else if (op == SASS_OP_FADD)

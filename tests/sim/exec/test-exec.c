@@ -447,6 +447,35 @@ START_TEST(test_address_outside_buffers_is_reported)
 }
 END_TEST
 
+/* Lanes that store to one word leave the value of the last of them, whether every lane or a
+ * few store; a shared word written by every lane reads back as the last lane's. */
+START_TEST(test_lanes_storing_one_word_leave_the_last_lanes_value)
+{
+  g_autoptr(SassFile) f =
+      parse(PROLOGUE "        /*0040*/   LDC.64 R4, c[0x0][0x210] ;\n"
+                     "        /*0050*/   STG.E desc[UR4][R4.64], R0 ;\n"
+                     "        /*0060*/   ISETP.GE.U32.AND P0, PT, R0, 0x11, PT ;\n"
+                     "        /*0070*/   @!P0 STG.E desc[UR4][R4.64+0x4], R0 ;\n"
+                     "        /*0080*/   MOV R6, 0x404 ;\n"
+                     "        /*0090*/   STS [R6], R0 ;\n"
+                     "        /*00a0*/   LDS R7, [R6+-0x4] ;\n"
+                     "        /*00b0*/   STS [R6+-0x4], R0 ;\n"
+                     "        /*00c0*/   LDS R7, [R6+-0x4] ;\n"
+                     "        /*00d0*/   STG.E desc[UR4][R2.64+0x8], R7 ;\n"
+                     "        /*00e0*/   EXIT ;\n");
+  g_autoptr(ExecMemory) mem = exec_memory_new();
+  Params p = {0};
+  param_u64(&p, exec_memory_add(mem, "out", 34 * 4));
+  ExecLaunch launch = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .shared_bytes = 8};
+  run(f, NULL, mem, &launch, &p);
+  const guint32 *out = (const guint32 *)exec_memory_data(mem, 0, NULL, NULL);
+  ck_assert_uint_eq(out[0], 31); /* every lane */
+  ck_assert_uint_eq(out[1], 16); /* lanes 0-16 */
+  for (guint i = 2; i < 34; i++)
+    ck_assert_uint_eq(out[i], 31);
+}
+END_TEST
+
 START_TEST(test_unimplemented_at_run_time_is_reported)
 {
   /* BMOV parses (the tables know it) but the executor does not compute it */
@@ -528,6 +557,7 @@ exec_suite(void)
   tcase_add_test(tc, test_text_without_function_is_refused);
   tcase_add_test(tc, test_address_outside_buffers_is_reported);
   tcase_add_test(tc, test_unimplemented_at_run_time_is_reported);
+  tcase_add_test(tc, test_lanes_storing_one_word_leave_the_last_lanes_value);
   tcase_add_test(tc, test_divergent_paths_reconverge);
   suite_add_tcase(s, tc);
   return s;

@@ -107,21 +107,19 @@ lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint byte
       a0 += (guint64)w->ur[o->ureg + 1u] << 32;
   }
   /* every lane's address, disabled ones too (straight loops), then the enabled ones' extent */
+  guint64 keep = global ? G_MAXUINT64 : G_MAXUINT32;
   if (o->reg == SASS_RZ) {
     for (guint l = 0; l < 32; l++)
-      addr[l] = a0;
+      addr[l] = a0 & keep;
   } else if (wide) {
     const guint32 *lo = &w->r[o->reg * 32u], *hi = lo + 32;
     for (guint l = 0; l < 32; l++)
-      addr[l] = a0 + (lo[l] | (guint64)hi[l] << 32);
+      addr[l] = (a0 + (lo[l] | (guint64)hi[l] << 32)) & keep;
   } else {
     const guint32 *r = &w->r[o->reg * 32u];
     for (guint l = 0; l < 32; l++)
-      addr[l] = a0 + r[l];
+      addr[l] = (a0 + r[l]) & keep;
   }
-  if (!global)
-    for (guint l = 0; l < 32; l++)
-      addr[l] = (guint32)addr[l];
   guint64 lo = G_MAXUINT64, hi = 0, low_bits = 0;
   if (c->enabled == 0xffffffffu) {
     for (guint l = 0; l < 32; l++) {
@@ -171,10 +169,18 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
       !(sass_has(c->insn, SASS_MOD_U8) || sass_has(c->insn, SASS_MOD_S8) ||
         sass_has(c->insn, SASS_MOD_U16) || sass_has(c->insn, SASS_MOD_S16)) &&
       (p0 = lanes_in_one_place(c, addr_opd, space, bytes, addr, &start))) {
+    guint64 off[32]; /* (a disabled lane's may lie anywhere: only the enabled ones are read) */
+    for (guint l = 0; l < 32; l++)
+      off[l] = addr[l] - start;
     for (guint k = 0; k < words; k++) {
       guint32 *row = &c->w->r[(dreg + k) * 32u];
-      EXEC_FOR_LANES(c->enabled, l)
-      memcpy(&row[l], p0 + (addr[l] - start) + 4 * k, 4);
+      if (c->enabled == 0xffffffffu) {
+        for (guint l = 0; l < 32; l++) /* (a straight loop: no lane to skip) */
+          memcpy(&row[l], p0 + off[l] + 4 * k, 4);
+      } else {
+        EXEC_FOR_LANES(c->enabled, l)
+        memcpy(&row[l], p0 + off[l] + 4 * k, 4);
+      }
     }
     return;
   }

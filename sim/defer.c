@@ -1,4 +1,5 @@
-/* A view's records: what it defers and what comes back (defer.h). */
+/* A view's records: what it defers and what comes back (defer.h); its state fetched ahead of a
+ * window. */
 #include "defer.h"
 
 #include <string.h>
@@ -301,4 +302,34 @@ sm_defer_catch_up(Sm *v)
     g_array_append_val(d->launches, l);
   }
   v->now = MIN(v->now, sm_view_next(v));
+}
+
+/* @bytes from @p asked into the host's caches, a line at a time */
+static inline void
+prefetch_bytes(const void *p, gsize bytes)
+{
+  for (gsize b = 0; b < bytes; b += 64)
+    __builtin_prefetch((const guint8 *)p + b);
+}
+
+/* The state a view's warps read when they issue over SASS (their slots, scoreboards, lanes'
+ * registers and block's shared memory) asked into the host's caches before its window: the
+ * views take turns on a thread, and each finds its SM's state evicted by the others'. */
+void
+sm_view_prefetch(Sm *view)
+{
+  guint m = view->sim_sms[0], s = view->sched_per_sm;
+  gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
+  for (guint l = 0; l < view->warps_per_sm; l++) {
+    const SmWarp *w = &view->warps[(l / s) * view->n_sched + m * s + l % s];
+    prefetch_bytes(w, sizeof *w);
+    if (!w->exists || w->done || !w->exec)
+      continue;
+    prefetch_bytes(w->sb.ready, sb_bytes);
+    prefetch_bytes(w->exec, sizeof *w->exec);
+    prefetch_bytes(w->exec->r, (gsize)w->exec->n_regs * 32u * sizeof(guint32));
+    if (w->exec->id == 0)
+      prefetch_bytes(w->exec->block->shared,
+                     EXEC_SHARED_RESERVED + w->exec->block->k->launch.shared_bytes);
+  }
 }

@@ -308,138 +308,6 @@ sm_sass_settle(Sm *sm, SmWarp *w)
 
 /* ---- issue ---- */
 
-#define SASS_MAX_LINES SM_MEMORY_MAX_LINES
-
-/* the lines an access touches, with the bytes of the sectors touched in each */
-static guint
-lines_of(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks)
-{
-  guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
-  guint32 sectors[SASS_MAX_LINES];
-  guint n = 0;
-  for (guint32 m = st->enabled; m; m &= m - 1) {
-    guint l = (guint)__builtin_ctz(m);
-    guint64 a = st->addr[l], end = a + MAX(st->bytes, 1u);
-    for (guint64 p = a; p < end; p = (p / sector_bytes + 1) * sector_bytes) {
-      guint64 line = p / line_bytes;
-      guint sector = (guint)((p % line_bytes) / sector_bytes);
-      guint k = 0;
-      while (k < n && lines[k] != line)
-        k++;
-      if (k == n) {
-        if (n == SASS_MAX_LINES)
-          break;
-        lines[n] = line;
-        sectors[n++] = 0;
-      }
-      sectors[k] |= 1u << (sector & 31);
-    }
-  }
-  for (guint k = 0; k < n; k++) {
-    bytes[k] = (guint)__builtin_popcount(sectors[k]) * sector_bytes;
-    masks[k] = (guint8)sectors[k];
-  }
-  return n;
-}
-
-/* Word @p takes its bank (bit of *@used, its word in @word[]): FALSE when the bank already serves
- * another word. */
-static inline gboolean
-take_bank(guint64 *used, guint64 *word, guint64 p, guint banks)
-{
-  guint bank = (guint)(p & (banks - 1));
-  if (!(*used >> bank & 1)) {
-    *used |= G_GUINT64_CONSTANT(1) << bank;
-    word[bank] = p;
-    return TRUE;
-  }
-  return word[bank] == p;
-}
-
-/* One pass when no two lanes want different words of one bank (the commonest accesses:
- * consecutive words, a broadcast, a vector broadcast); FALSE: look closer. */
-static gboolean
-one_pass(const ExecStep *st, guint banks, guint shift)
-{
-  guint64 used = 0, word[64], previous = G_MAXUINT64;
-  guint bytes = MAX(st->bytes, 1u), width = 1u << shift;
-  if (bytes <= width) {
-    /* each lane's bytes in one word when aligned to their size (shared accesses are) */
-    for (guint32 m = st->enabled; m; m &= m - 1) {
-      guint64 a = st->addr[__builtin_ctz(m)];
-      if ((a & (width - 1)) + bytes > width || !take_bank(&used, word, a >> shift, banks))
-        return FALSE; /* straddles two words, or a bank conflict: look closer */
-    }
-    return TRUE;
-  }
-  for (guint32 m = st->enabled; m; m &= m - 1) {
-    guint64 a = st->addr[__builtin_ctz(m)];
-    if (a == previous)
-      continue; /* the words of the lane before */
-    previous = a;
-    for (guint64 p = a >> shift, last = (a + bytes - 1) >> shift; p <= last; p++)
-      if (!take_bank(&used, word, p, banks))
-        return FALSE;
-  }
-  return TRUE;
-}
-
-/* Every word the lanes touch lies within @banks consecutive words (consecutive words, a
- * broadcast, a vector broadcast, a row of a tile: nearly every access), so no bank serves two
- * words: one pass, from the lowest and highest address alone. */
-static gboolean
-within_banks(const ExecStep *st, guint banks, guint shift)
-{
-  guint64 lo = st->lo, hi = st->hi;
-  if (lo > hi) { /* not known from the executor */
-    lo = G_MAXUINT64;
-    hi = 0;
-    for (guint32 m = st->enabled; m; m &= m - 1) {
-      guint64 a = st->addr[__builtin_ctz(m)];
-      lo = MIN(lo, a);
-      hi = MAX(hi, a);
-    }
-  }
-  return ((hi + MAX(st->bytes, 1u) - 1) >> shift) - (lo >> shift) < banks;
-}
-
-/* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
- * reading one word share it), at least the passes its bytes need */
-static guint
-bank_passes(const Sm *sm, const ExecStep *st)
-{
-  guint banks = MIN(sm->gpu->smem.banks, 64u), width = sm->gpu->smem.bank_width_bytes;
-  /* banks and widths are powers of two on every GPU there is: masks and shifts then */
-  gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
-  guint shift = (guint)__builtin_ctz(width);
-  if (pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
-    return 1;
-  guint64 seen[64][32]; /* per bank, its distinct words so far */
-  guint count[64] = {0}, passes = 1, words = 0;
-  guint per_lane = (MAX(st->bytes, 1u) + width - 1) / width;
-  guint64 previous = G_MAXUINT64;
-  for (guint32 m = st->enabled; m; m &= m - 1) {
-    guint l = (guint)__builtin_ctz(m);
-    if (st->addr[l] == previous)
-      continue; /* the words of the lane before (a broadcast): counted */
-    previous = st->addr[l];
-    guint64 first = pow2 ? st->addr[l] >> shift : st->addr[l] / width;
-    for (guint64 p = first; p < first + per_lane; p++) {
-      guint bank = pow2 ? (guint)(p & (banks - 1)) : (guint)(p % banks), k = 0, n = count[bank];
-      while (k < n && seen[bank][k] != p)
-        k++;
-      if (k < n || n == G_N_ELEMENTS(seen[0]))
-        continue;
-      seen[bank][n] = p;
-      count[bank] = n + 1;
-      passes = MAX(passes, n + 1);
-      words++;
-    }
-  }
-  guint need = (words + banks - 1) / banks;
-  return MAX(passes, MAX(need, 1u));
-}
-
 /* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
  * says so, and whether another SM touched any of their 8-byte words in a window not yet safe,
  * either of them writing (then the single loop might have ordered the two otherwise: a
@@ -576,10 +444,10 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   guint passes = 0;
   const guint32 *latency = ii->latency;
   if (ii->space == ISA_SPACE_GLOBAL && step.enabled) {
-    guint64 lines[SASS_MAX_LINES];
-    guint bytes[SASS_MAX_LINES];
-    guint8 masks[SASS_MAX_LINES];
-    guint n = lines_of(sm, &step, lines, bytes, masks);
+    guint64 lines[SM_MEMORY_MAX_LINES];
+    guint bytes[SM_MEMORY_MAX_LINES];
+    guint8 masks[SM_MEMORY_MAX_LINES];
+    guint n = sm_sass_lines(sm, &step, lines, bytes, masks);
     guint level = ii->level;
     if (step.space == EXEC_SPACE_GLOBAL) {
       /* the level of the buffer the first lane reaches */
@@ -603,7 +471,7 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
-    passes = bank_passes(sm, &step);
+    passes = sm_sass_bank_passes(sm, &step);
     base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
   } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
     sm_warp_close_copy_group(w);

@@ -285,6 +285,8 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
  * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
 gboolean sm_parallel_run(Sm *sm, guint64 cycle);
 void sm_step_view(Sm *view);
+/* A view over SASS asks its SM's state into the host's caches before its window (defer.c). */
+void sm_view_prefetch(Sm *view);
 /* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
  * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
  * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
@@ -330,6 +332,12 @@ void sm_sass_clear(Sm *sm);
 void sm_sass_launch(Sm *sm, guint b);
 void sm_sass_settle(Sm *sm, SmWarp *w);
 void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+/* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
+ * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each; the bank
+ * passes of a shared one (the most distinct words any bank serves, at least those its bytes
+ * need). */
+guint sm_sass_lines(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks);
+guint sm_sass_bank_passes(const Sm *sm, const ExecStep *st);
 /* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
  * a SASS kernel's instructions so. */
 const char *const *sm_sass_op_names(Sm *sm, guint *n);

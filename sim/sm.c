@@ -125,40 +125,6 @@ fire_events(Sm *sm, guint64 t)
   }
 }
 
-void
-sm_finish(Sm *sm)
-{
-  guint64 end = sm->end_cycle;
-  for (guint i = 0; i < sm->n_warps; i++) {
-    SmWarp *w = &sm->warps[i];
-    if (!sm_warp_stepped(sm, w))
-      continue; /* padding slot, or an SM that runs like a stepped one (counted with it) */
-    w->stats->state_cycles[w->state] += end - MIN(w->state_since, end);
-    w->state_since = end;
-  }
-  sm_mirror_fold(sm);
-  sm->stats.cycles = end;
-  for (guint l = 0; l < sm->mem.n_levels; l++) {
-    sm->stats.transactions[l] = sm->mem.levels[l].transactions;
-    sm->stats.bytes[l] = sm->mem.levels[l].bytes;
-    sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
-  }
-  sm->stats.peak_outstanding = sm->mem.peak_outstanding;
-  const SmCacheCounts *c = &sm->mem.counts;
-  sm->stats.caches = sm_uses_caches(sm);
-  sm->stats.l1_requests = c->l1_requests;
-  sm->stats.l1_sectors = c->l1_sectors;
-  sm->stats.l1_hits = c->l1_hits;
-  sm->stats.l2_requests = c->l2_requests;
-  sm->stats.l2_sectors = c->l2_sectors;
-  sm->stats.l2_hits = c->l2_hits;
-  sm->stats.l2_far_hits = c->l2_far_hits;
-  sm->stats.write_backs = c->write_backs;
-  if (sm->clock)
-    sm_clock_finish(sm->clock, &sm->stats);
-  sm->finished = TRUE;
-}
-
 /* Set from a signal handler: every running SM stops at its next step. */
 static volatile sig_atomic_t stop_requested;
 
@@ -172,23 +138,6 @@ gboolean
 sm_stop_requested(void)
 {
   return stop_requested != 0;
-}
-
-void
-sm_close(Sm *sm)
-{
-  if (sm->finished)
-    return;
-  guint64 end = sm->now;
-  if (sm->steady)
-    end = MAX(end, sm_steady_until(sm->steady)); /* a scheduler jumped past an interruption */
-  for (guint i = 0; i < sm->n_warps; i++) {
-    const SmWarp *w = &sm->warps[i];
-    if (sm_warp_stepped(sm, w) && !w->done)
-      w->stats->resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
-  }
-  sm->end_cycle = MAX(sm->end_cycle, end);
-  sm_finish(sm);
 }
 
 /* A position whose warp is "hot": it could issue, did not, and nothing about it can change
@@ -545,41 +494,11 @@ step(Sm *sm)
   sm->now = next;
 }
 
-/* @bytes from @p asked into the host's caches, a line at a time */
-static inline void
-prefetch_bytes(const void *p, gsize bytes)
-{
-  for (gsize b = 0; b < bytes; b += 64)
-    __builtin_prefetch((const guint8 *)p + b);
-}
-
-/* The state a view's warps read when they issue over SASS (their slots, scoreboards, lanes'
- * registers and block's shared memory) asked into the host's caches before its window: the
- * views take turns on a thread, and each finds its SM's state evicted by the others'. */
-static void
-prefetch_view(Sm *view)
-{
-  guint m = view->sim_sms[0], s = view->sched_per_sm;
-  gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
-  for (guint l = 0; l < view->warps_per_sm; l++) {
-    const SmWarp *w = &view->warps[(l / s) * view->n_sched + m * s + l % s];
-    prefetch_bytes(w, sizeof *w);
-    if (!w->exists || w->done || !w->exec)
-      continue;
-    prefetch_bytes(w->sb.ready, sb_bytes);
-    prefetch_bytes(w->exec, sizeof *w->exec);
-    prefetch_bytes(w->exec->r, (gsize)w->exec->n_regs * 32u * sizeof(guint32));
-    if (w->exec->id == 0)
-      prefetch_bytes(w->exec->block->shared,
-                     EXEC_SHARED_RESERVED + w->exec->block->k->launch.shared_bytes);
-  }
-}
-
 void
 sm_step_view(Sm *view)
 {
   if (view->sass && view->now < view->run_until)
-    prefetch_view(view);
+    sm_view_prefetch(view);
   while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);
 }

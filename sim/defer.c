@@ -318,10 +318,10 @@ prefetch_bytes(const void *p, gsize bytes)
 void
 sm_view_prefetch(Sm *view)
 {
-  guint m = view->sim_sms[0], s = view->sched_per_sm;
+  guint m = view->sim_sms[0];
   gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
   for (guint l = 0; l < view->warps_per_sm; l++) {
-    const SmWarp *w = &view->warps[(l / s) * view->n_sched + m * s + l % s];
+    const SmWarp *w = &view->warps[m * view->warp_slots_per_sm + l];
     prefetch_bytes(w, sizeof *w);
     if (!w->exists || w->done || !w->exec)
       continue;

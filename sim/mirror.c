@@ -42,7 +42,7 @@ sm_count_into(Sm *sm, guint m, SmStats *stats)
   for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
     sm->sched[q].stats = stats;
     for (guint p = 0; p < sm->sched[q].n_warps; p++)
-      sm->warps[p * sm->n_sched + q].stats = stats;
+      sm_sched_warp(sm, &sm->sched[q], p)->stats = stats;
   }
 }
 
@@ -191,7 +191,7 @@ copy_sm(Sm *sm, guint from, guint to)
     copy_scheduler(&sm->sched[b], &sm->sched[a], shift);
     sm->min_wake[b] = sm->min_wake[a];
     for (guint p = 0; p < sm->sched[a].n_warps; p++)
-      copy_warp(sm, &sm->warps[p * sm->n_sched + b], &sm->warps[p * sm->n_sched + a]);
+      copy_warp(sm, sm_sched_warp(sm, &sm->sched[b], p), sm_sched_warp(sm, &sm->sched[a], p));
   }
   for (guint j = 0; j < slots; j++) {
     const SmBlock *src = &sm->blocks[from * slots + j];

@@ -14,6 +14,7 @@ typedef struct {
   guint local;    /* its number within its SM */
   SmStats *stats; /* where its counts go: the run's, or its SM's (mirror.c) */
   guint last;     /* position in warps[] of the last warp that issued (block_priority: per block) */
+  guint slot0;    /* the warp slot at position 0; position p's is slot0 + p * schedulers per SM */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
   SmPorts ports;    /* register-file write ports taken per cycle (when the SM checks them) */

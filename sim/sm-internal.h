@@ -33,7 +33,7 @@ struct Sm {
   SmInsnInfo *info;
   SmSass *sass;   /* kernels over SASS: the executor's side (sass.c); NULL for streams */
   SmClock *clock; /* a kernel that reads the clock: its warps' reads (clock.h); else NULL */
-  SmWarp *warps;
+  SmWarp *warps;  /* every SM's warp slots, SM by SM (sm_sched_warp()) */
   guint n_warps, n_done;
   guint64 *ready_pool;
   guint8 *producer_pool;
@@ -77,6 +77,7 @@ struct Sm {
   SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   SmSharedMemory smem;
   guint n_sm, sched_per_sm, warps_per_sm;
+  guint warp_slots_per_sm; /* warps_per_sm rounded up to a multiple of sched_per_sm */
   /* SMs that run alike are stepped once (mirror.c): the loop steps sim_sms[0..n_sim_sm), in
    * ascending order; each stands for weight[] SMs (its counts, kept in sm_counts[], go into
    * the totals that many times), the others for none; rep[m] is the SM stepped for SM m.
@@ -141,14 +142,21 @@ sm_warp_prepare(const Sm *sm, SmWarp *w)
   }
 }
 
-/* Warp slots are numbered so that warp g belongs to scheduler g % n_sched (all SMs' schedulers
- * numbered together) at position g / n_sched.  Local slot l of SM k: */
+/* Warp slots are numbered SM by SM, as the hardware holds them: SM k's are
+ * k * warp_slots_per_sm ... (k + 1) * warp_slots_per_sm - 1, together in memory (a thread
+ * stepping one SM touches only its own), and within an SM, slot l belongs to the SM's scheduler
+ * l % sched_per_sm at position l / sched_per_sm.  Scheduler @s's warp at position @p: */
+static inline SmWarp *
+sm_sched_warp(const Sm *sm, const SmScheduler *s, guint p)
+{
+  return &sm->warps[s->slot0 + p * sm->sched_per_sm];
+}
+
+/* Local slot @i of block @blk (on SM blk->sm). */
 static inline SmWarp *
 sm_block_warp(Sm *sm, const SmBlock *blk, guint i)
 {
-  guint l = blk->first_local + i;
-  guint s = sm->sched_per_sm;
-  return &sm->warps[(l / s) * sm->n_sched + blk->sm * s + l % s];
+  return &sm->warps[blk->sm * sm->warp_slots_per_sm + blk->first_local + i];
 }
 
 /* @w belongs to an SM the loop steps (the others run like one of those: mirror.c). */

@@ -57,8 +57,9 @@ init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->warps_per_sm = kernel->warps_per_sm;
   sm->sched_per_sm = gpu->schedulers;
   /* every scheduler gets the same number of slots; the extra ones never hold a warp */
-  sm->n_warps = (kernel->warps_per_sm + sm->sched_per_sm - 1) / sm->sched_per_sm *
-                sm->sched_per_sm * sm->n_sm;
+  sm->warp_slots_per_sm =
+      (kernel->warps_per_sm + sm->sched_per_sm - 1) / sm->sched_per_sm * sm->sched_per_sm;
+  sm->n_warps = sm->warp_slots_per_sm * sm->n_sm;
   sm->n_sched = sm->sched_per_sm * sm->n_sm;
   sm->sched = g_new0(SmScheduler, sm->n_sched);
   sm->issue_width = gpu->issue_width;
@@ -127,7 +128,9 @@ init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].grid = sm->grid_pool + at;
     if (sm->pool_pool)
       sm->sched[s].in_pool = sm->pool_pool + at;
-    for (guint w = s; w < sm->n_warps; w += sm->n_sched)
+    guint per = sm->sched_per_sm;
+    sm->sched[s].slot0 = s / per * sm->warp_slots_per_sm + s % per;
+    for (guint w = sm->sched[s].slot0; w < (s / per + 1) * sm->warp_slots_per_sm; w += per)
       sm->sched_pool[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
@@ -155,18 +158,21 @@ init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
       w->simt = &sm->simt_pool[i];
       w->simt->pred = sm->pred_pool + (gsize)i * n_regs;
     }
-    w->sched = (guint16)(i % sm->n_sched);
-    w->sm = (guint16)(w->sched / sm->sched_per_sm);
-    w->local = (guint8)(w->sched % sm->sched_per_sm);
-    w->pos = (guint16)(i / sm->n_sched);
+    guint l = i % sm->warp_slots_per_sm;
+    w->sm = (guint16)(i / sm->warp_slots_per_sm);
+    w->local = (guint8)(l % sm->sched_per_sm);
+    w->sched = (guint16)(w->sm * sm->sched_per_sm + w->local);
+    w->pos = (guint16)(l / sm->sched_per_sm);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
     w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
     for (guint r = 0; r < n_regs; r++)
       w->sb.producer[r] = SM_STATE_WAIT;
     w->state = SM_STATE_NO_INSTRUCTION;
-    w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
+    /* seeded by its number among all the GPU's schedulers' warps, position by position */
+    guint nth = (guint)w->pos * sm->n_sched + w->sched;
+    w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + nth) | 1;
     w->done = TRUE; /* until a block launches into its slot */
-    sm->sched[w->sched].wake[i / sm->n_sched] = SM_NEVER;
+    sm->sched[w->sched].wake[w->pos] = SM_NEVER;
   }
   sm_blocks_init(sm);
   if (kernel->sass)

@@ -159,7 +159,7 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     return sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, s->last, sm->eligible, n_el);
   if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
     /* one candidate: no order to decide (the common case when warps wait on memory) */
-    *blk = &sm->blocks[sm->warps[sm->eligible[0] * sm->n_sched + si].block];
+    *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[0])->block];
     return 0;
   }
   /* the oldest (youngest) block with an eligible warp, its first eligible warp, and the latest
@@ -184,7 +184,7 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
   }
   if (first == G_MAXUINT)
     return G_MAXUINT;
-  *blk = &sm->blocks[sm->warps[sm->eligible[first] * sm->n_sched + si].block];
+  *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[first])->block];
   guint last = (*blk)->last[s->local];
   guint64 window = sm->gpu->resume_window;
   if (sm->policy == CFG_POLICY_GTO || sm->policy == CFG_POLICY_OLDEST) {
@@ -340,7 +340,7 @@ schedule(Sm *sm, guint si, guint64 t)
     smin = MIN(smin, pass.later);
     for (; due; due &= due - 1) {
       guint p = base + (guint)__builtin_ctzll(due);
-      SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      SmWarp *w = sm_sched_warp(sm, s, p);
       if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
           sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
         /* still eligible: its operands were ready, and a pipe that takes one instruction per
@@ -369,7 +369,7 @@ schedule(Sm *sm, guint si, guint64 t)
     /* the warps eligible now that would stay so, unseen, if not taken */
     for (guint i = 0; i < n_el; i++) {
       guint p = sm->eligible[i];
-      const SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      const SmWarp *w = sm_sched_warp(sm, s, p);
       if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
         new_hot |= (guint64)1 << p;
     }
@@ -387,7 +387,7 @@ schedule(Sm *sm, guint si, guint64 t)
   if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL)) {
     /* the active pool: warps waiting on global memory (or finished) leave it */
     for (guint p = 0; p < s->n_warps; p++) {
-      const SmWarp *w = &sm->warps[p * sm->n_sched + si];
+      const SmWarp *w = sm_sched_warp(sm, s, p);
       gboolean away = w->done || w->state == SM_STATE_LONG_SCOREBOARD;
       sm->pool_leaves[p] = (guint8)away;
       sm->pool_joins[p] = (guint8)!away;
@@ -418,7 +418,7 @@ schedule(Sm *sm, guint si, guint64 t)
     sm->eligible[i] = SM_SCHEDULER_TAKEN;
     n_taken++;
     taken |= (guint64)hot_ok << p;
-    SmWarp *w = &sm->warps[p * sm->n_sched + si];
+    SmWarp *w = sm_sched_warp(sm, s, p);
     guint64 wake;
     if (slots < sm->issue_width) {
       /* a later slot of this cycle: earlier issues may have taken its pipe */

@@ -7,11 +7,14 @@
 /* The whole SM, not one scheduler. */
 #define SM_SCOPE_SM G_MAXUINT
 
-/* The warps of scheduler @scope (or every warp): warp slots scope, scope + n_sched, ...
- * (sm-new.c). */
+/* The warps of scheduler @scope (or every warp): its slots slot0, slot0 + sched_per_sm, ...
+ * (sm_sched_warp()). */
 #define SM_FOR_SCOPE_WARPS(sm, scope, i)                                                           \
-  for (guint i = (scope) == SM_SCOPE_SM ? 0 : (scope); i < (sm)->n_warps;                          \
-       i += (scope) == SM_SCOPE_SM ? 1 : (sm)->n_sched)
+  for (guint i = (scope) == SM_SCOPE_SM ? 0 : (sm)->sched[scope].slot0,                            \
+             i##_end = (scope) == SM_SCOPE_SM                                                      \
+                           ? (sm)->n_warps                                                         \
+                           : i + (sm)->sched[scope].n_warps * (sm)->sched_per_sm;                  \
+       i < i##_end; i += (scope) == SM_SCOPE_SM ? 1 : (sm)->sched_per_sm)
 
 /* An encoded state: unsigned LEB128 numbers (most are small: times relative to now, pcs). */
 typedef struct {

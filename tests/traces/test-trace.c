@@ -315,6 +315,29 @@ START_TEST(test_csv_has_one_row_per_instruction)
 }
 END_TEST
 
+START_TEST(test_warps_are_numbered_sm_by_sm)
+{
+  /* 2 SMs of 4 schedulers, 6 warps each: 8 slots an SM, SM 1's warps are 8-13 on its
+   * schedulers 4-7, warp w on scheduler 4 * (w / 8) + w % 4 */
+  const char *args[] = {"run",   MAXWELL,          MIX,     "--set",    "sm_count=2",
+                        "--set", "warps_per_sm=6", "--set", "groups=1", NULL};
+  g_autofree char *text = trace_text("sms.csv", args);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  guint seen = 0, rows = 0;
+  for (guint i = 1; lines[i] && *lines[i]; i++, rows++) {
+    guint64 sched = 0, warp = 0;
+    g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+    ck_assert(g_ascii_string_to_unsigned(f[1], 10, 0, 7, &sched, NULL));
+    ck_assert(g_ascii_string_to_unsigned(f[2], 10, 0, 15, &warp, NULL));
+    ck_assert_uint_eq(sched, 4 * (warp / 8) + warp % 4);
+    ck_assert_uint_lt(warp % 8, 6);
+    seen |= 1u << warp;
+  }
+  ck_assert_uint_eq(seen, 0x3f3fu);
+  ck_assert_uint_eq(rows, 2 * 6 * 9);
+}
+END_TEST
+
 START_TEST(test_csv_shows_bank_passes)
 {
   /* lanes 4 words apart: 4 passes, the last starting 3 cycles after the first; the chain's
@@ -443,6 +466,7 @@ trace_suite(void)
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);
   tcase_add_test(tc, test_csv_shows_bank_passes);
+  tcase_add_test(tc, test_warps_are_numbered_sm_by_sm);
   tcase_add_test(tc, test_text_timeline_shows_active_lanes);
   suite_add_tcase(s, tc);
   TCase *tb = tcase_create("behaviour");

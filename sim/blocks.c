@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-static void retire_block(Sm *sm, guint b, guint64 t);
+static void retire_block(SmGpu *sm, guint b, guint64 t);
 
 void
-sm_blocks_init(Sm *sm)
+sm_blocks_init(SmGpu *sm)
 {
   sm->warps_per_block = MAX(sm->kernel->warps_per_block, 1u);
   sm->slots_per_sm = (sm->warps_per_sm + sm->warps_per_block - 1) / sm->warps_per_block;
@@ -31,7 +31,7 @@ sm_blocks_init(Sm *sm)
 }
 
 void
-sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
+sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
 {
   SmBlock *blk = &sm->blocks[b];
   blk->grid_index = index;
@@ -57,7 +57,7 @@ sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
     sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;
     w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
     /* its own place in the windows' chase, by its place in the grid */
-    w->chase = sm_hash64(sm->gpu->memory.seed * 0xD1B54A32D192ED03ULL +
+    w->chase = sm_hash64(sm->cfg->memory.seed * 0xD1B54A32D192ED03ULL +
                          (guint64)blk->grid_index * 1024 + i);
     guint threads = sm->kernel->threads_per_block;
     guint first = i * 32; /* its first thread in the block */
@@ -91,7 +91,7 @@ sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index)
 
 /* Block @b's last warp finished at cycle @t (or it had none when it launched then). */
 static void
-retire_block(Sm *sm, guint b, guint64 t)
+retire_block(SmGpu *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
   sm->blocks_retired += sm->weight[blk->sm]; /* with the SMs that run alike (mirror.c) */
@@ -102,14 +102,14 @@ retire_block(Sm *sm, guint b, guint64 t)
     return;
   }
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
-  blk->free_at = blk->retire + sm->gpu->block_launch_cycles;
+  blk->free_at = blk->retire + sm->cfg->block_launch_cycles;
   if (sm->next_block < sm->grid_blocks) {
     sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
   }
 }
 
 void
-sm_blocks_dispatch(Sm *sm, guint64 t)
+sm_blocks_dispatch(SmGpu *sm, guint64 t)
 {
   if (sm->mirrored) {
     sm_mirror_dispatch(sm, t); /* the same rule for SMs that run alike */
@@ -139,7 +139,7 @@ sm_blocks_dispatch(Sm *sm, guint64 t)
 
 /* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */
 static void
-release_barrier(Sm *sm, guint b, guint64 t)
+release_barrier(SmGpu *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
   for (guint i = 0; i < blk->n_warps; i++) {
@@ -153,7 +153,7 @@ release_barrier(Sm *sm, guint b, guint64 t)
 }
 
 void
-sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t)
+sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t)
 {
   /* wait for the block's other live warps: not before a release */
   w->deps_at = SM_NEVER;
@@ -164,7 +164,7 @@ sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t)
 }
 
 void
-sm_blocks_warp_finished(Sm *sm, SmWarp *w)
+sm_blocks_warp_finished(SmGpu *sm, SmWarp *w)
 {
   SmBlock *blk = &sm->blocks[w->block];
   if (G_UNLIKELY(sm->defer)) {

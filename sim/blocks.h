@@ -8,7 +8,7 @@
 
 #include "stats.h"
 
-typedef struct Sm Sm;
+typedef struct SmGpu SmGpu;
 typedef struct SmWarp SmWarp;
 
 /* A block slot of an SM and the grid block it holds. */
@@ -25,14 +25,14 @@ typedef struct {
 } SmBlock;
 
 /* Cuts every SM's warp slots into block slots of warps_per_block warps. */
-void sm_blocks_init(Sm *sm);
+void sm_blocks_init(SmGpu *sm);
 /* The block scheduler: while grid blocks remain and slots are free by cycle @t, the next block
  * goes to a free slot of the SM holding the fewest blocks (the lowest-numbered on ties), so a
  * wave spreads over the SMs. */
-void sm_blocks_dispatch(Sm *sm, guint64 t);
+void sm_blocks_dispatch(SmGpu *sm, guint64 t);
 /* Grid block @index takes block slot @b at cycle @t (the block scheduler, mirror.c). */
-void sm_blocks_launch(Sm *sm, guint b, guint64 t, guint index);
+void sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index);
 /* @w issued BAR.SYNC at cycle @t: it waits until the block's other live warps arrive. */
-void sm_blocks_arrive(Sm *sm, SmWarp *w, guint64 t);
+void sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t);
 /* @w has issued its last instruction. */
-void sm_blocks_warp_finished(Sm *sm, SmWarp *w);
+void sm_blocks_warp_finished(SmGpu *sm, SmWarp *w);

@@ -37,7 +37,7 @@ sm_defer_free(SmDefer *d)
 }
 
 guint64
-sm_view_next(const Sm *v)
+sm_view_next(const SmGpu *v)
 {
   guint64 next = sm_engine_next_cycle(&v->engine);
   guint first = v->defer->m * v->sched_per_sm;
@@ -48,7 +48,7 @@ sm_view_next(const Sm *v)
 
 /* A new record of @w's access at @t, its lines its own. */
 static Deferred *
-new_record(Sm *v, SmWarp *w, guint64 t)
+new_record(SmGpu *v, SmWarp *w, guint64 t)
 {
   SmDefer *d = v->defer;
   g_array_set_size(d->recs, d->recs->len + 1);
@@ -76,7 +76,7 @@ rec_sectors(SmDefer *d, Deferred *r)
 }
 
 guint64
-sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 {
   if (ii->chase_units) { /* a window's lines, as an access over SASS names its own */
     guint64 lines[32];
@@ -99,7 +99,7 @@ sm_defer_global(Sm *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 }
 
 guint64
-sm_defer_lines(Sm *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
+sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
                guint level, guint op)
 {
   SmDefer *d = v->defer;
@@ -138,7 +138,7 @@ sm_defer_lines(Sm *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const
 }
 
 void
-sm_defer_error(Sm *v, guint64 t, GError *error)
+sm_defer_error(SmGpu *v, guint64 t, GError *error)
 {
   SmDefer *d = v->defer;
   if (d->error) {
@@ -150,14 +150,14 @@ sm_defer_error(Sm *v, guint64 t, GError *error)
 }
 
 void
-sm_defer_finished(Sm *v, SmWarp *w)
+sm_defer_finished(SmGpu *v, SmWarp *w)
 {
   Ended e = {w->last_issue, (guint)(w - v->warps)};
   g_array_append_val(v->defer->warps, e);
 }
 
 void
-sm_defer_retired(Sm *v, guint b, guint64 t)
+sm_defer_retired(SmGpu *v, guint b, guint64 t)
 {
   SmDefer *d = v->defer;
   Ended e = {t, b};
@@ -167,12 +167,12 @@ sm_defer_retired(Sm *v, guint b, guint64 t)
     g_array_append_val(d->retired, t);
     /* its slot is free from retire + block_launch_cycles on (at least this): a launch from
      * then on may come here, and only the block scheduler, between windows, knows */
-    v->run_until = MIN(v->run_until, MAX(t + 1 + v->gpu->block_launch_cycles, d->launch_min));
+    v->run_until = MIN(v->run_until, MAX(t + 1 + v->cfg->block_launch_cycles, d->launch_min));
   }
 }
 
 void
-sm_defer_send(Sm *sm, Sm *v, Deferred *r)
+sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r)
 {
   SmMemory *mem = &sm->mem;
   const SmInsnInfo *ii = &sm->info[r->pc];
@@ -206,7 +206,7 @@ sm_defer_send(Sm *sm, Sm *v, Deferred *r)
 
 /* What sm_issue() does with record @r's completion, on view @v's thread. */
 static void
-complete(Sm *v, const Deferred *r)
+complete(SmGpu *v, const Deferred *r)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
   const SmInsnInfo *ii = &v->info[r->pc];
@@ -265,7 +265,7 @@ take_due(GArray *ended, guint64 bound, GArray *due)
 /* (sm_defer_catch_up) On view @v's thread: its accesses' completions, then the ends of its warps
  * and blocks that waited for them (those that ended before the bound), its slots free again. */
 void
-sm_defer_catch_up(Sm *v)
+sm_defer_catch_up(SmGpu *v)
 {
   SmDefer *d = v->defer;
   for (guint k = 0; k < d->n_sent; k++)
@@ -297,7 +297,7 @@ sm_defer_catch_up(Sm *v)
     guint b = g_array_index(d->due, Ended, k).index;
     SmBlock *blk = &v->blocks[b];
     v->end_cycle = MAX(v->end_cycle, blk->retire);
-    blk->free_at = blk->retire + v->gpu->block_launch_cycles;
+    blk->free_at = blk->retire + v->cfg->block_launch_cycles;
     Ended l = {blk->free_at, b};
     g_array_append_val(d->launches, l);
   }
@@ -316,7 +316,7 @@ prefetch_bytes(const void *p, gsize bytes)
  * registers and block's shared memory) asked into the host's caches before its window: the
  * views take turns on a thread, and each finds its SM's state evicted by the others'. */
 void
-sm_view_prefetch(Sm *view)
+sm_view_prefetch(SmGpu *view)
 {
   guint m = view->sim_sms[0];
   gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);

@@ -62,9 +62,9 @@ void sm_defer_free(SmDefer *d);
 /* Record @r of view @v goes to @sm's memory system, as the single loop would have sent it
  * then: its completion, and its transactions' completion events in @v's queue (one thread,
  * between windows). */
-void sm_defer_send(Sm *sm, Sm *v, Deferred *r);
+void sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r);
 /* On view @v's thread: its sent records' completions into scoreboards and write ports, then the
  * warps and blocks that ended before the bound, their slots free again. */
-void sm_defer_catch_up(Sm *v);
+void sm_defer_catch_up(SmGpu *v);
 /* The next cycle view @v has anything to do. */
-guint64 sm_view_next(const Sm *v);
+guint64 sm_view_next(const SmGpu *v);

@@ -3,7 +3,7 @@
 #include "sm-internal.h"
 
 void
-sm_finish(Sm *sm)
+sm_finish(SmGpu *sm)
 {
   guint64 end = sm->end_cycle;
   for (guint i = 0; i < sm->n_warps; i++) {
@@ -37,7 +37,7 @@ sm_finish(Sm *sm)
 }
 
 void
-sm_close(Sm *sm)
+sm_close(SmGpu *sm)
 {
   if (sm->finished)
     return;

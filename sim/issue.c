@@ -7,7 +7,7 @@
 /* A global access with a window: its lines along the warp's chase, through the caches when
  * it names no level. */
 static guint64
-window_access(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
+window_access(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 {
   guint64 lines[32];
   guint8 sectors[32];
@@ -22,7 +22,7 @@ window_access(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 }
 
 void
-sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
+sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
   if (G_UNLIKELY(w->exec)) {
@@ -98,13 +98,13 @@ sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->pc = step.next_pc;
     taken |= step.redirect;
     st->divergent_branches += step.divergent;
-    extra = step.barrier_op == 1   ? sm->gpu->branch.bssy_cycles
-            : step.barrier_op == 2 ? sm->gpu->branch.bsync_cycles
+    extra = step.barrier_op == 1   ? sm->cfg->branch.bssy_cycles
+            : step.barrier_op == 2 ? sm->cfg->branch.bsync_cycles
                                    : 0;
     if (step.branch && insn->count && !taken)
-      extra += sm->gpu->branch.not_taken_cycles; /* a BRA to a label that falls through */
+      extra += sm->cfg->branch.not_taken_cycles; /* a BRA to a label that falls through */
     if (step.divergent)
-      extra += sm->gpu->branch.divergent_cycles;
+      extra += sm->cfg->branch.divergent_cycles;
   } else {
     w->pc++;
   }

@@ -23,7 +23,7 @@ sm_set_mirroring(gboolean on)
 
 /* @sm's SMs can run alike: nothing couples them or tells them apart but their blocks. */
 static gboolean
-mirror_possible(const Sm *sm)
+mirror_possible(const SmGpu *sm)
 {
   if (!mirroring_on || sm->n_sm < 2)
     return FALSE;
@@ -37,7 +37,7 @@ mirror_possible(const Sm *sm)
 }
 
 void
-sm_count_into(Sm *sm, guint m, SmStats *stats)
+sm_count_into(SmGpu *sm, guint m, SmStats *stats)
 {
   for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
     sm->sched[q].stats = stats;
@@ -48,7 +48,7 @@ sm_count_into(Sm *sm, guint m, SmStats *stats)
 
 /* SM @m's counts so far go into the totals, for the SMs it stands for. */
 static void
-fold(Sm *sm, guint m)
+fold(SmGpu *sm, guint m)
 {
   if (sm->sm_counts == NULL || sm->weight[m] == 0)
     return;
@@ -57,14 +57,14 @@ fold(Sm *sm, guint m)
 }
 
 void
-sm_mirror_fold(Sm *sm)
+sm_mirror_fold(SmGpu *sm)
 {
   for (guint i = 0; i < sm->n_sim_sm; i++)
     fold(sm, sm->sim_sms[i]);
 }
 
 const SmStats *
-sm_mirror_totals(const Sm *sm)
+sm_mirror_totals(const SmGpu *sm)
 {
   *sm->totals = sm->stats;
   for (guint i = 0; i < sm->n_sim_sm; i++) {
@@ -76,7 +76,7 @@ sm_mirror_totals(const Sm *sm)
 
 /* SM @m stands for @weight SMs (0: it is not stepped). */
 static void
-set_weight(Sm *sm, guint m, guint64 weight)
+set_weight(SmGpu *sm, guint m, guint64 weight)
 {
   fold(sm, m);
   sm->weight[m] = weight;
@@ -84,7 +84,7 @@ set_weight(Sm *sm, guint m, guint64 weight)
 
 /* Every SM is stepped from now on: each counts into the totals. */
 static void
-stop_mirroring(Sm *sm)
+stop_mirroring(SmGpu *sm)
 {
   sm_mirror_fold(sm);
   for (guint m = 0; m < sm->n_sm; m++)
@@ -96,7 +96,7 @@ stop_mirroring(Sm *sm)
 }
 
 void
-sm_mirror_init(Sm *sm)
+sm_mirror_init(SmGpu *sm)
 {
   guint n = sm->n_sm;
   sm->weight = g_new(guint64, n);
@@ -121,7 +121,7 @@ sm_mirror_init(Sm *sm)
 }
 
 void
-sm_mirror_clear(Sm *sm)
+sm_mirror_clear(SmGpu *sm)
 {
   g_free(sm->weight);
   g_free(sm->rep);
@@ -133,7 +133,7 @@ sm_mirror_clear(Sm *sm)
 
 /* @to becomes a copy of @from, an SM @k places further (its own slots, pools and numbers). */
 static void
-copy_warp(const Sm *sm, SmWarp *to, const SmWarp *from)
+copy_warp(const SmGpu *sm, SmWarp *to, const SmWarp *from)
 {
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   SmWarp keep = *to;
@@ -183,7 +183,7 @@ copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
 
 /* SM @to becomes a copy of SM @from (its grid indices shifted by the distance between them). */
 static void
-copy_sm(Sm *sm, guint from, guint to)
+copy_sm(SmGpu *sm, guint from, guint to)
 {
   guint per = sm->sched_per_sm, slots = sm->slots_per_sm, shift = to - from;
   for (guint q = 0; q < per; q++) {
@@ -211,7 +211,7 @@ copy_sm(Sm *sm, guint from, guint to)
 
 /* SM @m is stepped from now on, standing for itself and the SMs of its kind moved to it. */
 static void
-add_stepped(Sm *sm, guint m)
+add_stepped(SmGpu *sm, guint m)
 {
   guint i = sm->n_sim_sm++;
   while (i > 0 && sm->sim_sms[i - 1] > m) {
@@ -224,7 +224,7 @@ add_stepped(Sm *sm, guint m)
 }
 
 void
-sm_mirror_dispatch(Sm *sm, guint64 t)
+sm_mirror_dispatch(SmGpu *sm, guint64 t)
 {
   guint n = sm->n_sm, slots = sm->slots_per_sm;
   guint *n_free = sm->mirror_scratch, *held = n_free + n, *given = held + n, *got = given + n;
@@ -288,7 +288,7 @@ sm_mirror_dispatch(Sm *sm, guint64 t)
 }
 
 void
-sm_mirror_end(Sm *sm)
+sm_mirror_end(SmGpu *sm)
 {
   if (!sm->mirrored)
     return;

@@ -50,8 +50,8 @@
 /* Allowance for a variable-latency result's write port found taken for a few cycles. */
 #define PORT_SLACK 64u
 typedef struct {
-  Sm *sm;
-  Sm **views;
+  SmGpu *sm;
+  SmGpu **views;
   guint n_views, n_threads;
   /* POSIX rather than GLib's own (futex) locks: ThreadSanitizer sees these */
   pthread_mutex_t lock;
@@ -76,7 +76,7 @@ enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
  * stream's accesses reach the levels they name, or through the caches the L2's hit and miss
  * levels (L1 hits are the SM's own); a kernel over SASS, any level. */
 static guint64
-min_latency(const Sm *sm)
+min_latency(const SmGpu *sm)
 {
   gboolean reach[CFG_MAX_LEVELS];
   for (guint l = 0; l < CFG_MAX_LEVELS; l++)
@@ -112,9 +112,9 @@ min_latency(const Sm *sm)
  * pending completion could meet them: a taken branch's or convergence barrier's wait, and with
  * register-file write ports, the cycle its result takes one. */
 static guint64
-local_reach(const Sm *sm)
+local_reach(const SmGpu *sm)
 {
-  const CfgGpu *g = sm->gpu;
+  const CfgGpu *g = sm->cfg;
   guint64 reach = 1 + (guint64)sm->branch_taken_cycles +
                   MAX(g->branch.bssy_cycles, g->branch.bsync_cycles) + g->branch.not_taken_cycles +
                   g->branch.divergent_cycles;
@@ -136,7 +136,7 @@ local_reach(const Sm *sm)
 }
 
 static gboolean
-uses_global(const Sm *sm)
+uses_global(const SmGpu *sm)
 {
   for (guint i = 0; i < sm->prog->n_insns; i++)
     if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].space == ISA_SPACE_GLOBAL)
@@ -146,12 +146,12 @@ uses_global(const Sm *sm)
 
 /* The window in cycles, or 0 where threads cannot give the single loop's results. */
 static guint64
-window_cycles(const Sm *sm)
+window_cycles(const SmGpu *sm)
 {
   if (sm->n_sm < 2 || sm->one_loop || sm->trace || sm->steady || sm->mirrored ||
       (sm->sass && !sm_sass_apart_ok(sm)) || sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
     return 0;
-  if (sm->next_block < sm->grid_blocks && sm->gpu->block_launch_cycles + 1 < MIN_WINDOW)
+  if (sm->next_block < sm->grid_blocks && sm->cfg->block_launch_cycles + 1 < MIN_WINDOW)
     return 0; /* blocks to launch would keep the windows shorter than that */
   if (!uses_global(sm))
     return SM_NEVER / 4; /* nothing couples the SMs: one window */
@@ -159,10 +159,10 @@ window_cycles(const Sm *sm)
   return lo > reach + MIN_WINDOW ? lo - reach : 0;
 }
 
-static Sm *
-view_new(Sm *sm, guint m)
+static SmGpu *
+view_new(SmGpu *sm, guint m)
 {
-  Sm *v = g_new(Sm, 1);
+  SmGpu *v = g_new(SmGpu, 1);
   *v = *sm;
   v->defer = sm_defer_new(m);
   v->sim_sms = g_new(guint, 1);
@@ -214,7 +214,7 @@ static void
 fold_counts(Par *p)
 {
   for (guint i = 0; i < p->n_views; i++) {
-    Sm *v = p->views[i];
+    SmGpu *v = p->views[i];
     sm_stats_add_scaled(&p->sm->stats, &v->stats, NULL, 1);
     p->sm->stats.visited_cycles += v->stats.visited_cycles;
     memset(&v->stats, 0, sizeof v->stats);
@@ -355,7 +355,7 @@ run_phase(Par *p, gint phase)
 static void
 launch_blocks(Par *p, guint64 at, gboolean dispatch)
 {
-  Sm *sm = p->sm;
+  SmGpu *sm = p->sm;
   for (guint i = 0; i < p->n_views; i++) {
     GArray *l = p->views[i]->defer->launches;
     for (guint k = 0; k < l->len; k++)
@@ -381,7 +381,7 @@ launch_blocks(Par *p, guint64 at, gboolean dispatch)
   /* no later launch is before the next one queued, or a retirement from @at on */
   guint64 first = MIN(sm_engine_next_launch(&sm->engine), at);
   for (guint i = 0; i < p->n_views; i++) {
-    Sm *v = p->views[i];
+    SmGpu *v = p->views[i];
     GArray *r = v->defer->retired;
     guint kept = 0;
     for (guint k = 0; k < r->len; k++)
@@ -398,10 +398,10 @@ launch_blocks(Par *p, guint64 at, gboolean dispatch)
 static guint64
 launch_min(const Par *p, guint64 start)
 {
-  const Sm *sm = p->sm;
+  const SmGpu *sm = p->sm;
   if (sm->next_block >= sm->grid_blocks)
     return SM_NEVER;
-  return MIN(sm_engine_next_launch(&sm->engine), start + 1 + sm->gpu->block_launch_cycles);
+  return MIN(sm_engine_next_launch(&sm->engine), start + 1 + sm->cfg->block_launch_cycles);
 }
 
 /* How far each view may step in the window [@start, @end): to its end, or, for an SM with a
@@ -409,10 +409,10 @@ launch_min(const Par *p, guint64 start)
 static void
 set_limits(Par *p, guint64 start, guint64 end)
 {
-  const Sm *sm = p->sm;
+  const SmGpu *sm = p->sm;
   guint64 first = launch_min(p, start);
   for (guint m = 0; m < p->n_views; m++) {
-    Sm *v = p->views[m];
+    SmGpu *v = p->views[m];
     guint64 limit = end;
     if (first != SM_NEVER) {
       guint64 free_from = SM_NEVER;
@@ -447,7 +447,7 @@ sm_set_apart(gboolean on)
 }
 
 gboolean
-sm_parallel_run(Sm *sm, guint64 cycle)
+sm_parallel_run(SmGpu *sm, guint64 cycle)
 {
   guint64 window = apart_on ? window_cycles(sm) : 0;
   if (window == 0)
@@ -456,7 +456,7 @@ sm_parallel_run(Sm *sm, guint64 cycle)
     sm_sass_apart_begin(sm);
   Par p = {.sm = sm, .n_views = sm->n_sm};
   p.n_threads = MIN(sm->threads, sm->n_sm);
-  p.views = g_new(Sm *, sm->n_sm);
+  p.views = g_new(SmGpu *, sm->n_sm);
   p.order = g_ptr_array_new();
   pthread_mutex_init(&p.lock, NULL);
   pthread_cond_init(&p.go, NULL);
@@ -545,7 +545,7 @@ sm_parallel_run(Sm *sm, guint64 cycle)
   GError *first_error = NULL;
   guint64 first_error_t = 0;
   for (guint m = 0; m < p.n_views; m++) {
-    Sm *v = p.views[m];
+    SmGpu *v = p.views[m];
     add_cache_counts(&sm->mem.counts, &v->mem.counts);
     sm->mem.peak_outstanding = MAX(sm->mem.peak_outstanding, v->mem.peak_outstanding);
     sm->n_done += v->n_done;

@@ -5,7 +5,7 @@
 
 /* the lines an access touches, with the bytes of the sectors touched in each */
 guint
-sm_sass_lines(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks)
+sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks)
 {
   guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
   guint32 sectors[SM_MEMORY_MAX_LINES];
@@ -99,9 +99,9 @@ within_banks(const ExecStep *st, guint banks, guint shift)
 /* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
  * reading one word share it), at least the passes its bytes need */
 guint
-sm_sass_bank_passes(const Sm *sm, const ExecStep *st)
+sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
 {
-  guint banks = MIN(sm->gpu->smem.banks, 64u), width = sm->gpu->smem.bank_width_bytes;
+  guint banks = MIN(sm->cfg->smem.banks, 64u), width = sm->cfg->smem.bank_width_bytes;
   /* banks and widths are powers of two on every GPU there is: masks and shifts then */
   gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
   guint shift = (guint)__builtin_ctz(width);

@@ -100,9 +100,9 @@ fill(guint8 *data, const CfgArg *a)
 /* how each opcode runs on this GPU: the unit, latency, issue cycles and lanes of the GPU
  * file's sass.ops where it says */
 static void
-decode(Sm *sm)
+decode(SmGpu *sm)
 {
-  const CfgGpu *gpu = sm->gpu;
+  const CfgGpu *gpu = sm->cfg;
   const SassFunction *fn = sm->kernel->sass->fn;
   for (guint i = 0; i < fn->n_insns; i++) {
     SassOp op = (SassOp)fn->insns[i].op;
@@ -141,7 +141,7 @@ decode(Sm *sm)
 }
 
 void
-sm_sass_init(Sm *sm)
+sm_sass_init(SmGpu *sm)
 {
   const CfgSass *cs = sm->kernel->sass;
   SmSass *x = g_new0(SmSass, 1);
@@ -178,7 +178,7 @@ sm_sass_init(Sm *sm)
 }
 
 gboolean
-sm_sass_uses_caches(const Sm *sm)
+sm_sass_uses_caches(const SmGpu *sm)
 {
   for (guint b = 0; b < exec_memory_count(sm->sass->mem); b++)
     if (sm->sass->buffer_level[b] == CFG_LEVEL_CACHED)
@@ -187,7 +187,7 @@ sm_sass_uses_caches(const Sm *sm)
 }
 
 void
-sm_sass_clear(Sm *sm)
+sm_sass_clear(SmGpu *sm)
 {
   SmSass *x = sm->sass;
   if (!x)
@@ -213,7 +213,7 @@ sm_sass_clear(Sm *sm)
 }
 
 const char *const *
-sm_sass_op_names(Sm *sm, guint *n)
+sm_sass_op_names(SmGpu *sm, guint *n)
 {
   const SassFunction *fn = sm->kernel->sass->fn;
   if (!sm->sass->op_names) {
@@ -229,13 +229,13 @@ sm_sass_op_names(Sm *sm, guint *n)
 }
 
 ExecMemory *
-sm_memory_image(Sm *sm)
+sm_memory_image(SmGpu *sm)
 {
   return sm->sass ? sm->sass->mem : NULL;
 }
 
 const GError *
-sm_error(const Sm *sm)
+sm_error(const SmGpu *sm)
 {
   return sm->sass ? sm->sass->error : NULL;
 }
@@ -243,7 +243,7 @@ sm_error(const Sm *sm)
 /* ---- blocks ---- */
 
 static void
-fail(Sm *sm, SmWarp *w, guint64 t, GError *error)
+fail(SmGpu *sm, SmWarp *w, guint64 t, GError *error)
 {
   w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
   if (G_UNLIKELY(sm->defer)) {
@@ -257,7 +257,7 @@ fail(Sm *sm, SmWarp *w, guint64 t, GError *error)
 }
 
 void
-sm_sass_set_error(Sm *sm, GError *error)
+sm_sass_set_error(SmGpu *sm, GError *error)
 {
   g_clear_error(&sm->sass->error);
   sm->sass->error = error;
@@ -266,7 +266,7 @@ sm_sass_set_error(Sm *sm, GError *error)
 /* @w's next instruction and lanes from the executor; FALSE when it has none (exited, or
  * failed: sm->sass->error says) */
 static gboolean
-next(Sm *sm, SmWarp *w, guint64 t)
+next(SmGpu *sm, SmWarp *w, guint64 t)
 {
   guint32 pc, active;
   GError *error = NULL;
@@ -284,7 +284,7 @@ next(Sm *sm, SmWarp *w, guint64 t)
 }
 
 void
-sm_sass_launch(Sm *sm, guint b)
+sm_sass_launch(SmGpu *sm, guint b)
 {
   SmBlock *blk = &sm->blocks[b];
   SmSass *x = sm->sass;
@@ -300,7 +300,7 @@ sm_sass_launch(Sm *sm, guint b)
 }
 
 void
-sm_sass_settle(Sm *sm, SmWarp *w)
+sm_sass_settle(SmGpu *sm, SmWarp *w)
 {
   if (!w->done)
     next(sm, w, w->launched);
@@ -359,7 +359,7 @@ shadow_step(SmSass *x, const ExecStep *st, guint m)
 }
 
 gboolean
-sm_sass_apart_ok(const Sm *sm)
+sm_sass_apart_ok(const SmGpu *sm)
 {
   const SassFunction *fn = sm->kernel->sass->fn;
   for (guint i = 0; i < fn->n_insns; i++) {
@@ -371,7 +371,7 @@ sm_sass_apart_ok(const Sm *sm)
 }
 
 void
-sm_sass_apart_begin(Sm *sm)
+sm_sass_apart_begin(SmGpu *sm)
 {
   SmSass *x = sm->sass;
   if (x->shadow)
@@ -395,7 +395,7 @@ sm_sass_apart_begin(Sm *sm)
 }
 
 void
-sm_sass_window(Sm *sm, guint64 start, guint64 end)
+sm_sass_window(SmGpu *sm, guint64 start, guint64 end)
 {
   SmSass *x = sm->sass;
   GArray *ends = x->window_ends;
@@ -413,13 +413,13 @@ sm_sass_window(Sm *sm, guint64 start, guint64 end)
 }
 
 gboolean
-sm_sass_conflicted(const Sm *sm)
+sm_sass_conflicted(const SmGpu *sm)
 {
   return g_atomic_int_get(&sm->sass->conflict) != 0;
 }
 
 void
-sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
+sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
   SmSass *x = sm->sass;
@@ -510,7 +510,7 @@ sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     return;
   sm_warp_prepare(sm, w);
   gboolean taken = w->pc != pc + 1;
-  const CfgGpu *g = sm->gpu;
+  const CfgGpu *g = sm->cfg;
   guint extra = in->op == SASS_OP_BSSY                     ? g->branch.bssy_cycles
                 : in->op == SASS_OP_BSYNC                  ? g->branch.bsync_cycles
                 : is_bra && !taken && in->guard != SASS_PT ? g->branch.not_taken_cycles

@@ -26,8 +26,8 @@
 typedef struct SmSass SmSass;
 typedef struct SmDefer SmDefer;
 
-struct Sm {
-  const CfgGpu *gpu;
+struct SmGpu {
+  const CfgGpu *cfg; /* the GPU file */
   const CfgKernel *kernel;
   const IsaProgram *prog;
   SmInsnInfo *info;
@@ -116,7 +116,7 @@ struct Sm {
 /* Reads the scoreboard once for the instruction now at pc: its operands' readiness cannot
  * change until it issues (memory results are known at issue). */
 static inline void
-sm_warp_prepare(const Sm *sm, SmWarp *w)
+sm_warp_prepare(const SmGpu *sm, SmWarp *w)
 {
   if (w->done)
     return;
@@ -147,35 +147,35 @@ sm_warp_prepare(const Sm *sm, SmWarp *w)
  * stepping one SM touches only its own), and within an SM, slot l belongs to the SM's scheduler
  * l % sched_per_sm at position l / sched_per_sm.  Scheduler @s's warp at position @p: */
 static inline SmWarp *
-sm_sched_warp(const Sm *sm, const SmScheduler *s, guint p)
+sm_sched_warp(const SmGpu *sm, const SmScheduler *s, guint p)
 {
   return &sm->warps[s->slot0 + p * sm->sched_per_sm];
 }
 
 /* Local slot @i of block @blk (on SM blk->sm). */
 static inline SmWarp *
-sm_block_warp(Sm *sm, const SmBlock *blk, guint i)
+sm_block_warp(SmGpu *sm, const SmBlock *blk, guint i)
 {
   return &sm->warps[blk->sm * sm->warp_slots_per_sm + blk->first_local + i];
 }
 
 /* @w belongs to an SM the loop steps (the others run like one of those: mirror.c). */
 static inline gboolean
-sm_warp_stepped(const Sm *sm, const SmWarp *w)
+sm_warp_stepped(const SmGpu *sm, const SmWarp *w)
 {
   return w->exists && sm->weight[w->sm] > 0;
 }
 
 /* Position of @w in its scheduler's warps[]. */
 static inline guint
-sm_warp_pos(const Sm *sm, const SmWarp *w)
+sm_warp_pos(const SmGpu *sm, const SmWarp *w)
 {
   return w->pos;
 }
 
 /* Nothing about @w changes before cycle @at: its scheduler looks at it again then. */
 static inline void
-sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
+sm_wake_warp(SmGpu *sm, SmWarp *w, guint64 at)
 {
   SmScheduler *s = &sm->sched[w->sched];
   s->wake[sm_warp_pos(sm, w)] = at;
@@ -186,7 +186,7 @@ sm_wake_warp(Sm *sm, SmWarp *w, guint64 at)
  * cycle (round robin for the shared-memory queue's free places: the one after the last that
  * queued an access); sm.c rebuilds sm->order before the next cycle. */
 static inline void
-sm_smem_turn(Sm *sm, guint m, guint first)
+sm_smem_turn(SmGpu *sm, guint m, guint first)
 {
   if (sm->smem.first[m] != first) {
     sm->smem.first[m] = (guint8)first;
@@ -198,35 +198,35 @@ sm_smem_turn(Sm *sm, guint m, guint first)
  * for itself unless all can run alike); the block scheduler's rule while some SMs are not
  * stepped (SMs given different blocks part, one of them becoming a copy of the one it ran
  * like); the end of it (every SM a copy of the one it ran like, all stepped: for a trace). */
-void sm_mirror_init(Sm *sm);
-void sm_mirror_clear(Sm *sm);
-void sm_mirror_dispatch(Sm *sm, guint64 t);
-void sm_mirror_end(Sm *sm);
+void sm_mirror_init(SmGpu *sm);
+void sm_mirror_clear(SmGpu *sm);
+void sm_mirror_dispatch(SmGpu *sm, guint64 t);
+void sm_mirror_end(SmGpu *sm);
 /* Adds the counts of the stepped SMs, each times the SMs it stands for, to sm->stats (before
  * reading or copying it: the end of a run, a fast-forward's snapshot). */
-void sm_mirror_fold(Sm *sm);
+void sm_mirror_fold(SmGpu *sm);
 /* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
-const SmStats *sm_mirror_totals(const Sm *sm);
+const SmStats *sm_mirror_totals(const SmGpu *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
  * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
-gboolean sm_draws_random(const Sm *sm);
+gboolean sm_draws_random(const SmGpu *sm);
 /* Some of @sm's global accesses go through the caches (they name no level on a GPU with
  * caches).  sm-new.c; sass.c for kernels over SASS */
-gboolean sm_uses_caches(const Sm *sm);
-gboolean sm_sass_uses_caches(const Sm *sm);
+gboolean sm_uses_caches(const SmGpu *sm);
+gboolean sm_sass_uses_caches(const SmGpu *sm);
 
 /* Windows (window.c): the lines of @ii's next access along the chase at *@x (up to 32, with
  * their sectors), and the warm-up pass before a run of a kernel with warm_up. */
-guint sm_window_lines(const Sm *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines,
+guint sm_window_lines(const SmGpu *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines,
                       guint8 *sectors);
-void sm_window_warm(Sm *sm);
+void sm_window_warm(SmGpu *sm);
 
 /* What issuing does alike for streams (issue.c) and SASS (sass.c). */
 
 /* A global access of @w completing at @base (issued at @t): its counts, an asynchronous copy's
  * landing. */
 static inline void
-sm_issue_global_counted(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guint64 base)
+sm_issue_global_counted(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guint64 base)
 {
   if (ii->is_store) {
     sm->stats.global_stores++;
@@ -244,7 +244,7 @@ sm_issue_global_counted(Sm *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guin
 /* A shared-memory access of @passes bank passes by @w at @now_ticks: the cycle its data is
  * there, its counts, the turn at the queue, a store's completion (BAR.SYNC waits for it). */
 static inline guint64
-sm_issue_shared(Sm *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
+sm_issue_shared(SmGpu *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
                 guint passes)
 {
   guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
@@ -262,7 +262,7 @@ sm_issue_shared(Sm *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 no
  * variable-latency one waits for the first free port from its arrival (*@base and *@complete
  * move with it). */
 static inline void
-sm_issue_write_port(Sm *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, guint64 *base,
+sm_issue_write_port(SmGpu *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, guint64 *base,
                     guint64 *complete)
 {
   if (G_LIKELY(!sm->wb_ports) || !ii->writes_register || *base == SM_PENDING)
@@ -291,70 +291,71 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
 /* SMs on threads (parallel.c).  sm_parallel_run() runs @sm like sm_run_until(@cycle) with its
  * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
  * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
-gboolean sm_parallel_run(Sm *sm, guint64 cycle);
-void sm_step_view(Sm *view);
+gboolean sm_parallel_run(SmGpu *sm, guint64 cycle);
+void sm_step_view(SmGpu *view);
 /* A view over SASS asks its SM's state into the host's caches before its window (defer.c). */
-void sm_view_prefetch(Sm *view);
+void sm_view_prefetch(SmGpu *view);
 /* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
  * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
  * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
-guint64 sm_defer_global(Sm *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
+guint64 sm_defer_global(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
 /* A view's warp @w finished at its last issue: its end waits for its accesses (parallel.c). */
-void sm_defer_finished(Sm *view, SmWarp *w);
+void sm_defer_finished(SmGpu *view, SmWarp *w);
 /* A view's block @b retired at cycle @t: its end waits for its warps' (parallel.c). */
-void sm_defer_retired(Sm *view, guint b, guint64 t);
+void sm_defer_retired(SmGpu *view, guint b, guint64 t);
 /* A view's kernel over SASS stopped a warp at cycle @t: the run stops after the window, with
  * the error the single loop would have met first (parallel.c). */
-void sm_defer_error(Sm *view, guint64 t, GError *error);
+void sm_defer_error(SmGpu *view, guint64 t, GError *error);
 /* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
  * through the caches with @op: like sm_defer_global() (parallel.c). */
-guint64 sm_defer_lines(Sm *view, SmWarp *w, guint64 t, guint n, const guint64 *lines,
+guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint n, const guint64 *lines,
                        const guint8 *masks, guint level, guint op);
 /* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
  * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
  * another's in a window, whose order only the single loop knows (sm-new.c). */
-void sm_restart_in_one_loop(Sm *sm);
+void sm_restart_in_one_loop(SmGpu *sm);
 /* SMs stepped apart over SASS (sass.c): whether they may be (no global atomics); the memory
  * image's record of which window and SM touched each word, set up before the first window; a
  * window from cycle @start to @end begins (its accesses may meet those of the windows that end
  * after @start); whether two SMs' accesses met, one of them a write (then the run is stepped
  * again in one loop); the error that stops the run (the earliest of the views'). */
-gboolean sm_sass_apart_ok(const Sm *sm);
-void sm_sass_apart_begin(Sm *sm);
-void sm_sass_window(Sm *sm, guint64 start, guint64 end);
-gboolean sm_sass_conflicted(const Sm *sm);
-void sm_sass_set_error(Sm *sm, GError *error);
+gboolean sm_sass_apart_ok(const SmGpu *sm);
+void sm_sass_apart_begin(SmGpu *sm);
+void sm_sass_window(SmGpu *sm, guint64 start, guint64 end);
+gboolean sm_sass_conflicted(const SmGpu *sm);
+void sm_sass_set_error(SmGpu *sm, GError *error);
 /* SM @m's warps and schedulers count into @stats (mirror.c). */
-void sm_count_into(Sm *sm, guint m, SmStats *stats);
+void sm_count_into(SmGpu *sm, guint m, SmStats *stats);
 /* The run's end: closes the warps' states and sets the counters (sm.c). */
-void sm_finish(Sm *sm);
+void sm_finish(SmGpu *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
-void sm_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+void sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 
 /* Kernels over SASS (sass.c): the memory image and the executor's kernel (after
  * sm_blocks_init()); a block's lane state when it launches into slot @b; a launched warp's
  * first instruction; issuing one instruction (sm_issue() for a warp with an executor). */
-void sm_sass_init(Sm *sm);
-void sm_sass_clear(Sm *sm);
-void sm_sass_launch(Sm *sm, guint b);
-void sm_sass_settle(Sm *sm, SmWarp *w);
-void sm_sass_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+void sm_sass_init(SmGpu *sm);
+void sm_sass_clear(SmGpu *sm);
+void sm_sass_launch(SmGpu *sm, guint b);
+void sm_sass_settle(SmGpu *sm, SmWarp *w);
+void sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 /* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
  * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each; the bank
  * passes of a shared one (the most distinct words any bank serves, at least those its bytes
  * need). */
-guint sm_sass_lines(const Sm *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks);
-guint sm_sass_bank_passes(const Sm *sm, const ExecStep *st);
+guint sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,
+                    guint8 *masks);
+guint sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st);
 /* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
  * a SASS kernel's instructions so. */
-const char *const *sm_sass_op_names(Sm *sm, guint *n);
+const char *const *sm_sass_op_names(SmGpu *sm, guint *n);
 
 /* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
  * untraced hot path stays small. */
-G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(Sm *sm, SmWarp *w, SmState state,
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(SmGpu *sm, SmWarp *w, SmState state,
                                                            guint64 at);
-G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w,
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(SmGpu *sm, SmScheduler *s, SmWarp *w,
                                                            guint64 t, guint slot, guint64 complete,
                                                            guint passes);
-G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(Sm *sm, guint64 t);
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(SmGpu *sm, guint64 t);

@@ -22,7 +22,7 @@ sm_set_run_ahead(gboolean on)
 /* The kernel reads the clock (CS2R / S2R SR_CLOCKLO): a kernel over SASS may (its reads are
  * told apart when they issue), a stream if it has such an instruction. */
 static gboolean
-reads_clock(const Sm *sm)
+reads_clock(const SmGpu *sm)
 {
   if (sm->kernel->sass)
     return TRUE;
@@ -47,9 +47,9 @@ sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
 
 /* Builds the machine into the zeroed @sm. */
 static void
-init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
+init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
 {
-  sm->gpu = gpu;
+  sm->cfg = gpu;
   sm->kernel = kernel;
   sm->prog = kernel->program;
   sm->n_sm = gpu->sm_count;
@@ -201,24 +201,24 @@ init(Sm *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->steady = sm_steady_new(sm);
 }
 
-Sm *
+SmGpu *
 sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
 {
-  Sm *sm = g_new0(Sm, 1);
+  SmGpu *sm = g_new0(SmGpu, 1);
   init(sm, gpu, kernel);
   return sm;
 }
 
 void
-sm_set_threads(Sm *sm, guint n)
+sm_set_threads(SmGpu *sm, guint n)
 {
   sm->threads = MAX(n, 1u);
 }
 
 gboolean
-sm_uses_caches(const Sm *sm)
+sm_uses_caches(const SmGpu *sm)
 {
-  if (!cfg_gpu_has_caches(sm->gpu))
+  if (!cfg_gpu_has_caches(sm->cfg))
     return FALSE;
   if (sm->kernel->sass)
     return sm_sass_uses_caches(sm);
@@ -230,7 +230,7 @@ sm_uses_caches(const Sm *sm)
 }
 
 gboolean
-sm_draws_random(const Sm *sm)
+sm_draws_random(const SmGpu *sm)
 {
   if (sm->kernel->sass)
     return TRUE; /* lane values: no two blocks, and no two periods, are alike */
@@ -252,7 +252,7 @@ sm_draws_random(const Sm *sm)
 
 /* Frees what init() built, leaving the struct itself. */
 static void
-clear(Sm *sm)
+clear(SmGpu *sm)
 {
   sm_sass_clear(sm);
   sm_clock_free(sm->clock);
@@ -290,7 +290,7 @@ clear(Sm *sm)
 }
 
 void
-sm_free(Sm *sm)
+sm_free(SmGpu *sm)
 {
   if (sm == NULL)
     return;
@@ -299,12 +299,12 @@ sm_free(Sm *sm)
 }
 
 void
-sm_restart_in_one_loop(Sm *sm)
+sm_restart_in_one_loop(SmGpu *sm)
 {
-  Sm keep = *sm;
+  SmGpu keep = *sm;
   clear(sm);
   memset(sm, 0, sizeof *sm);
-  init(sm, keep.gpu, keep.kernel);
+  init(sm, keep.cfg, keep.kernel);
   sm->threads = keep.threads;
   sm->progress = keep.progress;
   sm->progress_data = keep.progress_data;

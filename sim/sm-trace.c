@@ -3,14 +3,14 @@
 #include "sm-internal.h"
 
 void
-sm_trace_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
+sm_trace_state(SmGpu *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (sm->trace->klass->state)
     sm->trace->klass->state(sm->trace, at, (guint)(w - sm->warps), state);
 }
 
 void
-sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64 complete,
+sm_trace_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64 complete,
                guint passes)
 {
   const IsaInsn *insn = &sm->prog->insns[w->pc];
@@ -35,7 +35,7 @@ sm_trace_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guint64
 }
 
 void
-sm_trace_counters(Sm *sm, guint64 t)
+sm_trace_counters(SmGpu *sm, guint64 t)
 {
   const guint64 now[TRACE_COUNTER_COUNT] = {sm->mem.outstanding, sm->mem.queued};
   for (guint c = 0; c < TRACE_COUNTER_COUNT; c++) {
@@ -48,7 +48,7 @@ sm_trace_counters(Sm *sm, guint64 t)
 }
 
 gboolean
-sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
+sm_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
 {
   static const char *unit_names[ISA_UNIT_COUNT];
   static const char *state_names[SM_STATE_COUNT];
@@ -74,7 +74,7 @@ sm_attach_trace(Sm *sm, TraceSink *sink, GError **error)
                            .unit_names = unit_names,
                            .op_names = op_names,
                            .n_ops = ISA_OP_COUNT,
-                           .gpu_name = sm->gpu->name,
+                           .gpu_name = sm->cfg->name,
                            .kernel_name = sm->kernel->name,
                            .caches = sm_uses_caches(sm)};
   if (sm->sass)

@@ -7,7 +7,7 @@
 #include <signal.h>
 
 static inline void
-set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
+set_state(SmGpu *sm, SmWarp *w, SmState state, guint64 at)
 {
   if (w->state == state)
     return;
@@ -23,7 +23,7 @@ set_state(Sm *sm, SmWarp *w, SmState state, guint64 at)
 /* A fixed-latency instruction of @w issued at @t would find a register-file write port free
  * when its result arrives (variable-latency results have taken theirs already). */
 static inline gboolean
-wb_free_for(const Sm *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
+wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
 {
   const SmInsnInfo *ii = &sm->info[w->pc];
   if (!ii->fixed_latency || !ii->writes_register)
@@ -34,7 +34,7 @@ wb_free_for(const Sm *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
 /* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
  * cycle that may change (SM_NEVER: only a memory completion can). */
 static inline guint
-warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
+warp_check(const SmGpu *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
 {
   if (w->deps_at > t) {
     *wake = w->deps_at;
@@ -64,7 +64,7 @@ warp_check(const Sm *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
 static guint64
-after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
+after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
 {
   set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
@@ -88,7 +88,7 @@ after_issue(Sm *sm, SmScheduler *s, SmWarp *w, guint64 t)
 }
 
 static void
-fire_events(Sm *sm, guint64 t)
+fire_events(SmGpu *sm, guint64 t)
 {
   SmEvent ev;
   gboolean freed = FALSE;
@@ -152,11 +152,11 @@ sm_stop_requested(void)
  * Returns an index into sm->eligible (G_MAXUINT: none left) and sets *blk to the block whose
  * round-robin place moves (NULL without block priority). */
 static guint
-pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
+pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
 {
   *blk = NULL;
   if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
-    return sm_scheduler_pick(s, sm->policy, sm->gpu->resume_window, s->last, sm->eligible, n_el);
+    return sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
   if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
     /* one candidate: no order to decide (the common case when warps wait on memory) */
     *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[0])->block];
@@ -186,7 +186,7 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
     return G_MAXUINT;
   *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[first])->block];
   guint last = (*blk)->last[s->local];
-  guint64 window = sm->gpu->resume_window;
+  guint64 window = sm->cfg->resume_window;
   if (sm->policy == CFG_POLICY_GTO || sm->policy == CFG_POLICY_OLDEST) {
     /* the policy among the block's eligible warps */
     guint n = 0;
@@ -218,7 +218,7 @@ pick(Sm *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
 /* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this
  * cycle (after that none are left for it); returns its wake. */
 static inline guint64
-issue_taken(Sm *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t, guint *slots)
+issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t, guint *slots)
 {
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;
@@ -242,7 +242,7 @@ issue_taken(Sm *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t,
  * instruction uses no memory either, or waits for this one's result until later; and a
  * per-warp limit on instructions does not end the warp there. */
 static inline gboolean
-ahead_ok(const Sm *sm, const SmWarp *w)
+ahead_ok(const SmGpu *sm, const SmWarp *w)
 {
   const SmInsnInfo *ii = &sm->info[w->pc];
   if (!ii->ahead_ok || (sm->limit && w->issued + 1 >= sm->limit))
@@ -268,13 +268,13 @@ ahead_ok(const Sm *sm, const SmWarp *w)
  * warps held by the limit on outstanding requests (none is held: lg_waiters counts them all,
  * and only a look at a warp holds it). */
 static guint64
-horizon(const Sm *sm, guint64 t)
+horizon(const SmGpu *sm, guint64 t)
 {
   guint64 h = sm->run_until;
   if (sm->lg_waiters > 0)
     return t + 1;
   if (sm->next_block < sm->grid_blocks)
-    h = MIN(h, MIN(sm_engine_next_launch(&sm->engine), t + 1 + sm->gpu->block_launch_cycles));
+    h = MIN(h, MIN(sm_engine_next_launch(&sm->engine), t + 1 + sm->cfg->block_launch_cycles));
   return h;
 }
 
@@ -288,7 +288,7 @@ horizon(const Sm *sm, guint64 t)
  * what other schedulers did up to that cycle), at @w's end, or at that limit; returns @w's
  * next wake then. */
 static G_GNUC_NO_INLINE guint64
-run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 others)
+run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 others)
 {
   if (sm->steady || sm->trace || sm->mirrored)
     return s->wake[w->pos]; /* they see every cycle (their state is read between steps) */
@@ -319,7 +319,7 @@ run_ahead(Sm *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 ot
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
-schedule(Sm *sm, guint si, guint64 t)
+schedule(SmGpu *sm, guint si, guint64 t)
 {
   if (sm->min_wake[si] > t)
     return sm->min_wake[si];
@@ -392,7 +392,7 @@ schedule(Sm *sm, guint si, guint64 t)
       sm->pool_leaves[p] = (guint8)away;
       sm->pool_joins[p] = (guint8)!away;
     }
-    n_el = sm_scheduler_pool(s, sm->gpu->two_level_pool, sm->pool_leaves, sm->pool_joins,
+    n_el = sm_scheduler_pool(s, sm->cfg->two_level_pool, sm->pool_leaves, sm->pool_joins,
                              sm->eligible, n_el);
   }
   if (n_el > 0 && s->busy_until > t) {
@@ -457,7 +457,7 @@ schedule(Sm *sm, guint si, guint64 t)
 }
 
 static void
-step(Sm *sm)
+step(SmGpu *sm)
 {
   guint64 t = sm->now;
   sm->stats.visited_cycles++;
@@ -495,7 +495,7 @@ step(Sm *sm)
 }
 
 void
-sm_step_view(Sm *view)
+sm_step_view(SmGpu *view)
 {
   if (view->sass && view->now < view->run_until)
     sm_view_prefetch(view);
@@ -504,7 +504,7 @@ sm_step_view(Sm *view)
 }
 
 void
-sm_run_until(Sm *sm, guint64 cycle)
+sm_run_until(SmGpu *sm, guint64 cycle)
 {
   if (!sm->finished && sm_parallel_run(sm, cycle))
     return;              /* its SMs stepped apart (on threads when it has them): the same results */
@@ -538,32 +538,32 @@ sm_run_until(Sm *sm, guint64 cycle)
 }
 
 void
-sm_run(Sm *sm)
+sm_run(SmGpu *sm)
 {
   sm_run_until(sm, SM_NEVER);
 }
 
 void
-sm_set_progress(Sm *sm, SmProgressFn fn, gpointer data)
+sm_set_progress(SmGpu *sm, SmProgressFn fn, gpointer data)
 {
   sm->progress = fn;
   sm->progress_data = data;
 }
 
 gboolean
-sm_finished(const Sm *sm)
+sm_finished(const SmGpu *sm)
 {
   return sm->finished;
 }
 
 guint64
-sm_now(const Sm *sm)
+sm_now(const SmGpu *sm)
 {
   return sm->now;
 }
 
 const SmStats *
-sm_stats(const Sm *sm)
+sm_stats(const SmGpu *sm)
 {
   if (sm->mirrored)
     return sm_mirror_totals(sm);

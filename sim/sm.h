@@ -1,13 +1,17 @@
-/* One streaming multiprocessor running one kernel: the cycle loop, the machine's only entry
- * point; not the units it wires (sm-internal.h lists them).
+/* The simulated machine, a GPU of SMs running one kernel: the cycle loop, the machine's only
+ * entry point; not the units it wires (sm-internal.h lists them).  SmGpu is the whole GPU: its
+ * SMs (each its schedulers, warp slots, pipes, block slots and shared memory, SmMp in
+ * sm-internal.h) and what they share (the memory system below their ports, the block
+ * scheduler, the event queue).  Functions and handles are named sm_ and sm after the library
+ * (smsim), not after one SM.
  *
  * Per cycle with work, in this order: events of the cycle fire (memory completions), then
  * each scheduler looks at its warps (warp id modulo schedulers, oldest first) and issues up to
  * issue_width instructions by its policy.  Within an SM the schedulers look in index order,
  * starting after the last one that queued a shared-memory access (the queue's free places go
- * round robin).  A cycle in which nothing can
- * happen is never visited: the clock jumps to the earliest cycle at which some warp may
- * become eligible or an event fires.  Nothing is allocated once sm_new() returns.
+ * round robin).  A cycle in which nothing can happen is never visited: the clock jumps to the
+ * earliest cycle at which some warp may become eligible or an event fires.  Nothing is
+ * allocated once sm_new() returns.
  */
 #pragma once
 
@@ -16,7 +20,7 @@
 #include "stats.h"
 #include "exec.h"
 
-typedef struct Sm Sm;
+typedef struct SmGpu SmGpu;
 
 /* Runs stop at this many cycles unless told otherwise (smsim --max-cycles): far beyond any
  * study (the slowest benchmark simulates 1.4 x 10^11), near enough to end a runaway run.
@@ -26,18 +30,18 @@ typedef struct Sm Sm;
 /* Bytes of each SM's L1: caches.l1.bytes, or what @blocks_per_sm blocks' shared memory leave
  * of caches.l1.unified_bytes. */
 guint64 sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm);
-Sm *sm_new(const CfgGpu *gpu, const CfgKernel *kernel);
-void sm_free(Sm *sm);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)
+SmGpu *sm_new(const CfgGpu *gpu, const CfgKernel *kernel);
+void sm_free(SmGpu *sm);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmGpu, sm_free)
 
 /* Runs until every warp has finished. */
-void sm_run(Sm *sm);
+void sm_run(SmGpu *sm);
 /* Runs every cycle before @cycle (then sm_now() >= @cycle, or the run finished). */
-void sm_run_until(Sm *sm, guint64 cycle);
-gboolean sm_finished(const Sm *sm);
+void sm_run_until(SmGpu *sm, guint64 cycle);
+gboolean sm_finished(const SmGpu *sm);
 /* Ends an unfinished run where it stands (after a stop or a cycle limit): the counters cover
  * the cycles simulated so far, and sm_finished() is TRUE. */
-void sm_close(Sm *sm);
+void sm_close(SmGpu *sm);
 
 /* Asks every running SM to stop at its next step (async-signal-safe: for SIGINT handlers);
  * sm_run*() then return with the run unfinished. */
@@ -62,7 +66,7 @@ void sm_set_run_ahead(gboolean on);
 
 /* Up to @n threads step @sm's SMs (1, the default: one).  Every result is the same for any
  * @n; runs that threads cannot share are stepped by one (parallel.c says which). */
-void sm_set_threads(Sm *sm, guint n);
+void sm_set_threads(SmGpu *sm, guint n);
 
 /* Process-wide switch for tests: SMs built or run while it is off are stepped in one loop even
  * where they could be stepped apart, each by a view of its own, in windows (parallel.c: on
@@ -71,22 +75,22 @@ void sm_set_apart(gboolean on);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */
-typedef void (*SmProgressFn)(const Sm *sm, gpointer data);
-void sm_set_progress(Sm *sm, SmProgressFn fn, gpointer data);
+typedef void (*SmProgressFn)(const SmGpu *sm, gpointer data);
+void sm_set_progress(SmGpu *sm, SmProgressFn fn, gpointer data);
 
 /* The next cycle the loop will look at. */
-guint64 sm_now(const Sm *sm);
+guint64 sm_now(const SmGpu *sm);
 
 /* Sends per-cycle records to @sink (begun here) for the rest of the run.  Attach before the
  * first sm_run*(); tracing changes no simulated result. */
-gboolean sm_attach_trace(Sm *sm, TraceSink *sink, GError **error);
+gboolean sm_attach_trace(SmGpu *sm, TraceSink *sink, GError **error);
 
 /* Counters so far; complete (states closed, cycles set) once sm_finished(). */
-const SmStats *sm_stats(const Sm *sm);
+const SmStats *sm_stats(const SmGpu *sm);
 
 /* Kernels over SASS: the buffers as the kernel leaves them (as it finds them, before
  * sm_run()); NULL for a stream. */
-ExecMemory *sm_memory_image(Sm *sm);
+ExecMemory *sm_memory_image(SmGpu *sm);
 /* What stopped a kernel over SASS: an unsupported instruction, an address outside every
  * buffer, lanes that can never reconverge ("FILE:LINE: ..."); NULL while all is well. */
-const GError *sm_error(const Sm *sm);
+const GError *sm_error(const SmGpu *sm);

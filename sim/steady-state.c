@@ -61,7 +61,7 @@ ticks(Walk *k, guint64 *v)
 }
 
 static void
-walk_warp(Sm *sm, SmWarp *w, Walk *k)
+walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
 {
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   put(k, w->exists | (guint64)w->done << 8 | (guint64)w->state << 16 | (guint64)w->dep_state << 24 |
@@ -97,7 +97,7 @@ walk_warp(Sm *sm, SmWarp *w, Walk *k)
 }
 
 static void
-walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
+walk_scheduler(SmGpu *sm, SmScheduler *s, Walk *k)
 {
   for (guint p = 0; p < s->n_warps; p++) {
     cycle(k, &s->wake[p]);
@@ -108,7 +108,7 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
   /* resume cycles (policy last_resumed): their order, every later one being larger than all of
    * them; with a resume window also whether any two, or one and a later one, are more than
    * the window apart: the gap to the next earlier one and the age, both capped past it */
-  guint64 window = sm->gpu->resume_window, cap = window + 1;
+  guint64 window = sm->cfg->resume_window, cap = window + 1;
   for (guint p = 0; sm->policy == CFG_POLICY_LAST_RESUMED && p < s->n_warps; p++) {
     if (k->mode == SHIFT) {
       s->resumed[p] += k->dt;
@@ -160,7 +160,7 @@ walk_scheduler(Sm *sm, SmScheduler *s, Walk *k)
 }
 
 static void
-walk(Sm *sm, Walk *k, guint scope)
+walk(SmGpu *sm, Walk *k, guint scope)
 {
   if (scope != SM_SCOPE_SM) {
     /* a scheduler's own state; block priority also reads its blocks' places */
@@ -207,14 +207,14 @@ walk(Sm *sm, Walk *k, guint scope)
 }
 
 void
-sm_state_encode(Sm *sm, guint scope, guint64 t, SmStateBuf *out)
+sm_state_encode(SmGpu *sm, guint scope, guint64 t, SmStateBuf *out)
 {
   Walk k = {ENCODE, t, 0, out};
   walk(sm, &k, scope);
 }
 
 void
-sm_state_shift(Sm *sm, guint scope, guint64 now, guint64 dt)
+sm_state_shift(SmGpu *sm, guint scope, guint64 now, guint64 dt)
 {
   Walk k = {SHIFT, now, dt, NULL};
   walk(sm, &k, scope);

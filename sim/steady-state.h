@@ -24,6 +24,6 @@ typedef struct {
 
 /* Appends @scope's state relative to cycle @t to @out (times before @t are all alike: nothing
  * compares them with an earlier cycle). */
-void sm_state_encode(Sm *sm, guint scope, guint64 t, SmStateBuf *out);
+void sm_state_encode(SmGpu *sm, guint scope, guint64 t, SmStateBuf *out);
 /* Moves every time of @scope's state by @dt (@now: the current cycle). */
-void sm_state_shift(Sm *sm, guint scope, guint64 now, guint64 dt);
+void sm_state_shift(SmGpu *sm, guint scope, guint64 now, guint64 dt);

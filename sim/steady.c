@@ -120,7 +120,7 @@ snapshot_clear(Snapshot *s)
  * next one into every scheduler: no scheduler jumps past a cycle at which one could
  * (alone_until_launch()). */
 static gboolean
-decoupled(const Sm *sm)
+decoupled(const SmGpu *sm)
 {
   if (sm->n_sm != 1 || sm->n_sched < 2 || sm->mirrored)
     return FALSE;
@@ -145,7 +145,7 @@ detector_init(Detector *d, SmSteady *owner, guint scope, SmStats *stats)
 }
 
 SmSteady *
-sm_steady_new(Sm *sm)
+sm_steady_new(SmGpu *sm)
 {
   if (!fast_forward_on || sm->limit != 0)
     return NULL; /* per-warp instruction limits end runs mid-loop */
@@ -188,7 +188,7 @@ sm_steady_free(SmSteady *st)
 }
 
 void
-sm_steady_end(Sm *sm)
+sm_steady_end(SmGpu *sm)
 {
   SmSteady *st = sm->steady;
   if (st == NULL)
@@ -215,7 +215,7 @@ sm_steady_until(const SmSteady *st)
 }
 
 const SmStats *
-sm_steady_totals(const Sm *sm, SmSteady *st)
+sm_steady_totals(const SmGpu *sm, SmSteady *st)
 {
   if (st->counts == NULL)
     return &sm->stats;
@@ -232,7 +232,7 @@ sm_steady_totals(const Sm *sm, SmSteady *st)
 
 /* Closes every warp's current state interval at @t (the counts are sums: the same totals). */
 static void
-flush_states(Sm *sm, guint64 t, guint scope)
+flush_states(SmGpu *sm, guint64 t, guint scope)
 {
   SM_FOR_SCOPE_WARPS (sm, scope, i) {
     SmWarp *w = &sm->warps[i];
@@ -245,7 +245,7 @@ flush_states(Sm *sm, guint64 t, guint scope)
 }
 
 static void
-take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
+take(SmGpu *sm, const Detector *d, Snapshot *s, guint64 t)
 {
   s->state.len = 0;
   g_array_set_size(s->counters, 0);
@@ -278,7 +278,7 @@ take(Sm *sm, const Detector *d, Snapshot *s, guint64 t)
  * back where they were); it must stay above 1, never reaching its last iteration, through
  * every skipped period. */
 static guint64
-periods(const Sm *sm, guint scope, const Snapshot *old, const Snapshot *cur)
+periods(const SmGpu *sm, guint scope, const Snapshot *old, const Snapshot *cur)
 {
   if (old->hash != cur->hash || old->state.len != cur->state.len ||
       old->counters->len != cur->counters->len ||
@@ -311,7 +311,7 @@ periods(const Sm *sm, guint scope, const Snapshot *old, const Snapshot *cur)
  * it; or one scheduler, whose warps' times move on while the clock stays (nothing else reads
  * them: the loop next looks at that scheduler when its first warp is due, n periods on). */
 static void
-jump(Sm *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
+jump(SmGpu *sm, Detector *d, const Snapshot *old, const Snapshot *cur, guint64 n)
 {
   guint64 period = cur->t - old->t, dt = n * period;
   /* the SM's: its totals' growth, into its own counts (the schedulers' stay as they are) */
@@ -362,7 +362,7 @@ sm_steady_forget(SmSteady *st)
  * through the periods jumped, its loop counters stay above 1), and no launch is queued.
  * Always so while the whole grid is resident. */
 static gboolean
-alone_until_launch(Sm *sm, guint q)
+alone_until_launch(SmGpu *sm, guint q)
 {
   if (sm->next_block >= sm->grid_blocks)
     return TRUE;
@@ -383,7 +383,7 @@ alone_until_launch(Sm *sm, guint q)
 
 /* Jumps if the state in st->cur repeats @old: TRUE when it did. */
 static gboolean
-try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
+try_jump(SmGpu *sm, Detector *st, const Snapshot *old, guint64 limit)
 {
   guint64 n = periods(sm, st->scope, old, &st->cur);
   guint64 period = st->cur.t - old->t;
@@ -408,7 +408,7 @@ try_jump(Sm *sm, Detector *st, const Snapshot *old, guint64 limit)
 }
 
 static void
-detector_after_step(Sm *sm, Detector *st, guint64 limit)
+detector_after_step(SmGpu *sm, Detector *st, guint64 limit)
 {
   SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
   if (ref == NULL || ref->done) {
@@ -503,7 +503,7 @@ detector_after_step(Sm *sm, Detector *st, guint64 limit)
 }
 
 void
-sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit)
+sm_steady_after_step(SmGpu *sm, SmSteady *st, guint64 limit)
 {
   for (guint q = 0; q < st->n; q++)
     detector_after_step(sm, &st->d[q], limit);

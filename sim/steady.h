@@ -23,7 +23,7 @@
 
 #include "stats.h"
 
-typedef struct Sm Sm;
+typedef struct SmGpu SmGpu;
 typedef struct SmSteady SmSteady;
 
 /* Process-wide, for tests: keep at most @n states whole (0: as many as fit in 32 MiB, up to
@@ -33,17 +33,17 @@ void sm_steady_set_keep(guint n);
 /* NULL when @sm's stream can never be periodic.  When only block launches couple @sm's
  * schedulers, each also gets a detector of its own and its warps count apart (read the totals
  * with sm_steady_totals()). */
-SmSteady *sm_steady_new(Sm *sm);
+SmSteady *sm_steady_new(SmGpu *sm);
 /* The latest cycle a scheduler's jump reached (its warps' times are that far on; 0: none). */
 guint64 sm_steady_until(const SmSteady *st);
 /* @sm's counts, with those its schedulers keep apart. */
-const SmStats *sm_steady_totals(const Sm *sm, SmSteady *st);
+const SmStats *sm_steady_totals(const SmGpu *sm, SmSteady *st);
 void sm_steady_free(SmSteady *st);
 /* Stops fast-forwarding @sm for good (a trace needs every cycle), its counts kept. */
-void sm_steady_end(Sm *sm);
+void sm_steady_end(SmGpu *sm);
 
 /* Called after each step of the cycle loop: looks for a repeated state and, when it finds
  * one, jumps over whole periods, never to a cycle past @limit. */
-void sm_steady_after_step(Sm *sm, SmSteady *st, guint64 limit);
+void sm_steady_after_step(SmGpu *sm, SmSteady *st, guint64 limit);
 /* Forgets the states seen (the machine changed under it). */
 void sm_steady_forget(SmSteady *st);

@@ -5,7 +5,7 @@
 #include "chase.h"
 
 guint
-sm_window_lines(const Sm *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines, guint8 *sectors)
+sm_window_lines(const SmGpu *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines, guint8 *sectors)
 {
   guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
   guint64 units = ii->chase_units, u = sm_chase_next(x, units, ii->chase_bits);
@@ -33,7 +33,7 @@ sm_window_lines(const Sm *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines, 
 }
 
 void
-sm_window_warm(Sm *sm)
+sm_window_warm(SmGpu *sm)
 {
   const SmInsnInfo *ii = NULL;
   for (guint i = 0; i < sm->prog->n_insns && !ii; i++)

@@ -12,7 +12,7 @@ char *test_source_path(const char *relative);
 typedef struct {
   CfgGpu *gpu;
   CfgKernel *kernel;
-  Sm *sm;
+  SmGpu *sm;
 } TestRun;
 
 TestRun *test_run_new(const char *gpu, const char *kernel, const char *const *sets);

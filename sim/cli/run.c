@@ -16,7 +16,7 @@ typedef struct {
 
 /* On a terminal, after a second, a progress line on stderr, redrawn five times a second. */
 static void
-show_progress(const Sm *sm, gpointer data)
+show_progress(const SmGpu *sm, gpointer data)
 {
   Watch *w = data;
   gint64 now = g_get_monotonic_time();
@@ -34,7 +34,7 @@ show_progress(const Sm *sm, gpointer data)
 
 /* Runs @sm to its end, or to @max_cycles: FALSE when that stopped it. */
 static gboolean
-run_watched(Sm *sm, guint64 max_cycles)
+run_watched(SmGpu *sm, guint64 max_cycles)
 {
   Watch w = {g_get_monotonic_time(), 0};
   if (isatty(STDERR_FILENO))
@@ -165,7 +165,7 @@ sm_cmd_run(int argc, char **argv)
   }
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
-  g_autoptr(Sm) sm = sm_new(g, k);
+  g_autoptr(SmGpu) sm = sm_new(g, k);
   sm_set_threads(sm, threads);
   g_autoptr(GArray) dump_index = g_array_new(FALSE, FALSE, sizeof(guint));
   g_autoptr(GArray) initial_index = g_array_new(FALSE, FALSE, sizeof(guint));

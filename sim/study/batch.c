@@ -54,7 +54,7 @@ run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError 
       *cost = run_cost(k);
     return TRUE;
   }
-  g_autoptr(Sm) sm = sm_new(g, k);
+  g_autoptr(SmGpu) sm = sm_new(g, k);
   sm_set_threads(sm, batch->threads_per_run);
   guint64 max_cycles = batch->max_cycles ? batch->max_cycles : SM_DEFAULT_MAX_CYCLES;
   sm_run_until(sm, max_cycles);

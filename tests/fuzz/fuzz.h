@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static inline void
 fuzz_simulate(const CfgGpu *gpu, const CfgKernel *kernel)
 {
-  Sm *sm = sm_new(gpu, kernel);
+  SmGpu *sm = sm_new(gpu, kernel);
   sm_run_until(sm, 20000);
   sm_close(sm);
   (void)sm_stats(sm);

@@ -87,7 +87,7 @@ compute(void)
       CfgKernel *ck = NULL;
       if (!cfg_load_run(gp, kp, sets, &cg, &ck, NULL))
         continue; /* e.g. asynchronous copies on a GPU before compute capability 8.0 */
-      Sm *sm = sm_new(cg, ck);
+      SmGpu *sm = sm_new(cg, ck);
       sm_run(sm);
       g_autofree char *joined = g_strjoinv(";", (char **)sets);
       g_autofree char *kname = g_path_get_basename(variants[k][0]);

@@ -113,7 +113,7 @@ END_TEST
 
 /* Progress displays read the counts mid-run: SM 0's, counted for every SM. */
 static void
-record_issued(const Sm *sm, gpointer data)
+record_issued(const SmGpu *sm, gpointer data)
 {
   GArray *seen = data;
   guint64 issued = sm_stats(sm)->issued;

@@ -24,7 +24,7 @@ static const char *const toy_gpu = "name: toy\nschedulers: 1\nunits:\n  alu: {la
 typedef struct {
   CfgGpu *gpu;
   CfgKernel *kernel;
-  Sm *sm;
+  SmGpu *sm;
 } SassRun;
 
 /* A kernel file over @sass with @launch (grid, block and the like) and two buffers of
@@ -367,7 +367,7 @@ START_TEST(test_address_outside_buffers_stops_the_run)
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;
   ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
-  Sm *sm = sm_new(gpu, kernel);
+  SmGpu *sm = sm_new(gpu, kernel);
   sm_run(sm);
   ck_assert(sm_error(sm) != NULL);
   const char *msg = strstr(sm_error(sm)->message, "k.sass:");

@@ -253,7 +253,7 @@ START_TEST(test_trace_ends_scheduler_counts)
 END_TEST
 
 static void
-count_calls(const Sm *sm, gpointer data)
+count_calls(const SmGpu *sm, gpointer data)
 {
   (void)sm;
   (*(guint *)data)++;

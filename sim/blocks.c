@@ -27,7 +27,8 @@ sm_blocks_init(SmGpu *sm)
     }
   }
   sm->grid_blocks = sm->kernel->grid_blocks;
-  sm->sm_blocks = g_new0(guint, sm->n_sm);
+  for (guint k = 0; k < sm->n_sm; k++)
+    sm->mp[k].blocks = &sm->blocks[k * sm->slots_per_sm];
 }
 
 void
@@ -36,7 +37,7 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
   SmBlock *blk = &sm->blocks[b];
   blk->grid_index = index;
   blk->busy = TRUE;
-  sm->sm_blocks[blk->sm]++;
+  sm->mp[blk->sm].n_blocks++;
   blk->live = blk->arrived = 0;
   for (guint q = 0; q < SM_MAX_SCHEDULERS; q++)
     blk->last[q] = G_MAXUINT;
@@ -94,9 +95,9 @@ static void
 retire_block(SmGpu *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
-  sm->blocks_retired += sm->weight[blk->sm]; /* with the SMs that run alike (mirror.c) */
+  sm->blocks_retired += sm->mp[blk->sm].weight; /* with the SMs that run alike (mirror.c) */
   blk->busy = FALSE;
-  sm->sm_blocks[blk->sm]--;
+  sm->mp[blk->sm].n_blocks--;
   if (G_UNLIKELY(sm->defer)) {
     sm_defer_retired(sm, b, t); /* its end waits for its warps' accesses (parallel.c) */
     return;
@@ -120,8 +121,8 @@ sm_blocks_dispatch(SmGpu *sm, guint64 t)
      * passed over without reading their slots (a whole GPU has thousands) */
     guint best = G_MAXUINT, per = sm->slots_per_sm;
     for (guint m = 0; m < sm->n_sm; m++) {
-      if (sm->sm_blocks[m] == per ||
-          (best != G_MAXUINT && sm->sm_blocks[m] >= sm->sm_blocks[sm->blocks[best].sm]))
+      if (sm->mp[m].n_blocks == per ||
+          (best != G_MAXUINT && sm->mp[m].n_blocks >= sm->mp[sm->blocks[best].sm].n_blocks))
         continue;
       for (guint b = m * per; b < (m + 1) * per; b++) {
         const SmBlock *blk = &sm->blocks[b];

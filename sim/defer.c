@@ -321,7 +321,7 @@ sm_view_prefetch(SmGpu *view)
   guint m = view->sim_sms[0];
   gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
   for (guint l = 0; l < view->warps_per_sm; l++) {
-    const SmWarp *w = &view->warps[m * view->warp_slots_per_sm + l];
+    const SmWarp *w = &view->mp[m].warps[l];
     prefetch_bytes(w, sizeof *w);
     if (!w->exists || w->done || !w->exec)
       continue;

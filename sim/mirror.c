@@ -39,20 +39,19 @@ mirror_possible(const SmGpu *sm)
 void
 sm_count_into(SmGpu *sm, guint m, SmStats *stats)
 {
-  for (guint q = m * sm->sched_per_sm; q < (m + 1) * sm->sched_per_sm; q++) {
-    sm->sched[q].stats = stats;
-    for (guint p = 0; p < sm->sched[q].n_warps; p++)
-      sm_sched_warp(sm, &sm->sched[q], p)->stats = stats;
-  }
+  for (guint q = 0; q < sm->sched_per_sm; q++)
+    sm->mp[m].sched[q].stats = stats;
+  for (guint l = 0; l < sm->warp_slots_per_sm; l++)
+    sm->mp[m].warps[l].stats = stats;
 }
 
 /* SM @m's counts so far go into the totals, for the SMs it stands for. */
 static void
 fold(SmGpu *sm, guint m)
 {
-  if (sm->sm_counts == NULL || sm->weight[m] == 0)
+  if (sm->sm_counts == NULL || sm->mp[m].weight == 0)
     return;
-  sm_stats_add_scaled(&sm->stats, &sm->sm_counts[m], NULL, sm->weight[m]);
+  sm_stats_add_scaled(&sm->stats, &sm->sm_counts[m], NULL, sm->mp[m].weight);
   memset(&sm->sm_counts[m], 0, sizeof sm->sm_counts[m]);
 }
 
@@ -69,7 +68,7 @@ sm_mirror_totals(const SmGpu *sm)
   *sm->totals = sm->stats;
   for (guint i = 0; i < sm->n_sim_sm; i++) {
     guint m = sm->sim_sms[i];
-    sm_stats_add_scaled(sm->totals, &sm->sm_counts[m], NULL, sm->weight[m]);
+    sm_stats_add_scaled(sm->totals, &sm->sm_counts[m], NULL, sm->mp[m].weight);
   }
   return sm->totals;
 }
@@ -79,7 +78,7 @@ static void
 set_weight(SmGpu *sm, guint m, guint64 weight)
 {
   fold(sm, m);
-  sm->weight[m] = weight;
+  sm->mp[m].weight = weight;
 }
 
 /* Every SM is stepped from now on: each counts into the totals. */
@@ -99,8 +98,6 @@ void
 sm_mirror_init(SmGpu *sm)
 {
   guint n = sm->n_sm;
-  sm->weight = g_new(guint64, n);
-  sm->rep = g_new(guint, n);
   sm->sim_sms = g_new(guint, n);
   sm->mirrored = mirror_possible(sm);
   if (sm->mirrored) {
@@ -108,8 +105,8 @@ sm_mirror_init(SmGpu *sm)
     sm->totals = g_new0(SmStats, 1);
   }
   for (guint m = 0; m < n; m++) {
-    sm->rep[m] = sm->mirrored ? 0 : m;
-    sm->weight[m] = sm->mirrored ? (m == 0 ? n : 0) : 1;
+    sm->mp[m].rep = sm->mirrored ? 0 : m;
+    sm->mp[m].weight = sm->mirrored ? (m == 0 ? n : 0) : 1;
     sm->sim_sms[m] = m;
     sm_count_into(sm, m, sm->mirrored ? &sm->sm_counts[m] : &sm->stats);
   }
@@ -123,8 +120,6 @@ sm_mirror_init(SmGpu *sm)
 void
 sm_mirror_clear(SmGpu *sm)
 {
-  g_free(sm->weight);
-  g_free(sm->rep);
   g_free(sm->sim_sms);
   g_free(sm->mirror_scratch);
   g_free(sm->sm_counts);
@@ -186,16 +181,17 @@ static void
 copy_sm(SmGpu *sm, guint from, guint to)
 {
   guint per = sm->sched_per_sm, slots = sm->slots_per_sm, shift = to - from;
+  const SmMp *a = &sm->mp[from];
+  SmMp *b = &sm->mp[to];
   for (guint q = 0; q < per; q++) {
-    guint a = from * per + q, b = to * per + q;
-    copy_scheduler(&sm->sched[b], &sm->sched[a], shift);
-    sm->min_wake[b] = sm->min_wake[a];
-    for (guint p = 0; p < sm->sched[a].n_warps; p++)
-      copy_warp(sm, sm_sched_warp(sm, &sm->sched[b], p), sm_sched_warp(sm, &sm->sched[a], p));
+    copy_scheduler(&b->sched[q], &a->sched[q], shift);
+    sm->min_wake[to * per + q] = sm->min_wake[from * per + q];
   }
+  for (guint l = 0; l < sm->warp_slots_per_sm; l++)
+    copy_warp(sm, &b->warps[l], &a->warps[l]);
   for (guint j = 0; j < slots; j++) {
-    const SmBlock *src = &sm->blocks[from * slots + j];
-    SmBlock *dst = &sm->blocks[to * slots + j];
+    const SmBlock *src = &a->blocks[j];
+    SmBlock *dst = &b->blocks[j];
     guint keep_sm = dst->sm, keep_first = dst->first_local, keep_n = dst->n_warps;
     *dst = *src;
     dst->sm = keep_sm;
@@ -203,7 +199,7 @@ copy_sm(SmGpu *sm, guint from, guint to)
     dst->n_warps = keep_n;
     dst->grid_index = src->grid_index + shift;
   }
-  sm->sm_blocks[to] = sm->sm_blocks[from];
+  sm->mp[to].n_blocks = sm->mp[from].n_blocks;
   sm->smem.free[to] = sm->smem.free[from];
   sm->smem.first[to] = sm->smem.first[from];
   sm->order_stale = TRUE;
@@ -230,11 +226,11 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
   guint *n_free = sm->mirror_scratch, *held = n_free + n, *given = held + n, *got = given + n;
   /* every SM has the free slots and the blocks of the SM it runs like */
   for (guint m = 0; m < n; m++) {
-    guint r = sm->rep[m];
+    guint r = sm->mp[m].rep;
     n_free[m] = 0;
     for (guint j = 0; j < slots; j++)
       n_free[m] += !sm->blocks[r * slots + j].busy && sm->blocks[r * slots + j].free_at <= t;
-    held[m] = sm->sm_blocks[r];
+    held[m] = sm->mp[r].n_blocks;
     given[m] = 0;
   }
   /* the block scheduler's rule (sm_blocks_dispatch): the next block to the SM holding the
@@ -258,7 +254,7 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
       kind[g] = G_MAXUINT;
     kind[given[r]] = r;
     for (guint m = r + 1; m < n; m++) {
-      if (sm->rep[m] != r || given[m] == given[r])
+      if (sm->mp[m].rep != r || given[m] == given[r])
         continue;
       guint to = kind[given[m]];
       if (to == G_MAXUINT) {
@@ -267,9 +263,9 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
         sm_count_into(sm, m, &sm->sm_counts[m]); /* its own, still empty */
         add_stepped(sm, m);
       }
-      sm->rep[m] = to;
-      set_weight(sm, to, sm->weight[to] + 1);
-      set_weight(sm, r, sm->weight[r] - 1);
+      sm->mp[m].rep = to;
+      set_weight(sm, to, sm->mp[to].weight + 1);
+      set_weight(sm, r, sm->mp[r].weight - 1);
     }
   }
   /* only the stepped SMs launch, each its own blocks */
@@ -293,10 +289,10 @@ sm_mirror_end(SmGpu *sm)
   if (!sm->mirrored)
     return;
   for (guint m = 0; m < sm->n_sm; m++) {
-    if (sm->weight[m] == 0)
-      copy_sm(sm, sm->rep[m], m); /* its stepped SM has a lower number: not yet changed */
+    if (sm->mp[m].weight == 0)
+      copy_sm(sm, sm->mp[m].rep, m); /* its stepped SM has a lower number: not yet changed */
     set_weight(sm, m, 1);
-    sm->rep[m] = m;
+    sm->mp[m].rep = m;
     sm->sim_sms[m] = m;
   }
   sm->n_sim_sm = sm->n_sm;

@@ -369,13 +369,13 @@ launch_blocks(Par *p, guint64 at, gboolean dispatch)
     for (guint i = 0; i < p->n_views; i++) {
       GArray *r = p->views[i]->defer->retired;
       for (guint k = 0; k < r->len; k++)
-        sm->sm_blocks[i] += g_array_index(r, guint64, k) >= ev.cycle;
+        sm->mp[i].n_blocks += g_array_index(r, guint64, k) >= ev.cycle;
     }
     sm_blocks_dispatch(sm, ev.cycle);
     for (guint i = 0; i < p->n_views; i++) {
       GArray *r = p->views[i]->defer->retired;
       for (guint k = 0; k < r->len; k++)
-        sm->sm_blocks[i] -= g_array_index(r, guint64, k) >= ev.cycle;
+        sm->mp[i].n_blocks -= g_array_index(r, guint64, k) >= ev.cycle;
     }
   }
   /* no later launch is before the next one queued, or a retirement from @at on */
@@ -416,10 +416,11 @@ set_limits(Par *p, guint64 start, guint64 end)
     guint64 limit = end;
     if (first != SM_NEVER) {
       guint64 free_from = SM_NEVER;
-      for (guint b = m * sm->slots_per_sm; b < (m + 1) * sm->slots_per_sm; b++)
-        if (!sm->blocks[b].busy)
-          free_from =
-              MIN(free_from, sm->blocks[b].free_at == SM_NEVER ? first : sm->blocks[b].free_at);
+      for (guint b = 0; b < sm->slots_per_sm; b++) {
+        const SmBlock *blk = &sm->mp[m].blocks[b];
+        if (!blk->busy)
+          free_from = MIN(free_from, blk->free_at == SM_NEVER ? first : blk->free_at);
+      }
       if (free_from != SM_NEVER)
         limit = MIN(end, MAX(free_from, first));
     }

@@ -26,38 +26,33 @@
 typedef struct SmSass SmSass;
 typedef struct SmDefer SmDefer;
 
+/* One SM of the GPU: what it owns.  Its schedulers, warp slots and block slots are its slices
+ * of the GPU's arrays below, which hold every SM's SM by SM (sched_per_sm, warp_slots_per_sm
+ * and slots_per_sm each: a thread stepping one SM touches only its own); the scoreboards and
+ * per-position scheduler arrays follow its warps and schedulers.  Its port to the memory system
+ * and its L1 are in SmMemory, its shared memory's queue in SmSharedMemory, each per SM
+ * (memory.h, smem.h): the memory system's code reaches them by SM number. */
+typedef struct {
+  SmScheduler *sched; /* its schedulers: SmGpu.sched from m * sched_per_sm */
+  SmWarp *warps;      /* its warp slots: SmGpu.warps from m * warp_slots_per_sm */
+  SmBlock *blocks;    /* its block slots: SmGpu.blocks from m * slots_per_sm */
+  guint n_blocks;     /* its block slots holding a block */
+  /* SMs that run alike are stepped once (mirror.c): an SM the loop steps stands for weight SMs
+   * (its counts go into the totals that many times), one it does not for none (weight 0); rep
+   * is the SM stepped for it.  Otherwise each SM stands for itself (weight 1, rep itself). */
+  guint rep;
+  guint64 weight;
+} SmMp;
+
+/* The whole GPU: its SMs and what they share. */
 struct SmGpu {
+  /* what every part reads: the GPU file, the kernel, its instructions' costs */
   const CfgGpu *cfg; /* the GPU file */
   const CfgKernel *kernel;
   const IsaProgram *prog;
   SmInsnInfo *info;
   SmSass *sass;   /* kernels over SASS: the executor's side (sass.c); NULL for streams */
   SmClock *clock; /* a kernel that reads the clock: its warps' reads (clock.h); else NULL */
-  SmWarp *warps;  /* every SM's warp slots, SM by SM (sm_sched_warp()) */
-  guint n_warps, n_done;
-  guint64 *ready_pool;
-  guint8 *producer_pool;
-  guint64 *copy_pool; /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
-  SmSimt *simt_pool;  /* per warp, for streams with lane masks */
-  guint32 *pred_pool; /* per warp x register slot: predicate lanes */
-  SmScheduler *sched; /* n_sched: all SMs' schedulers */
-  guint n_sched;
-  guint *sched_pool;
-  guint64 *min_wake; /* per scheduler: the minimum of its wake[], nothing to do before it (kept
-                        apart from SmScheduler: the loop reads every scheduler's every cycle) */
-  guint64 *wake_pool;
-  guint64 *age_pool;                /* per warp slot: its block's launch cycle (policy oldest) */
-  guint64 *resumed_pool;            /* per warp slot: SmScheduler.resumed */
-  guint32 *grid_pool;               /* per warp slot: SmScheduler.grid */
-  guint8 *pool_pool;                /* per warp slot: in the active pool (policy two_level) */
-  guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
-  guint *order; /* the schedulers of the SMs stepped, in the order they look this cycle
-                   (sm_smem_turn(), mirror.c) */
-  guint n_order;
-  gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
-  guint *eligible;
-  SmWakePass wake_pass;      /* schedule()'s pass over a scheduler's wake times (wake.h) */
-  guint *prio_pos, *prio_at; /* scratch of pick(): the priority block's eligible warps */
   guint issue_width;
   CfgDualIssue dual_issue;
   CfgPolicy policy;
@@ -66,39 +61,69 @@ struct SmGpu {
   guint branch_taken_cycles;
   guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */
   gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
+  gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
+
+  /* The SMs: mp[m] is SM m's (SmMp); the arrays hold every SM's part, SM by SM */
+  SmMp *mp;
+  guint n_sm, sched_per_sm, warps_per_sm;
+  guint warp_slots_per_sm; /* warps_per_sm rounded up to a multiple of sched_per_sm */
+  SmWarp *warps;           /* every SM's warp slots (sm_sched_warp()) */
+  guint n_warps, n_done;
+  guint64 *ready_pool;   /* per warp slot x register slot x unit: the scoreboards */
+  guint8 *producer_pool; /* per warp slot x register slot */
+  guint64 *copy_pool;    /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
+  SmSimt *simt_pool;     /* per warp, for streams with lane masks */
+  guint32 *pred_pool;    /* per warp x register slot: predicate lanes */
+  SmScheduler *sched;    /* n_sched: every SM's schedulers */
+  guint n_sched;
+  guint *sched_pool;
+  guint64 *min_wake; /* per scheduler: the minimum of its wake[], nothing to do before it (kept
+                        apart from SmScheduler: the loop reads every scheduler's every cycle) */
+  guint64 *wake_pool;
+  guint64 *age_pool;     /* per warp slot: its block's launch cycle (policy oldest) */
+  guint64 *resumed_pool; /* per warp slot: SmScheduler.resumed */
+  guint32 *grid_pool;    /* per warp slot: SmScheduler.grid */
+  guint8 *pool_pool;     /* per warp slot: in the active pool (policy two_level) */
+  SmBlock *blocks;       /* every SM's block slots */
+  guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
+  SmSharedMemory smem;                                /* each SM's shared memory queue */
+  guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+
+  /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
+   * the block scheduler, the event queue */
+  SmMemory mem;
+  SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
+  guint grid_blocks, next_block, blocks_retired;
+  guint64 end_cycle; /* latest retirement so far */
+  SmEngine engine;
+
+  /* The loop (sm.c): which SMs it steps, in what order, and its scratch */
+  guint *sim_sms, n_sim_sm; /* the SMs stepped (SmMp.weight > 0), in ascending order */
+  guint *order;             /* the schedulers of the SMs stepped, in the order they look this cycle
+                               (sm_smem_turn(), mirror.c) */
+  guint n_order;
+  gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
+  guint *eligible;
+  SmWakePass wake_pass;             /* schedule()'s pass over a scheduler's wake times (wake.h) */
+  guint *prio_pos, *prio_at;        /* scratch of pick(): the priority block's eligible warps */
+  guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
   /* a warp alone on its scheduler issues on without the loop visiting its cycles (sm.c,
    * run_ahead()): set when nothing but its own scheduler can wake a warp there (no barriers,
    * no two-level pool) and a warp issues one instruction a cycle; run_until is the cycle
    * sm_run_until() stops at */
   gboolean run_ahead_ok;
   guint64 run_until;
-  SmEngine engine;
-  SmMemory mem;
-  SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
-  SmSharedMemory smem;
-  guint n_sm, sched_per_sm, warps_per_sm;
-  guint warp_slots_per_sm; /* warps_per_sm rounded up to a multiple of sched_per_sm */
-  /* SMs that run alike are stepped once (mirror.c): the loop steps sim_sms[0..n_sim_sm), in
-   * ascending order; each stands for weight[] SMs (its counts, kept in sm_counts[], go into
-   * the totals that many times), the others for none; rep[m] is the SM stepped for SM m.
-   * Otherwise each SM stands for itself and counts straight into the totals. */
-  guint *sim_sms, n_sim_sm;
-  guint64 *weight;
-  guint *rep;
-  gboolean mirrored;     /* some SMs are not stepped */
+  guint64 now;
+  gboolean finished;
+
+  /* counts */
+  SmStats stats;
+  gboolean mirrored;     /* some SMs are not stepped (mirror.c) */
   SmStats *sm_counts;    /* while mirrored, per SM: its counts since they were last folded in */
   SmStats *totals;       /* sm_stats() while mirrored */
   guint *mirror_scratch; /* sm_mirror_dispatch()'s */
-  guint lg_waiters;      /* warps in lg_throttle until a memory transaction completes */
-  gboolean single_cycle_pipe[ISA_UNIT_COUNT];         /* initiation interval of at most one cycle */
-  SmBlock *blocks;                                    /* resident block slots */
-  guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
-  guint grid_blocks, next_block, blocks_retired;
-  guint *sm_blocks;  /* per SM: block slots holding a block */
-  guint64 end_cycle; /* latest retirement so far */
-  guint64 now;
-  gboolean finished;
-  SmStats stats;
+
+  /* how it runs */
   TraceSink *trace;      /* NULL: no records at all */
   SmProgressFn progress; /* NULL: none (sm_set_progress) */
   gpointer progress_data;
@@ -163,7 +188,7 @@ sm_block_warp(SmGpu *sm, const SmBlock *blk, guint i)
 static inline gboolean
 sm_warp_stepped(const SmGpu *sm, const SmWarp *w)
 {
-  return w->exists && sm->weight[w->sm] > 0;
+  return w->exists && sm->mp[w->sm].weight > 0;
 }
 
 /* Position of @w in its scheduler's warps[]. */

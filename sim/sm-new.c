@@ -119,6 +119,11 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->wake_pass = portable_pass ? sm_wake_pass_portable : sm_wake_pass_choose();
   sm->prio_pos = g_new0(guint, sm->n_warps + 1);
   sm->prio_at = g_new0(guint, sm->n_warps + 1);
+  sm->mp = g_new0(SmMp, sm->n_sm);
+  for (guint m = 0; m < sm->n_sm; m++) {
+    sm->mp[m].sched = &sm->sched[m * sm->sched_per_sm];
+    sm->mp[m].warps = &sm->warps[m * sm->warp_slots_per_sm];
+  }
   guint at = 0;
   for (guint s = 0; s < sm->n_sched; s++) {
     sm->sched[s].warps = sm->sched_pool + at;
@@ -279,7 +284,7 @@ clear(SmGpu *sm)
   g_free(sm->prio_pos);
   g_free(sm->prio_at);
   g_free(sm->blocks);
-  g_free(sm->sm_blocks);
+  g_free(sm->mp);
   sm_smem_clear(&sm->smem);
   for (guint i = 0; i < sm->n_sched; i++)
     sm_ports_clear(&sm->sched[i].ports);

@@ -178,13 +178,13 @@ walk(SmGpu *sm, Walk *k, guint scope)
   }
   /* the SMs stepped and what each stands for (the others run like one of them: mirror.c) */
   for (guint i = 0; i < sm->n_warps; i++)
-    if (sm->weight[sm->warps[i].sm] > 0)
+    if (sm->mp[sm->warps[i].sm].weight > 0)
       walk_warp(sm, &sm->warps[i], k);
   for (guint i = 0; i < sm->n_sched; i++)
-    if (sm->weight[i / sm->sched_per_sm] > 0)
+    if (sm->mp[i / sm->sched_per_sm].weight > 0)
       walk_scheduler(sm, &sm->sched[i], k);
   for (guint b = 0; b < sm->n_block_slots; b++) {
-    if (sm->weight[sm->blocks[b].sm] == 0)
+    if (sm->mp[sm->blocks[b].sm].weight == 0)
       continue;
     SmBlock *blk = &sm->blocks[b];
     put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
@@ -196,10 +196,10 @@ walk(SmGpu *sm, Walk *k, guint scope)
     cycle(k, &blk->free_at);
   }
   for (guint m = 0; m < sm->n_sm; m++) {
-    put(k, sm->weight[m]);
-    if (sm->weight[m] == 0)
+    put(k, sm->mp[m].weight);
+    if (sm->mp[m].weight == 0)
       continue;
-    put(k, sm->sm_blocks[m] | (guint64)sm->smem.first[m] << 32);
+    put(k, sm->mp[m].n_blocks | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);

@@ -91,6 +91,41 @@ lane_access(ExecCtx *c, const SassOperand *addr_opd, guint l, ExecSpace space, g
  * addresses for the timing and returns the host bytes of the place's first byte, at address
  * *@start; the lanes' addresses in @addr.  NULL (nothing recorded) otherwise, and for local
  * memory (each lane has its own): the lane-by-lane path then says what is wrong. */
+/* Every lane's address, @a0 plus its register (@r; @r_hi: the high words of a register pair;
+ * NULL @r: none) within @keep, into @addr; with @lo, also the lowest and highest of all 32 and
+ * their bits or'ed together.  Straight loops over all lanes, vectorised where the host has
+ * AVX2 or AVX-512 (64-bit minima and maxima). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) &&                   \
+    !defined(SMSIM_NO_CLONES)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+static void
+lanes_addresses(guint64 a0, guint64 keep, const guint32 *r, const guint32 *r_hi, guint64 addr[32],
+                guint64 *lo, guint64 *hi, guint64 *bits)
+{
+  if (r == NULL) {
+    for (guint l = 0; l < 32; l++)
+      addr[l] = a0 & keep;
+  } else if (r_hi) {
+    for (guint l = 0; l < 32; l++)
+      addr[l] = (a0 + (r[l] | (guint64)r_hi[l] << 32)) & keep;
+  } else {
+    for (guint l = 0; l < 32; l++)
+      addr[l] = (a0 + r[l]) & keep;
+  }
+  if (lo == NULL)
+    return;
+  guint64 mn = G_MAXUINT64, mx = 0, b = 0;
+  for (guint l = 0; l < 32; l++) {
+    mn = MIN(mn, addr[l]);
+    mx = MAX(mx, addr[l]);
+    b |= addr[l];
+  }
+  *lo = mn;
+  *hi = mx;
+  *bits = b;
+}
+
 static guint8 *
 lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint bytes, guint64 addr[32],
                    guint64 *start)
@@ -108,26 +143,11 @@ lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint byte
   }
   /* every lane's address, disabled ones too (straight loops), then the enabled ones' extent */
   guint64 keep = global ? G_MAXUINT64 : G_MAXUINT32;
-  if (o->reg == SASS_RZ) {
-    for (guint l = 0; l < 32; l++)
-      addr[l] = a0 & keep;
-  } else if (wide) {
-    const guint32 *lo = &w->r[o->reg * 32u], *hi = lo + 32;
-    for (guint l = 0; l < 32; l++)
-      addr[l] = (a0 + (lo[l] | (guint64)hi[l] << 32)) & keep;
-  } else {
-    const guint32 *r = &w->r[o->reg * 32u];
-    for (guint l = 0; l < 32; l++)
-      addr[l] = (a0 + r[l]) & keep;
-  }
+  const guint32 *r = o->reg == SASS_RZ ? NULL : &w->r[o->reg * 32u];
   guint64 lo = G_MAXUINT64, hi = 0, low_bits = 0;
-  if (c->enabled == 0xffffffffu) {
-    for (guint l = 0; l < 32; l++) {
-      lo = MIN(lo, addr[l]);
-      hi = MAX(hi, addr[l]);
-      low_bits |= addr[l];
-    }
-  } else {
+  lanes_addresses(a0, keep, r, wide ? r + 32 : NULL, addr, c->enabled == 0xffffffffu ? &lo : NULL,
+                  &hi, &low_bits);
+  if (c->enabled != 0xffffffffu) {
     EXEC_FOR_LANES(c->enabled, l)
     {
       lo = MIN(lo, addr[l]);

@@ -66,6 +66,7 @@ sm_engine_init(SmEngine *engine, guint capacity)
   heap_init(&engine->queue, capacity);
   heap_init(&engine->launches, 16);
   engine->next_seq = 0;
+  engine->held = NULL;
 }
 
 void
@@ -81,9 +82,25 @@ sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, 
 {
   SmEvent ev = {
       .cycle = cycle, .priority = priority, .kind = kind, .seq = engine->next_seq++, .arg = arg};
+  if (G_UNLIKELY(engine->held)) {
+    g_array_append_val(engine->held, ev);
+    return;
+  }
   heap_push(&engine->queue, &ev);
   if (G_UNLIKELY(kind == SM_EVENT_BLOCK_LAUNCH))
     heap_push(&engine->launches, &ev);
+}
+
+void
+sm_engine_take_held(SmEngine *engine, GArray *held)
+{
+  for (guint i = 0; i < held->len; i++) {
+    const SmEvent *ev = &g_array_index(held, SmEvent, i);
+    heap_push(&engine->queue, ev);
+    if (G_UNLIKELY(ev->kind == SM_EVENT_BLOCK_LAUNCH))
+      heap_push(&engine->launches, ev);
+  }
+  g_array_set_size(held, 0);
 }
 
 gboolean

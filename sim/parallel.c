@@ -49,6 +49,8 @@
 #define MIN_WINDOW 16u
 /* Allowance for a variable-latency result's write port found taken for a few cycles. */
 #define PORT_SLACK 64u
+/* resolve() asks for the record this many places ahead while it sends one */
+#define RESOLVE_AHEAD 8u
 typedef struct {
   SmGpu *sm;
   SmGpu **views;
@@ -256,10 +258,22 @@ resolve(Par *p, guint64 start, guint64 bound)
       p->order->pdata[p->bucket[r->t - start]++] = r;
     }
   }
+  /* the completions' events wait beside each view's queue: its own thread puts them in (the
+   * heap's lines are in its core's cache, not this one's) */
+  for (guint i = 0; i < p->n_views; i++)
+    p->views[i]->engine.held = p->views[i]->defer->events;
   for (guint k = 0; k < total; k++) {
+    if (k + RESOLVE_AHEAD < total) {
+      /* written on another thread: in another core's cache, a record later asked for now */
+      const guint8 *next = g_ptr_array_index(p->order, k + RESOLVE_AHEAD);
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+    }
     Deferred *r = g_ptr_array_index(p->order, k);
     sm_defer_send(p->sm, p->views[r->sm], r);
   }
+  for (guint i = 0; i < p->n_views; i++)
+    p->views[i]->engine.held = NULL;
 }
 
 /* Thread @id's share of the views: each catches up, or steps to its limit (run_until). */

@@ -2,11 +2,11 @@
  *
  * The SMs of a run touch each other only through the memory system (channels, their ports'
  * queues, the L2) and the block scheduler.  Each SM is stepped by a view of its own (a copy of
- * the machine's struct whose loop looks only at that SM's schedulers, with its own event queue
+ * the GPU's struct whose loop looks only at that SM's schedulers, with its own event queue
  * and counters, sharing the arrays of warps, schedulers and blocks, where each SM writes only
- * its own).  Threads step the views in windows of cycles; between windows, one thread resolves
- * what the views left for the memory system, in the order the single loop would have reached
- * it: by cycle, then SM, then issue order within the SM.
+ * its own slices: SmMp).  Threads step the views in windows of cycles; between windows, one thread
+ * resolves what the views left for the memory system, in the order the single loop would have
+ * reached it: by cycle, then SM, then issue order within the SM.
  *
  * A view does at issue what its SM alone decides (its L1, its count of transactions in flight,
  * the warp's next instruction) and records the rest; the loaded register is ready at

@@ -70,3 +70,9 @@ void sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r);
 void sm_defer_catch_up(SmGpu *v);
 /* The next cycle view @v has anything to do. */
 guint64 sm_view_next(const SmGpu *v);
+
+/* Some instruction of the run accesses global memory (lookahead.c). */
+gboolean sm_uses_global(const SmGpu *sm);
+/* The window SMs stepped apart run in, in cycles, or 0 where threads cannot give the single
+ * loop's results (lookahead.c). */
+guint64 sm_window_cycles(const SmGpu *sm);

@@ -12,9 +12,9 @@
  * the warp's next instruction) and records the rest; the loaded register is ready at
  * SM_PENDING until then.  That gives the same run as long as nothing in the window could have
  * depended on a completion: every completion is at least the shortest unloaded latency of a
- * memory level it can reach after its issue (min_latency()), so a window of that many cycles ends
- * before any completes, less what a warp's own later work reaches beyond its issue cycle
- * (local_reach(): a fixed-latency result's register-file write port, a shared-memory or SFU
+ * memory level it can reach after its issue (min_latency() in lookahead.c), so a window of that
+ * many cycles ends before any completes, less what a warp's own later work reaches beyond its issue
+ * cycle (local_reach(): a fixed-latency result's register-file write port, a shared-memory or SFU
  * result's, a branch's fetch wait), which must stay short of any pending completion's port.
  * A warp's end and its block's retirement, which take its last completion, wait there too.
  *
@@ -45,10 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Windows shorter than this are not worth the threads' meeting. */
-#define MIN_WINDOW 16u
-/* Allowance for a variable-latency result's write port found taken for a few cycles. */
-#define PORT_SLACK 64u
 /* resolve() asks for the record this many places ahead while it sends one */
 #define RESOLVE_AHEAD 8u
 typedef struct {
@@ -72,94 +68,6 @@ typedef struct {
 } Worker;
 
 enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
-
-/* The shortest time from a global access's issue to its completion: the unloaded latency of
- * a level it can reach (the smallest its histogram draws); queueing only adds to it.  A
- * stream's accesses reach the levels they name, or through the caches the L2's hit and miss
- * levels (L1 hits are the SM's own); a kernel over SASS, any level. */
-static guint64
-min_latency(const SmGpu *sm)
-{
-  gboolean reach[CFG_MAX_LEVELS];
-  for (guint l = 0; l < CFG_MAX_LEVELS; l++)
-    reach[l] = sm->sass != NULL;
-  for (guint i = 0; i < sm->prog->n_insns && !sm->sass; i++) {
-    const SmInsnInfo *ii = &sm->info[i];
-    if (sm->prog->insns[i].kind != ISA_INSN_OP || ii->space != ISA_SPACE_GLOBAL)
-      continue;
-    if (ii->level != CFG_LEVEL_CACHED) {
-      reach[ii->level] = TRUE;
-      continue;
-    }
-    reach[sm->mem.miss_level] = TRUE;
-    if (sm->mem.l2_parts)
-      reach[sm->mem.hit_level] = TRUE;
-  }
-  guint64 lo = SM_NEVER;
-  for (guint l = 0; l < sm->mem.n_levels; l++) {
-    const SmMemLevel *lv = &sm->mem.levels[l];
-    if (!reach[l])
-      continue;
-    if (lv->n_latencies == 0) {
-      lo = MIN(lo, lv->latency);
-      continue;
-    }
-    for (guint b = 0; b < lv->n_latencies; b++)
-      lo = MIN(lo, (guint64)MAX((gint64)lv->latency_bin[b] + lv->latency_shift, (gint64)1));
-  }
-  return lo;
-}
-
-/* How far past its issue cycle an instruction's effects reach inside its own SM, where a
- * pending completion could meet them: a taken branch's or convergence barrier's wait, and with
- * register-file write ports, the cycle its result takes one. */
-static guint64
-local_reach(const SmGpu *sm)
-{
-  const CfgGpu *g = sm->cfg;
-  guint64 reach = 1 + (guint64)sm->branch_taken_cycles +
-                  MAX(g->branch.bssy_cycles, g->branch.bsync_cycles) + g->branch.not_taken_cycles +
-                  g->branch.divergent_cycles;
-  if (!sm->wb_ports)
-    return reach;
-  guint64 pass = (sm->smem.ticks_per_pass + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
-  guint64 depth = (sm->smem.depth_ticks >> SM_TICK_SHIFT) + 1;
-  for (guint i = 0; i < sm->prog->n_insns; i++) {
-    const SmInsnInfo *ii = &sm->info[i];
-    if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register ||
-        ii->space == ISA_SPACE_GLOBAL)
-      continue;
-    guint64 x = ii->max_latency + ii->issue_cycles;
-    if (ii->space == ISA_SPACE_SHARED)
-      x += depth + (ii->passes ? ii->passes : 128u) * pass;
-    reach = MAX(reach, x + PORT_SLACK);
-  }
-  return reach;
-}
-
-static gboolean
-uses_global(const SmGpu *sm)
-{
-  for (guint i = 0; i < sm->prog->n_insns; i++)
-    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].space == ISA_SPACE_GLOBAL)
-      return TRUE;
-  return FALSE;
-}
-
-/* The window in cycles, or 0 where threads cannot give the single loop's results. */
-static guint64
-window_cycles(const SmGpu *sm)
-{
-  if (sm->n_sm < 2 || sm->one_loop || sm->trace || sm->steady || sm->mirrored ||
-      (sm->sass && !sm_sass_apart_ok(sm)) || sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
-    return 0;
-  if (sm->next_block < sm->grid_blocks && sm->cfg->block_launch_cycles + 1 < MIN_WINDOW)
-    return 0; /* blocks to launch would keep the windows shorter than that */
-  if (!uses_global(sm))
-    return SM_NEVER / 4; /* nothing couples the SMs: one window */
-  guint64 lo = min_latency(sm), reach = local_reach(sm);
-  return lo > reach + MIN_WINDOW ? lo - reach : 0;
-}
 
 static SmGpu *
 view_new(SmGpu *sm, guint m)
@@ -464,7 +372,7 @@ sm_set_apart(gboolean on)
 gboolean
 sm_parallel_run(SmGpu *sm, guint64 cycle)
 {
-  guint64 window = apart_on ? window_cycles(sm) : 0;
+  guint64 window = apart_on ? sm_window_cycles(sm) : 0;
   if (window == 0)
     return FALSE;
   if (sm->sass)
@@ -506,7 +414,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     bound = MIN(bound, p.views[m]->now);
   bound = MIN(bound, sm_engine_next_launch(&sm->engine));
   end = bound;
-  if (uses_global(sm))
+  if (sm_uses_global(sm))
     p.bucket = g_new(guint, window + 2); /* else there are no records */
   for (;;) {
     guint64 retired = sm->blocks_retired;

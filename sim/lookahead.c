@@ -1,0 +1,97 @@
+/* How long SMs stepped apart may run before they meet (parallel.c): the window, from the
+ * shortest time a global access takes to complete less how far a warp's own later work reaches
+ * past its issue (docs/architecture.md, "SMs stepped apart, on threads"). */
+#include "defer.h"
+
+/* Windows shorter than this are not worth the threads' meeting. */
+#define MIN_WINDOW 16u
+/* Allowance for a variable-latency result's write port found taken for a few cycles. */
+#define PORT_SLACK 64u
+
+/* The shortest time from a global access's issue to its completion: the unloaded latency of
+ * a level it can reach (the smallest its histogram draws); queueing only adds to it.  A
+ * stream's accesses reach the levels they name, or through the caches the L2's hit and miss
+ * levels (L1 hits are the SM's own); a kernel over SASS, any level. */
+static guint64
+min_latency(const SmGpu *sm)
+{
+  gboolean reach[CFG_MAX_LEVELS];
+  for (guint l = 0; l < CFG_MAX_LEVELS; l++)
+    reach[l] = sm->sass != NULL;
+  for (guint i = 0; i < sm->prog->n_insns && !sm->sass; i++) {
+    const SmInsnInfo *ii = &sm->info[i];
+    if (sm->prog->insns[i].kind != ISA_INSN_OP || ii->space != ISA_SPACE_GLOBAL)
+      continue;
+    if (ii->level != CFG_LEVEL_CACHED) {
+      reach[ii->level] = TRUE;
+      continue;
+    }
+    reach[sm->mem.miss_level] = TRUE;
+    if (sm->mem.l2_parts)
+      reach[sm->mem.hit_level] = TRUE;
+  }
+  guint64 lo = SM_NEVER;
+  for (guint l = 0; l < sm->mem.n_levels; l++) {
+    const SmMemLevel *lv = &sm->mem.levels[l];
+    if (!reach[l])
+      continue;
+    if (lv->n_latencies == 0) {
+      lo = MIN(lo, lv->latency);
+      continue;
+    }
+    for (guint b = 0; b < lv->n_latencies; b++)
+      lo = MIN(lo, (guint64)MAX((gint64)lv->latency_bin[b] + lv->latency_shift, (gint64)1));
+  }
+  return lo;
+}
+
+/* How far past its issue cycle an instruction's effects reach inside its own SM, where a
+ * pending completion could meet them: a taken branch's or convergence barrier's wait, and with
+ * register-file write ports, the cycle its result takes one. */
+static guint64
+local_reach(const SmGpu *sm)
+{
+  const CfgGpu *g = sm->cfg;
+  guint64 reach = 1 + (guint64)sm->branch_taken_cycles +
+                  MAX(g->branch.bssy_cycles, g->branch.bsync_cycles) + g->branch.not_taken_cycles +
+                  g->branch.divergent_cycles;
+  if (!sm->wb_ports)
+    return reach;
+  guint64 pass = (sm->smem.ticks_per_pass + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+  guint64 depth = (sm->smem.depth_ticks >> SM_TICK_SHIFT) + 1;
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const SmInsnInfo *ii = &sm->info[i];
+    if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register ||
+        ii->space == ISA_SPACE_GLOBAL)
+      continue;
+    guint64 x = ii->max_latency + ii->issue_cycles;
+    if (ii->space == ISA_SPACE_SHARED)
+      x += depth + (ii->passes ? ii->passes : 128u) * pass;
+    reach = MAX(reach, x + PORT_SLACK);
+  }
+  return reach;
+}
+
+gboolean
+sm_uses_global(const SmGpu *sm)
+{
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].space == ISA_SPACE_GLOBAL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The window in cycles, or 0 where threads cannot give the single loop's results. */
+guint64
+sm_window_cycles(const SmGpu *sm)
+{
+  if (sm->n_sm < 2 || sm->one_loop || sm->trace || sm->steady || sm->mirrored ||
+      (sm->sass && !sm_sass_apart_ok(sm)) || sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
+    return 0;
+  if (sm->next_block < sm->grid_blocks && sm->cfg->block_launch_cycles + 1 < MIN_WINDOW)
+    return 0; /* blocks to launch would keep the windows shorter than that */
+  if (!sm_uses_global(sm))
+    return SM_NEVER / 4; /* nothing couples the SMs: one window */
+  guint64 lo = min_latency(sm), reach = local_reach(sm);
+  return lo > reach + MIN_WINDOW ? lo - reach : 0;
+}

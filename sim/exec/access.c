@@ -145,8 +145,8 @@ lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint byte
   guint64 keep = global ? G_MAXUINT64 : G_MAXUINT32;
   const guint32 *r = o->reg == SASS_RZ ? NULL : &w->r[o->reg * 32u];
   guint64 lo = G_MAXUINT64, hi = 0, low_bits = 0;
-  lanes_addresses(a0, keep, r, wide ? r + 32 : NULL, addr, c->enabled == 0xffffffffu ? &lo : NULL,
-                  &hi, &low_bits);
+  lanes_addresses(a0, keep, r, r && wide ? r + 32 : NULL, addr,
+                  c->enabled == 0xffffffffu ? &lo : NULL, &hi, &low_bits);
   if (c->enabled != 0xffffffffu) {
     EXEC_FOR_LANES(c->enabled, l)
     {

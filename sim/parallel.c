@@ -456,6 +456,8 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     g_thread_join(threads[i]);
   g_free(threads);
   g_free(workers);
+  if (sm->sass)
+    sm_sass_apart_end(sm);
 
   /* the machine takes back what the views held: the accesses stepped past the bound go to
    * the memory system too (everything before @end was stepped) */

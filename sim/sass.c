@@ -309,10 +309,10 @@ sm_sass_settle(SmGpu *sm, SmWarp *w)
 /* ---- issue ---- */
 
 /* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
- * says so, and whether another SM touched any of their 8-byte words in a window not yet safe,
- * either of them writing (then the single loop might have ordered the two otherwise: a
- * conflict). */
-static void
+ * says so, unless another SM touched any of their 8-byte words in a window not yet safe, either
+ * of them writing (then the single loop might have ordered the two otherwise: a conflict, and
+ * FALSE). */
+static gboolean
 shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean write)
 {
   guint64 *sh = x->shadow[b];
@@ -327,7 +327,7 @@ shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean wr
         new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write || wrote ? SHADOW_WRITTEN : 0);
       } else if (write || wrote) {
         g_atomic_int_set(&x->conflict, 1);
-        return;
+        return FALSE;
       } else {
         new = x->window | (guint64)SHADOW_SEVERAL << SHADOW_SM_SHIFT;
       }
@@ -336,26 +336,34 @@ shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean wr
     } while (!__atomic_compare_exchange_n(&sh[word], &old, new, TRUE, __ATOMIC_RELAXED,
                                           __ATOMIC_RELAXED));
   }
+  return TRUE;
 }
 
-/* A global access's words into the shadow (an atomic writes as much as a store). */
-static void
-shadow_step(SmSass *x, const ExecStep *st, guint m)
+/* The executor's guard on global memory while the SMs step apart (exec_memory_set_guard()):
+ * an access's words go into the shadow before it touches them, so two SMs never touch one word
+ * in a window where one of them writes; the second is refused (a conflict: the run is stepped
+ * again in one loop). */
+static gboolean
+shadow_guard(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
+             gboolean write)
 {
+  SmSass *x = data;
   gint b = -1;
   gsize size = 0;
-  guint64 addr = 0;
-  for (guint32 e = st->enabled; e; e &= e - 1) {
-    guint64 a = st->addr[__builtin_ctz(e)];
-    if (b < 0 || a < addr || a >= addr + size) { /* (lanes mostly stay in one buffer) */
+  guint64 base = 0;
+  for (guint32 e = lanes; e; e &= e - 1) {
+    guint64 a = addr[__builtin_ctz(e)];
+    if (b < 0 || a < base || a >= base + size) { /* (lanes mostly stay in one buffer) */
       b = exec_memory_index(x->mem, a, 1);
       if (b < 0)
-        continue; /* the executor refused it: the run stops */
-      exec_memory_data(x->mem, (guint)b, &size, &addr);
+        continue; /* the executor refuses it: the run stops */
+      exec_memory_data(x->mem, (guint)b, &size, &base);
     }
-    guint len = (guint)MIN((guint64)MAX(st->bytes, 1u), addr + size - a);
-    shadow_touch(x, (guint)b, a - addr, len, m, st->is_store);
+    guint len = (guint)MIN((guint64)MAX(bytes, 1u), base + size - a);
+    if (!shadow_touch(x, (guint)b, a - base, len, smid, write))
+      return FALSE;
   }
+  return TRUE;
 }
 
 gboolean
@@ -374,6 +382,7 @@ void
 sm_sass_apart_begin(SmGpu *sm)
 {
   SmSass *x = sm->sass;
+  exec_memory_set_guard(x->mem, shadow_guard, x);
   if (x->shadow)
     return;
   guint n = exec_memory_count(x->mem);
@@ -392,6 +401,12 @@ sm_sass_apart_begin(SmGpu *sm)
               x->shadow_bytes[b], exec_memory_name(x->mem, b));
     x->shadow[b] = p;
   }
+}
+
+void
+sm_sass_apart_end(SmGpu *sm)
+{
+  exec_memory_set_guard(sm->sass->mem, NULL, NULL);
 }
 
 void
@@ -459,8 +474,6 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
                    : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
                                                      : SM_CACHE_OP_PLAIN;
     if (G_UNLIKELY(sm->defer)) {
-      if (step.space == EXEC_SPACE_GLOBAL)
-        shadow_step(x, &step, w->sm);
       base = sm_defer_lines(sm, w, t, n, lines, masks, level, op); /* known later (parallel.c) */
     } else if (level == CFG_LEVEL_CACHED) {
       base = sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, masks, op, ii->is_store,

@@ -344,12 +344,14 @@ guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint n, const guint64
  * another's in a window, whose order only the single loop knows (sm-new.c). */
 void sm_restart_in_one_loop(SmGpu *sm);
 /* SMs stepped apart over SASS (sass.c): whether they may be (no global atomics); the memory
- * image's record of which window and SM touched each word, set up before the first window; a
- * window from cycle @start to @end begins (its accesses may meet those of the windows that end
- * after @start); whether two SMs' accesses met, one of them a write (then the run is stepped
- * again in one loop); the error that stops the run (the earliest of the views'). */
+ * image's record of which window and SM touched each word, set up before the first window and
+ * asked before every global access until the windows end; a window from cycle @start to @end
+ * begins (its accesses may meet those of the windows that end after @start); whether two SMs'
+ * accesses met, one of them a write (then the run is stepped again in one loop); the error
+ * that stops the run (the earliest of the views'). */
 gboolean sm_sass_apart_ok(const SmGpu *sm);
 void sm_sass_apart_begin(SmGpu *sm);
+void sm_sass_apart_end(SmGpu *sm);
 void sm_sass_window(SmGpu *sm, guint64 start, guint64 end);
 gboolean sm_sass_conflicted(const SmGpu *sm);
 void sm_sass_set_error(SmGpu *sm, GError *error);

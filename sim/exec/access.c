@@ -178,6 +178,24 @@ lanes_in_one_place(ExecCtx *c, const SassOperand *o, ExecSpace space, guint byte
   return p;
 }
 
+/* What global memory's guard says of the enabled lanes' accesses of @bytes at operand
+ * @addr_opd (exec_memory_set_guard(); TRUE in other spaces and without a guard): their
+ * addresses in @addr, or when NULL worked out here and recorded for the timing. */
+static gboolean
+may_touch(ExecCtx *c, const SassOperand *addr_opd, ExecSpace space, guint bytes, gboolean write,
+          const guint64 *addr)
+{
+  ExecMemory *mem = c->w->block->k->mem;
+  if (space != EXEC_SPACE_GLOBAL || !exec_memory_guarded(mem))
+    return TRUE;
+  if (!addr) {
+    EXEC_FOR_LANES(c->enabled, l)
+    c->step->addr[l] = address(c, addr_opd, l, space);
+    addr = c->step->addr;
+  }
+  return exec_memory_may(mem, c->w->smid, addr, c->enabled, bytes, write);
+}
+
 static void
 load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
 {
@@ -189,6 +207,8 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
       !(sass_has(c->insn, SASS_MOD_U8) || sass_has(c->insn, SASS_MOD_S8) ||
         sass_has(c->insn, SASS_MOD_U16) || sass_has(c->insn, SASS_MOD_S16)) &&
       (p0 = lanes_in_one_place(c, addr_opd, space, bytes, addr, &start))) {
+    if (!may_touch(c, addr_opd, space, bytes, FALSE, addr))
+      return;
     guint64 off[32]; /* (a disabled lane's may lie anywhere: only the enabled ones are read) */
     for (guint l = 0; l < 32; l++)
       off[l] = addr[l] - start;
@@ -204,6 +224,8 @@ load(ExecCtx *c, ExecSpace space, guint dreg, const SassOperand *addr_opd)
     }
     return;
   }
+  if (!may_touch(c, addr_opd, space, bytes, FALSE, NULL))
+    return;
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint8 *p = lane_access(c, addr_opd, l, space, bytes);
@@ -224,6 +246,8 @@ store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperan
   guint8 *p0;
   if (src->kind == SASS_OPD_REG && (src->reg == SASS_RZ || src->reg + words <= c->w->n_regs) &&
       (p0 = lanes_in_one_place(c, addr_opd, space, bytes, addr, &start))) {
+    if (!may_touch(c, addr_opd, space, bytes, TRUE, addr))
+      return;
     /* lane by lane in order, as below: of two lanes storing to one word, the later's stays */
     EXEC_FOR_LANES(c->enabled, l)
     {
@@ -235,6 +259,8 @@ store(ExecCtx *c, ExecSpace space, const SassOperand *addr_opd, const SassOperan
     }
     return;
   }
+  if (!may_touch(c, addr_opd, space, bytes, TRUE, NULL))
+    return;
   EXEC_FOR_LANES(c->enabled, l)
   {
     guint8 *p = lane_access(c, addr_opd, l, space, bytes);
@@ -387,6 +413,8 @@ exec_memory_op(ExecCtx *c)
     guint bytes = sass_access_bytes(in);
     if (in->n_operands < 2 || in->opd[0].kind != SASS_OPD_MEM || in->opd[1].kind != SASS_OPD_MEM)
       return exec_unsupported(c), TRUE;
+    if (!may_touch(c, &in->opd[1], EXEC_SPACE_GLOBAL, bytes, FALSE, NULL))
+      break;
     EXEC_FOR_LANES(c->enabled, l)
     {
       guint64 s = address(c, &in->opd[0], l, EXEC_SPACE_SHARED),

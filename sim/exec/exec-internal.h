@@ -30,6 +30,12 @@ typedef struct {
 gboolean exec_fail(ExecCtx *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 gboolean exec_unsupported(ExecCtx *c);
 
+/* Whether global memory has a guard, and what it says of an access (exec_memory_set_guard();
+ * TRUE without one) (memory.c). */
+gboolean exec_memory_guarded(const ExecMemory *mem);
+gboolean exec_memory_may(ExecMemory *mem, guint32 smid, const guint64 addr[32], guint32 lanes,
+                         guint bytes, gboolean write);
+
 /* Loads, stores, atomics, copies (access.c); FALSE when @c's op is none of them. */
 gboolean exec_memory_op(ExecCtx *c);
 

@@ -49,6 +49,14 @@ const char *exec_memory_name(const ExecMemory *mem, guint index);
 gint exec_memory_index(ExecMemory *mem, guint64 addr, gsize len);
 /* The host bytes at device address @addr, @len bytes all inside one buffer; NULL otherwise. */
 guint8 *exec_memory_at(ExecMemory *mem, guint64 addr, gsize len);
+/* Global memory shared by SMs stepped apart on threads (sim/parallel.c): before a global load,
+ * store or copy touches the bytes of its lanes (@lanes, at @addr, @bytes each), @fn is asked,
+ * with the warp's SM (ExecWarp.smid) and whether it writes.  FALSE: the access must not touch
+ * them (another SM's met it where their order is unknown, and the run is stepped again: what
+ * it would have read is never used).  A NULL @fn lets every access through. */
+typedef gboolean (*ExecGuardFn)(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes,
+                                guint bytes, gboolean write);
+void exec_memory_set_guard(ExecMemory *mem, ExecGuardFn fn, gpointer data);
 
 typedef struct {
   guint32 grid[3];      /* blocks in x, y, z */

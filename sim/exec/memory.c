@@ -1,6 +1,6 @@
 /* Global memory: a sparse image of the kernel's buffers at device addresses far apart, so
  * that an address past a buffer's end belongs to no buffer (and is reported, not followed). */
-#include "exec.h"
+#include "exec-internal.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -34,8 +34,11 @@ buffer_free(ExecBuffer *b)
 struct ExecMemory {
   GArray *buffers; /* ExecBuffer, by address */
   guint64 next;
-  guint last; /* the buffer found last (most accesses stay in one); SMs on threads share it,
-                 so it is read and written atomically (any value is only where to look first) */
+  /* the buffer found last (most accesses stay in one); SMs on threads share it, so it is read
+   * and written atomically (any value is only where to look first) */
+  guint last;
+  ExecGuardFn guard; /* asked before a global access (exec_memory_set_guard()) */
+  gpointer guard_data;
 };
 
 ExecMemory *
@@ -119,6 +122,26 @@ exec_memory_index(ExecMemory *mem, guint64 addr, gsize len)
     }
   }
   return -1;
+}
+
+void
+exec_memory_set_guard(ExecMemory *mem, ExecGuardFn fn, gpointer data)
+{
+  mem->guard = fn;
+  mem->guard_data = data;
+}
+
+gboolean
+exec_memory_guarded(const ExecMemory *mem)
+{
+  return mem->guard != NULL;
+}
+
+gboolean
+exec_memory_may(ExecMemory *mem, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
+                gboolean write)
+{
+  return !mem->guard || mem->guard(mem->guard_data, smid, addr, lanes, bytes, write);
 }
 
 guint8 *

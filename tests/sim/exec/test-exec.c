@@ -476,6 +476,70 @@ START_TEST(test_lanes_storing_one_word_leave_the_last_lanes_value)
 }
 END_TEST
 
+/* What a guard on global memory saw (exec_memory_set_guard()), and what it refuses. */
+typedef struct {
+  guint reads, writes, read_bytes, write_bytes;
+  guint32 lanes, smid;
+  guint64 first;
+  gboolean refuse_reads, refuse_writes;
+} Guarded;
+
+static gboolean
+guard_fn(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
+         gboolean write)
+{
+  Guarded *g = data;
+  if (write) {
+    g->writes++;
+    g->write_bytes += bytes;
+  } else {
+    g->reads++;
+    g->read_bytes += bytes;
+  }
+  g->lanes = lanes;
+  g->smid = smid;
+  g->first = addr[__builtin_ctz(lanes)];
+  return write ? !g->refuse_writes : !g->refuse_reads;
+}
+
+/* Global loads (a word, then a byte: the lane-by-lane path) and a store ask the guard before
+ * they touch memory, and what it refuses touches nothing: a refused load leaves its register,
+ * a refused store the buffer. */
+START_TEST(test_guard_asked_before_global_memory_is_touched)
+{
+  g_autoptr(SassFile) f = parse(PROLOGUE "        /*0040*/   LDG.E R5, desc[UR4][R2.64] ;\n"
+                                         "        /*0050*/   LDG.E.U8 R6, desc[UR4][R2.64] ;\n"
+                                         "        /*0060*/   IADD3 R5, R5, R6, RZ ;\n"
+                                         "        /*0070*/   STG.E desc[UR4][R2.64], R5 ;\n"
+                                         "        /*0080*/   EXIT ;\n");
+  for (guint refuse = 0; refuse < 3; refuse++) {
+    g_autoptr(ExecMemory) mem = exec_memory_new();
+    Params p = {0};
+    guint64 base = exec_memory_add(mem, "out", 32 * 4);
+    param_u64(&p, base);
+    guint32 *out = (guint32 *)exec_memory_data(mem, 0, NULL, NULL);
+    for (guint i = 0; i < 32; i++)
+      out[i] = 0x100 + i;
+    Guarded g = {.refuse_reads = refuse == 1, .refuse_writes = refuse == 2};
+    exec_memory_set_guard(mem, guard_fn, &g);
+    ExecLaunch launch = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    run(f, NULL, mem, &launch, &p);
+    ck_assert_uint_eq(g.reads, 2);
+    ck_assert_uint_eq(g.read_bytes, 4 + 1);
+    ck_assert_uint_eq(g.writes, 1);
+    ck_assert_uint_eq(g.write_bytes, 4);
+    ck_assert_uint_eq(g.lanes, 0xffffffffu);
+    ck_assert_uint_eq(g.first, base);
+    for (guint i = 0; i < 32; i++) {
+      /* loaded: 0x100 + i, and its low byte i; refused loads leave the registers at 0 */
+      guint32 want = refuse == 0 ? 0x100 + 2 * i : refuse == 1 ? 0 : 0x100 + i;
+      ck_assert_msg(out[i] == want, "refusing %u: out[%u] = %#x, want %#x", refuse, i, out[i],
+                    want);
+    }
+  }
+}
+END_TEST
+
 START_TEST(test_unimplemented_at_run_time_is_reported)
 {
   /* BMOV parses (the tables know it) but the executor does not compute it */
@@ -559,6 +623,7 @@ exec_suite(void)
   tcase_add_test(tc, test_unimplemented_at_run_time_is_reported);
   tcase_add_test(tc, test_lanes_storing_one_word_leave_the_last_lanes_value);
   tcase_add_test(tc, test_divergent_paths_reconverge);
+  tcase_add_test(tc, test_guard_asked_before_global_memory_is_touched);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -219,10 +219,7 @@ complete(SmGpu *v, const Deferred *r)
     v->stats.global_load_latency += base - r->t;
   guint64 port_max = v->port_max;
   if (v->wb_ports && ii->writes_register && base <= port_max)
-    g_error("threads: a result's register-file write port at cycle %" G_GUINT64_FORMAT
-            " may have been taken by a later issue (one reached %" G_GUINT64_FORMAT
-            "): local_reach() is too short",
-            base, port_max);
+    v->defer->port_late = TRUE; /* the single loop may have ordered the two otherwise */
   sm_issue_write_port(v, s, ii, r->t, &base, &complete);
   v->port_max = port_max; /* it counts the SM's own issues only */
   const IsaInsn *insn = &v->prog->insns[r->pc];

@@ -49,6 +49,7 @@ struct SmDefer {
                         sent (SmEngine.held), for its queue on its own thread */
   GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
   GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
+  gboolean port_late;  /* a completion's write port may have been taken by a later issue */
   GError *error;       /* a kernel over SASS: the first executor error, at error_t */
   guint64 error_t;
   guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it

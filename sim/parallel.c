@@ -365,6 +365,18 @@ views_failed(const Par *p)
   return FALSE;
 }
 
+/* Some view found that a completion's register-file write port may have been taken first by
+ * one of its own later issues (sm_defer_catch_up()): the single loop might have ordered the two
+ * otherwise, and the run is stepped again in one loop. */
+static gboolean
+ports_late(const Par *p)
+{
+  for (guint m = 0; m < p->n_views; m++)
+    if (p->views[m]->defer->port_late)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean apart_on = TRUE;
 
 void
@@ -443,7 +455,8 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     resolve(&p, bound, next);
     bound = next;
     sm->stats.windows++;
-    if (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm)))
+    if (ports_late(&p) ||
+        (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm))))
       break; /* (an error at a launch, between windows, is the machine's own) */
     if (sm->progress && (++windows & 15) == 0) {
       fold_counts(&p);
@@ -467,6 +480,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     sm_defer_catch_up(p.views[m]);
     now = MIN(now, p.views[m]->now);
   }
+  gboolean again = ports_late(&p) || (sm->sass && sm_sass_conflicted(sm));
   launch_blocks(&p, 0, FALSE);
   fold_counts(&p);
   sm->now = MIN(now, sm_engine_next_launch(&sm->engine));
@@ -509,7 +523,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   pthread_mutex_destroy(&p.lock);
   pthread_cond_destroy(&p.go);
   pthread_cond_destroy(&p.done);
-  if (sm->sass && sm_sass_conflicted(sm)) {
+  if (again) {
     g_clear_error(&first_error);
     sm_restart_in_one_loop(sm); /* the caller steps it in one loop from its start */
     return FALSE;

@@ -72,6 +72,12 @@ void sm_set_threads(SmGpu *sm, guint n);
  * where they could be stepped apart, each by a view of its own, in windows (parallel.c: on
  * threads with sm_set_threads(), else on one); the results are the same.  On by default. */
 void sm_set_apart(gboolean on);
+/* Process-wide setting for tests: the cycles a window keeps clear, beyond a result's latency,
+ * for a result whose register-file write port was taken when it came (lookahead.c; 16 by
+ * default; negative shortens the latencies' own room).  Less gives longer windows, and a run in
+ * which a completion's port may then have been taken by a later issue is stepped again in one
+ * loop (parallel.c); the results are the same. */
+void sm_set_port_slack(gint cycles);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */

@@ -304,52 +304,32 @@ sm_defer_catch_up(SmGpu *v)
   v->now = MIN(v->now, sm_view_next(v));
 }
 
-/* @bytes from @p asked into the host's caches, a line at a time (@near: into the first level
- * too, for state wanted now; otherwise into the second, for state wanted soon) */
+/* @bytes from @p asked into the host's caches, a line at a time */
 static inline void
-prefetch_bytes(const void *p, gsize bytes, gboolean near)
+prefetch_bytes(const void *p, gsize bytes)
 {
-  for (gsize b = 0; b < bytes; b += 64) {
-    if (near)
-      __builtin_prefetch((const guint8 *)p + b, 0, 3);
-    else
-      __builtin_prefetch((const guint8 *)p + b, 0, 1);
-  }
+  for (gsize b = 0; b < bytes; b += 64)
+    __builtin_prefetch((const guint8 *)p + b);
 }
 
-/* Warp slot @l of @view's SM: what it reads when it issues over SASS (its slot, scoreboards,
- * lanes' registers, and with its block's first warp the block's shared memory) asked into the
- * host's caches. */
-static inline void
-prefetch_warp(const SmGpu *view, guint l, gboolean near)
-{
-  const SmWarp *w = &view->mp[view->sim_sms[0]].warps[l];
-  prefetch_bytes(w, sizeof *w, near);
-  if (!w->exists || w->done || !w->exec)
-    return;
-  gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
-  prefetch_bytes(w->sb.ready, sb_bytes, near);
-  prefetch_bytes(w->exec, sizeof *w->exec, near);
-  prefetch_bytes(w->exec->r, (gsize)w->exec->n_regs * 32u * sizeof(guint32), near);
-  if (w->exec->id == 0)
-    prefetch_bytes(w->exec->block->shared,
-                   EXEC_SHARED_RESERVED + w->exec->block->k->launch.shared_bytes, near);
-}
-
-/* The state a view's warps read when they issue over SASS asked into the host's caches before
- * its window: the views take turns on a thread, and each finds its SM's state evicted by the
- * others'. */
+/* The state a view's warps read when they issue over SASS (their slots, scoreboards, lanes'
+ * registers and block's shared memory) asked into the host's caches before its window: the
+ * views take turns on a thread, and each finds its SM's state evicted by the others'. */
 void
 sm_view_prefetch(SmGpu *view)
 {
-  for (guint l = 0; l < view->warps_per_sm; l++)
-    prefetch_warp(view, l, TRUE);
-}
-
-guint
-sm_view_warm(const SmGpu *next, guint l)
-{
-  if (l < next->warps_per_sm)
-    prefetch_warp(next, l++, FALSE);
-  return l;
+  guint m = view->sim_sms[0];
+  gsize sb_bytes = (gsize)MAX(view->prog->n_regs, 1u) * ISA_UNIT_COUNT * sizeof(guint64);
+  for (guint l = 0; l < view->warps_per_sm; l++) {
+    const SmWarp *w = &view->mp[m].warps[l];
+    prefetch_bytes(w, sizeof *w);
+    if (!w->exists || w->done || !w->exec)
+      continue;
+    prefetch_bytes(w->sb.ready, sb_bytes);
+    prefetch_bytes(w->exec, sizeof *w->exec);
+    prefetch_bytes(w->exec->r, (gsize)w->exec->n_regs * 32u * sizeof(guint32));
+    if (w->exec->id == 0)
+      prefetch_bytes(w->exec->block->shared,
+                     EXEC_SHARED_RESERVED + w->exec->block->k->launch.shared_bytes);
+  }
 }

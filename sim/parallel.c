@@ -184,19 +184,15 @@ resolve(Par *p, guint64 start, guint64 bound)
     p->views[i]->engine.held = NULL;
 }
 
-/* Thread @id's share of the views: each catches up, or steps to its limit (run_until).  Over
- * SASS, the first view's state is asked into the host's caches before it steps, and each
- * later view's while the one before it steps. */
+/* Thread @id's share of the views: each catches up, or steps to its limit (run_until). */
 static void
 step_share(Par *p, guint id, gboolean catching_up)
 {
   guint lo = id * p->n_views / p->n_threads, hi = (id + 1) * p->n_views / p->n_threads;
-  if (!catching_up && lo < hi && p->views[lo]->sass)
-    sm_view_prefetch(p->views[lo]);
   for (guint i = lo; i < hi; i++) {
     sm_defer_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
     if (!catching_up)
-      sm_step_view(p->views[i], i + 1 < hi ? p->views[i + 1] : NULL);
+      sm_step_view(p->views[i]);
   }
 }
 

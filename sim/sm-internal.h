@@ -317,13 +317,9 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
  * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
  * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
 gboolean sm_parallel_run(SmGpu *sm, guint64 cycle);
-void sm_step_view(SmGpu *view, const SmGpu *next);
-/* A view over SASS asks its SM's state into the host's caches before its window, unless the
- * view stepped before it on its thread asked for it while it stepped (@next of
- * sm_step_view()): a warp slot's state a cycle, sm_view_warm() from slot @l, returning the next
- * slot (defer.c). */
+void sm_step_view(SmGpu *view);
+/* A view over SASS asks its SM's state into the host's caches before its window (defer.c). */
 void sm_view_prefetch(SmGpu *view);
-guint sm_view_warm(const SmGpu *next, guint l);
 /* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
  * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
  * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */

@@ -495,18 +495,12 @@ step(SmGpu *sm)
 }
 
 void
-sm_step_view(SmGpu *view, const SmGpu *next)
+sm_step_view(SmGpu *view)
 {
-  guint l = 0;
-  if (!view->sass)
-    next = NULL;
-  while (view->now < view->run_until) { /* (a retirement may lower it: parallel.c) */
+  if (view->sass && view->now < view->run_until)
+    sm_view_prefetch(view);
+  while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);
-    if (next)
-      l = sm_view_warm(next, l); /* while this view's cycle is worked through */
-  }
-  while (next && l < next->warps_per_sm)
-    l = sm_view_warm(next, l);
 }
 
 void

@@ -342,28 +342,37 @@ shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean wr
 /* The executor's guard on global memory while the SMs step apart (exec_memory_set_guard()):
  * an access's words go into the shadow before it touches them, so two SMs never touch one word
  * in a window where one of them writes; the second is refused (a conflict: the run is stepped
- * again in one loop). */
+ * again in one loop).  Lanes whose bytes run on from the previous lanes' are marked together,
+ * a span at a time. */
 static gboolean
 shadow_guard(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
              gboolean write)
 {
   SmSass *x = data;
-  gint b = -1;
+  gint b = -1, span = -1; /* the buffer found last; the span's (-1: no span) */
   gsize size = 0;
-  guint64 base = 0;
+  guint64 base = 0, lo = 0, hi = 0; /* buffer b's address and size; the span's bytes */
+  guint len = MAX(bytes, 1u);
   for (guint32 e = lanes; e; e &= e - 1) {
     guint64 a = addr[__builtin_ctz(e)];
+    if (span >= 0 && a >= lo && a <= hi && a < base + size) {
+      hi = MAX(hi, MIN(a + len, base + size));
+      continue;
+    }
+    if (span >= 0 && !shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write))
+      return FALSE;
+    span = -1;
     if (b < 0 || a < base || a >= base + size) { /* (lanes mostly stay in one buffer) */
       b = exec_memory_index(x->mem, a, 1);
       if (b < 0)
         continue; /* the executor refuses it: the run stops */
       exec_memory_data(x->mem, (guint)b, &size, &base);
     }
-    guint len = (guint)MIN((guint64)MAX(bytes, 1u), base + size - a);
-    if (!shadow_touch(x, (guint)b, a - base, len, smid, write))
-      return FALSE;
+    span = b;
+    lo = a;
+    hi = MIN(a + len, base + size);
   }
-  return TRUE;
+  return span < 0 || shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write);
 }
 
 gboolean

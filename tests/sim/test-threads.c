@@ -688,7 +688,7 @@ threads_suite(void)
   TCase *tc = tcase_create("threads");
   tcase_set_timeout(tc, 600);
   tcase_add_loop_test(tc, test_threads_change_no_number, 0, G_N_ELEMENTS(cases));
-  /* (tools/dev test runs the case "threads" alone under ThreadSanitizer) */
+  /* (tools/dev test runs the cases "threads" and "sass-meet" under ThreadSanitizer) */
   TCase *random = tcase_create("random");
   tcase_set_timeout(random, 600);
   tcase_add_loop_test(random, test_random_configurations_match, 0, 24);

@@ -124,6 +124,65 @@ float_lanes(SassOp op, guint32 *out, guint32 enabled, const guint32 *const src[]
     out[l] = (enabled >> l & 1) ? r[l] : out[l];
 }
 
+/* ISETP.cmp[.U32].bool Pd, Pe, a, b, Pc without .EX, into predicate registers: each lane's
+ * comparison a bit of a mask, then Pd = cmp bool Pc and Pe = !cmp bool Pc for the enabled lanes
+ * at once (a lane's bits are its own: reading Pc before any is written is what the lane-by-lane
+ * path sees).  FALSE for any other form. */
+static gboolean
+isetp_lanes(ExecCtx *c, const guint32 *const src[])
+{
+  const SassInsn *in = c->insn;
+  if (in->n_operands != 5 || exec_has(c, SASS_MOD_EX) || in->opd[0].kind != SASS_OPD_PRED ||
+      in->opd[1].kind != SASS_OPD_PRED || in->opd[4].kind != SASS_OPD_PRED ||
+      (in->opd[0].flags | in->opd[1].flags) & SASS_F_NOT)
+    return FALSE;
+  gboolean is_signed = !exec_has(c, SASS_MOD_U32);
+  /* the comparison: the first of these its modifiers name (none: never true) */
+  static const SassMod cmps[] = {SASS_MOD_EQ, SASS_MOD_NE, SASS_MOD_LT,
+                                 SASS_MOD_LE, SASS_MOD_GT, SASS_MOD_GE};
+  guint cmp = 0;
+  while (cmp < G_N_ELEMENTS(cmps) && !exec_has(c, cmps[cmp]))
+    cmp++;
+  guint8 fa = in->opd[2].flags, fb = in->opd[3].flags;
+  guint32 r = 0, pc = 0;
+  EXEC_FOR_LANES(c->enabled, l)
+  {
+    guint32 a = src[2][l], b = src[3][l];
+    if (fa & SASS_F_NOT)
+      a = ~a;
+    if (fa & SASS_F_NEG)
+      a = -a;
+    if (fb & SASS_F_NOT)
+      b = ~b;
+    if (fb & SASS_F_NEG)
+      b = -b;
+    gint64 x = is_signed ? (gint64)(gint32)a : (gint64)a;
+    gint64 y = is_signed ? (gint64)(gint32)b : (gint64)b;
+    gboolean v = cmp == 0   ? x == y
+                 : cmp == 1 ? x != y
+                 : cmp == 2 ? x < y
+                 : cmp == 3 ? x <= y
+                 : cmp == 4 ? x > y
+                 : cmp == 5 ? x >= y
+                            : FALSE;
+    r |= (guint32)v << l;
+    pc |= (guint32)(src[4][l] != 0) << l;
+  }
+  guint32 d0, d1;
+  if (exec_has(c, SASS_MOD_OR))
+    d0 = r | pc, d1 = ~r | pc;
+  else if (exec_has(c, SASS_MOD_XOR))
+    d0 = r ^ pc, d1 = ~r ^ pc;
+  else
+    d0 = r & pc, d1 = ~r & pc;
+  guint32 *p = c->w->p, m = c->enabled;
+  if (in->opd[0].reg != SASS_PT)
+    p[in->opd[0].reg] = (p[in->opd[0].reg] & ~m) | (d0 & m);
+  if (in->opd[1].reg != SASS_PT)
+    p[in->opd[1].reg] = (p[in->opd[1].reg] & ~m) | (d1 & m);
+  return TRUE;
+}
+
 /* IMAD.WIDE[.U32] Rd, a, b, c: the 64-bit a * b + c into the pair Rd, Rd+1, c a register pair
  * (or RZ) or a sign-extended immediate, no carry in or out: the address arithmetic of nearly
  * every kernel.  FALSE for any other form. */
@@ -174,6 +233,8 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[])
   const SassInsn *in = c->insn;
   if (op == SASS_OP_IMAD && sass_has(in, SASS_MOD_WIDE))
     return imad_wide(c, src);
+  if (op == SASS_OP_ISETP)
+    return isetp_lanes(c, src);
   /* the modifiers each form may have: IMAD's .MOV, .SHL, .IADD only name what it is used for,
    * and .U32 changes nothing but the high half (not computed here); LOP3 is always .LUT */
   static const SassMod imad_mods[] = {SASS_MOD_MOV, SASS_MOD_SHL, SASS_MOD_IADD, SASS_MOD_U32};

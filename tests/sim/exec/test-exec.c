@@ -540,6 +540,51 @@ START_TEST(test_guard_asked_before_global_memory_is_touched)
 }
 END_TEST
 
+/* ISETP's forms (signed and unsigned, AND, OR and XOR with a predicate, both results, a
+ * guard, a negated operand), each lane's predicates stored as 0 or 1 */
+START_TEST(test_isetp_forms)
+{
+  g_autoptr(SassFile) f =
+      parse(PROLOGUE "        /*0040*/   IADD3 R1, R0, -0x10, RZ ;\n"
+                     "        /*0050*/   ISETP.GE.AND P0, P1, R1, RZ, PT ;\n"
+                     "        /*0060*/   ISETP.GE.U32.AND P2, PT, R1, 0x5, PT ;\n"
+                     "        /*0070*/   ISETP.NE.OR P3, PT, R0, 0x3, P0 ;\n"
+                     "        /*0080*/   ISETP.EQ.XOR P4, P5, R0, 0x7, P2 ;\n"
+                     "        /*0090*/   @P0 ISETP.LT.AND P6, PT, R0, 0x18, PT ;\n"
+                     "        /*00a0*/   ISETP.GT.OR P6, PT, -R1, 0x4, P6 ;\n"
+                     "        /*00b0*/   SEL R4, 0x1, RZ, P0 ;\n"
+                     "        /*00c0*/   STG.E desc[UR4][R2.64], R4 ;\n"
+                     "        /*00d0*/   SEL R4, 0x1, RZ, P1 ;\n"
+                     "        /*00e0*/   STG.E desc[UR4][R2.64+0x80], R4 ;\n"
+                     "        /*00f0*/   SEL R4, 0x1, RZ, P2 ;\n"
+                     "        /*0100*/   STG.E desc[UR4][R2.64+0x100], R4 ;\n"
+                     "        /*0110*/   SEL R4, 0x1, RZ, P3 ;\n"
+                     "        /*0120*/   STG.E desc[UR4][R2.64+0x180], R4 ;\n"
+                     "        /*0130*/   SEL R4, 0x1, RZ, P4 ;\n"
+                     "        /*0140*/   STG.E desc[UR4][R2.64+0x200], R4 ;\n"
+                     "        /*0150*/   SEL R4, 0x1, RZ, P5 ;\n"
+                     "        /*0160*/   STG.E desc[UR4][R2.64+0x280], R4 ;\n"
+                     "        /*0170*/   SEL R4, 0x1, RZ, P6 ;\n"
+                     "        /*0180*/   STG.E desc[UR4][R2.64+0x300], R4 ;\n"
+                     "        /*0190*/   EXIT ;\n");
+  g_autoptr(ExecMemory) mem = exec_memory_new();
+  Params p = {0};
+  param_u64(&p, exec_memory_add(mem, "out", 7 * 32 * 4));
+  ExecLaunch launch = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+  run(f, NULL, mem, &launch, &p);
+  const guint32 *out = (const guint32 *)exec_memory_data(mem, 0, NULL, NULL);
+  for (guint t = 0; t < 32; t++) {
+    gint32 r1 = (gint32)t - 16;
+    gboolean p0 = r1 >= 0, p2 = (guint32)r1 >= 5;
+    gboolean want[7] = {
+        p0, !p0, p2, t != 3 || p0, (t == 7) != p2, (t != 7) != p2, -r1 > 4 || (p0 && t < 24)};
+    for (guint k = 0; k < 7; k++)
+      ck_assert_msg(out[k * 32 + t] == (guint32)want[k], "lane %u: P%u = %u, want %d", t, k,
+                    out[k * 32 + t], want[k]);
+  }
+}
+END_TEST
+
 START_TEST(test_unimplemented_at_run_time_is_reported)
 {
   /* BMOV parses (the tables know it) but the executor does not compute it */
@@ -624,6 +669,7 @@ exec_suite(void)
   tcase_add_test(tc, test_lanes_storing_one_word_leave_the_last_lanes_value);
   tcase_add_test(tc, test_divergent_paths_reconverge);
   tcase_add_test(tc, test_guard_asked_before_global_memory_is_touched);
+  tcase_add_test(tc, test_isetp_forms);
   suite_add_tcase(s, tc);
   return s;
 }

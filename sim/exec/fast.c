@@ -244,6 +244,8 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[])
       allowed[imad_mods[i] >> 6] |= G_GUINT64_CONSTANT(1) << (imad_mods[i] & 63);
   else if (op == SASS_OP_LOP3)
     allowed[SASS_MOD_LUT >> 6] |= G_GUINT64_CONSTANT(1) << (SASS_MOD_LUT & 63);
+  else if (op == SASS_OP_LDC)
+    allowed[SASS_MOD_B64 >> 6] |= G_GUINT64_CONSTANT(1) << (SASS_MOD_B64 & 63);
   if ((in->mods[0] & ~allowed[0]) | (in->mods[1] & ~allowed[1]) || in->n_operands < 2 ||
       in->opd[0].kind != SASS_OPD_REG)
     return FALSE;
@@ -271,6 +273,23 @@ exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[])
   case SASS_OP_FMUL:
     float_lanes(op, out, c->enabled, src, fand, fxor);
     return TRUE;
+  case SASS_OP_LDC: {
+    /* LDC[.64] Rd, c[bank][imm]: one constant for every lane, read at the first enabled lane
+     * as the lane-by-lane path reads it (its low word already in src[1]) */
+    const SassOperand *o = &in->opd[1];
+    gboolean wide = sass_has(in, SASS_MOD_B64);
+    if (in->n_operands != 2 || o->kind != SASS_OPD_CONST || o->reg != SASS_RZ || iflags ||
+        (wide && d + 1u >= w->n_regs))
+      return FALSE;
+    guint32 hi = wide && c->enabled ? exec_const32(c, o, (guint)__builtin_ctz(c->enabled), 4) : 0;
+    EXEC_FOR_LANES(c->enabled, l)
+    {
+      out[l] = src[1][l];
+      if (wide)
+        out[32 + l] = hi;
+    }
+    return TRUE;
+  }
   case SASS_OP_MOV:
     if (in->n_operands != 2 || iflags)
       return FALSE;

@@ -9,19 +9,7 @@ static gboolean
 icompare(const ExecCtx *c, guint32 a, guint32 b, gboolean is_signed)
 {
   gint64 x = is_signed ? (gint64)(gint32)a : (gint64)a, y = is_signed ? (gint64)(gint32)b : b;
-  if (exec_has(c, SASS_MOD_EQ))
-    return x == y;
-  if (exec_has(c, SASS_MOD_NE))
-    return x != y;
-  if (exec_has(c, SASS_MOD_LT))
-    return x < y;
-  if (exec_has(c, SASS_MOD_LE))
-    return x <= y;
-  if (exec_has(c, SASS_MOD_GT))
-    return x > y;
-  if (exec_has(c, SASS_MOD_GE))
-    return x >= y;
-  return FALSE;
+  return exec_cmp(exec_cmp_of(c), x, y);
 }
 
 static gboolean

@@ -172,16 +172,22 @@ exec_raw64(ExecCtx *c, const SassOperand *o, guint l)
   }
 }
 
+/* An integer operand's bits @v with its ~x and -x (@flags) applied. */
+static inline guint32
+exec_int_flags(guint8 flags, guint32 v)
+{
+  if (flags & SASS_F_NOT)
+    v = ~v;
+  if (flags & SASS_F_NEG)
+    v = -v;
+  return v;
+}
+
 /* An integer operand: ~x and -x applied. */
 static inline __attribute__((always_inline)) guint32
 exec_int(ExecCtx *c, const SassOperand *o, guint l)
 {
-  guint32 v = exec_raw(c, o, l);
-  if (o->flags & SASS_F_NOT)
-    v = ~v;
-  if (o->flags & SASS_F_NEG)
-    v = -v;
-  return v;
+  return exec_int_flags(o->flags, exec_raw(c, o, l));
 }
 
 /* A float operand's bits: |x| and -x applied. */
@@ -218,6 +224,50 @@ static inline gboolean
 exec_has(const ExecCtx *c, SassMod m)
 {
   return sass_has(c->insn, m);
+}
+
+/* An integer comparison (ISETP, UISETP): the first of EQ, NE, LT, LE, GT, GE the
+ * instruction's modifiers name (EXEC_CMP_NONE: none, never true), and its result. */
+typedef enum {
+  EXEC_CMP_EQ,
+  EXEC_CMP_NE,
+  EXEC_CMP_LT,
+  EXEC_CMP_LE,
+  EXEC_CMP_GT,
+  EXEC_CMP_GE,
+  EXEC_CMP_NONE
+} ExecCmp;
+
+static inline ExecCmp
+exec_cmp_of(const ExecCtx *c)
+{
+  static const SassMod mods[] = {SASS_MOD_EQ, SASS_MOD_NE, SASS_MOD_LT,
+                                 SASS_MOD_LE, SASS_MOD_GT, SASS_MOD_GE};
+  guint k = 0;
+  while (k < G_N_ELEMENTS(mods) && !exec_has(c, mods[k]))
+    k++;
+  return (ExecCmp)k;
+}
+
+static inline gboolean
+exec_cmp(ExecCmp k, gint64 x, gint64 y)
+{
+  switch (k) {
+  case EXEC_CMP_EQ:
+    return x == y;
+  case EXEC_CMP_NE:
+    return x != y;
+  case EXEC_CMP_LT:
+    return x < y;
+  case EXEC_CMP_LE:
+    return x <= y;
+  case EXEC_CMP_GT:
+    return x > y;
+  case EXEC_CMP_GE:
+    return x >= y;
+  default:
+    return FALSE;
+  }
 }
 
 static inline const SassOperand *

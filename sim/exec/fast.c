@@ -137,35 +137,15 @@ isetp_lanes(ExecCtx *c, const guint32 *const src[])
       (in->opd[0].flags | in->opd[1].flags) & SASS_F_NOT)
     return FALSE;
   gboolean is_signed = !exec_has(c, SASS_MOD_U32);
-  /* the comparison: the first of these its modifiers name (none: never true) */
-  static const SassMod cmps[] = {SASS_MOD_EQ, SASS_MOD_NE, SASS_MOD_LT,
-                                 SASS_MOD_LE, SASS_MOD_GT, SASS_MOD_GE};
-  guint cmp = 0;
-  while (cmp < G_N_ELEMENTS(cmps) && !exec_has(c, cmps[cmp]))
-    cmp++;
+  ExecCmp cmp = exec_cmp_of(c);
   guint8 fa = in->opd[2].flags, fb = in->opd[3].flags;
   guint32 r = 0, pc = 0;
   EXEC_FOR_LANES(c->enabled, l)
   {
-    guint32 a = src[2][l], b = src[3][l];
-    if (fa & SASS_F_NOT)
-      a = ~a;
-    if (fa & SASS_F_NEG)
-      a = -a;
-    if (fb & SASS_F_NOT)
-      b = ~b;
-    if (fb & SASS_F_NEG)
-      b = -b;
+    guint32 a = exec_int_flags(fa, src[2][l]), b = exec_int_flags(fb, src[3][l]);
     gint64 x = is_signed ? (gint64)(gint32)a : (gint64)a;
     gint64 y = is_signed ? (gint64)(gint32)b : (gint64)b;
-    gboolean v = cmp == 0   ? x == y
-                 : cmp == 1 ? x != y
-                 : cmp == 2 ? x < y
-                 : cmp == 3 ? x <= y
-                 : cmp == 4 ? x > y
-                 : cmp == 5 ? x >= y
-                            : FALSE;
-    r |= (guint32)v << l;
+    r |= (guint32)exec_cmp(cmp, x, y) << l;
     pc |= (guint32)(src[4][l] != 0) << l;
   }
   guint32 d0, d1;

@@ -42,15 +42,24 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* resolve() asks for the record this many places ahead while it sends one */
 #define RESOLVE_AHEAD 8u
+/* A thread's own views of a phase that no thread has taken yet: from the low 32 bits up to the
+ * high 32 bits (on a line of its own: the thread takes them from the front, another thread that
+ * has none left from the back) */
+typedef struct {
+  _Alignas(64) _Atomic guint64 left;
+} Share;
+
 typedef struct {
   SmGpu *sm;
   SmGpu **views;
   guint n_views, n_threads;
+  Share *shares; /* per thread */
   /* POSIX rather than GLib's own (futex) locks: ThreadSanitizer sees these */
   pthread_mutex_t lock;
   pthread_cond_t go, done;
@@ -184,15 +193,48 @@ resolve(Par *p, guint64 start, guint64 bound)
     p->views[i]->engine.held = NULL;
 }
 
-/* Thread @id's share of the views: each catches up, or steps to its limit (run_until). */
+/* Every thread's views for the next phase: an equal share each, SM by SM. */
+static void
+shares_reset(Par *p)
+{
+  for (guint id = 0; id < p->n_threads; id++) {
+    guint64 lo = id * p->n_views / p->n_threads, hi = (id + 1) * p->n_views / p->n_threads;
+    atomic_store_explicit(&p->shares[id].left, lo | hi << 32, memory_order_relaxed);
+  }
+}
+
+/* The next view of @s not taken (its first, or with @from_back its last), taken now; G_MAXUINT:
+ * none is left. */
+static guint
+take(Share *s, gboolean from_back)
+{
+  guint64 v = atomic_load_explicit(&s->left, memory_order_relaxed);
+  for (;;) {
+    guint lo = (guint32)v, hi = (guint32)(v >> 32);
+    if (lo >= hi)
+      return G_MAXUINT;
+    guint64 rest = from_back ? v - ((guint64)1 << 32) : v + 1;
+    if (atomic_compare_exchange_weak_explicit(&s->left, &v, rest, memory_order_relaxed,
+                                              memory_order_relaxed))
+      return from_back ? hi - 1 : lo;
+  }
+}
+
+/* Thread @id's part of a phase: each view it takes catches up, or steps to its limit
+ * (run_until).  It takes its own share's views in order, then the other threads' last ones
+ * until none is left: a thread that a busy machine slows, or whose SMs have more to do in this
+ * window, is not waited for.  Within a window the views touch nothing of each other's, so which
+ * thread steps a view changes nothing in the results. */
 static void
 step_share(Par *p, guint id, gboolean catching_up)
 {
-  guint lo = id * p->n_views / p->n_threads, hi = (id + 1) * p->n_views / p->n_threads;
-  for (guint i = lo; i < hi; i++) {
-    sm_defer_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
-    if (!catching_up)
-      sm_step_view(p->views[i]);
+  for (guint k = 0; k < p->n_threads; k++) {
+    Share *s = &p->shares[(id + k) % p->n_threads];
+    for (guint i; (i = take(s, k > 0)) != G_MAXUINT;) {
+      sm_defer_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
+      if (!catching_up)
+        sm_step_view(p->views[i]);
+    }
   }
 }
 
@@ -254,6 +296,7 @@ worker(gpointer data)
 static void
 run_phase(Par *p, gint phase)
 {
+  shares_reset(p);
   pthread_mutex_lock(&p->lock);
   g_atomic_int_set(&p->phase, phase);
   g_atomic_int_set(&p->running, (gint)p->n_threads - 1);
@@ -392,6 +435,9 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   Par p = {.sm = sm, .n_views = sm->n_sm};
   p.n_threads = MIN(sm->threads, sm->n_sm);
   p.views = g_new(SmGpu *, sm->n_sm);
+  p.shares = aligned_alloc(_Alignof(Share), p.n_threads * sizeof(Share));
+  if (p.shares == NULL)
+    g_error("out of memory"); /* as g_new() */
   p.order = g_ptr_array_new();
   pthread_mutex_init(&p.lock, NULL);
   pthread_cond_init(&p.go, NULL);
@@ -515,6 +561,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   }
   sm->order_stale = TRUE;
   g_free(p.views);
+  free(p.shares);
   g_ptr_array_free(p.order, TRUE);
   pthread_mutex_destroy(&p.lock);
   pthread_cond_destroy(&p.go);

@@ -14,7 +14,6 @@ sm_defer_new(guint m)
   d->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->due = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
-  d->events = g_array_new(FALSE, FALSE, sizeof(SmEvent));
   d->ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
   d->ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
   d->launch_min = SM_NEVER;
@@ -31,7 +30,7 @@ sm_defer_free(SmDefer *d)
   g_array_free(d->launches, TRUE);
   g_array_free(d->due, TRUE);
   g_array_free(d->retired, TRUE);
-  g_array_free(d->events, TRUE);
+  g_free(d->events.ev);
   g_array_free(d->ext_lines, TRUE);
   g_array_free(d->ext_sectors, TRUE);
   g_clear_error(&d->error);
@@ -267,7 +266,7 @@ void
 sm_defer_catch_up(SmGpu *v)
 {
   SmDefer *d = v->defer;
-  sm_engine_take_held(&v->engine, d->events);
+  sm_engine_take_held(&v->engine, &d->events);
   for (guint k = 0; k < d->n_sent; k++)
     complete(v, &g_array_index(d->recs, Deferred, k));
   g_array_remove_range(d->recs, 0, d->n_sent);

@@ -45,8 +45,8 @@ struct SmDefer {
   GArray *launches;  /* Ended: slots free again (t: from when), for the block scheduler */
   GArray *due;       /* Ended: scratch of sm_defer_catch_up() */
   GArray *retired;   /* guint64: cycles of the retirements the block scheduler may not have seen */
-  GArray *events;    /* SmEvent: its transactions' completions, scheduled while its records were
-                        sent (SmEngine.held), for its queue on its own thread */
+  SmHeap events;     /* its transactions' completions, scheduled while its records were sent
+                        (SmEngine.held: a list in push order), for its queue on its own thread */
   GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
   GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
   gboolean port_late;  /* a completion's write port may have been taken by a later issue */

@@ -83,7 +83,12 @@ sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, 
   SmEvent ev = {
       .cycle = cycle, .priority = priority, .kind = kind, .seq = engine->next_seq++, .arg = arg};
   if (G_UNLIKELY(engine->held)) {
-    g_array_append_val(engine->held, ev);
+    SmHeap *h = engine->held;
+    if (h->n == h->capacity) {
+      h->capacity = MAX(2 * h->capacity, 64u);
+      h->ev = g_renew(SmEvent, h->ev, h->capacity);
+    }
+    h->ev[h->n++] = ev;
     return;
   }
   heap_push(&engine->queue, &ev);
@@ -92,15 +97,15 @@ sm_engine_push(SmEngine *engine, guint64 cycle, guint32 priority, guint32 kind, 
 }
 
 void
-sm_engine_take_held(SmEngine *engine, GArray *held)
+sm_engine_take_held(SmEngine *engine, SmHeap *held)
 {
-  for (guint i = 0; i < held->len; i++) {
-    const SmEvent *ev = &g_array_index(held, SmEvent, i);
+  for (guint i = 0; i < held->n; i++) {
+    const SmEvent *ev = &held->ev[i];
     heap_push(&engine->queue, ev);
     if (G_UNLIKELY(ev->kind == SM_EVENT_BLOCK_LAUNCH))
       heap_push(&engine->launches, ev);
   }
-  g_array_set_size(held, 0);
+  held->n = 0;
 }
 
 gboolean

@@ -39,10 +39,11 @@ typedef struct {
   SmHeap queue;    /* every event */
   SmHeap launches; /* the block launches among them, again */
   guint64 next_seq;
-  /* when set, events pushed go here (SmEvent, with their sequence numbers) instead of into the
-   * heaps, until sm_engine_take_held(): another thread schedules them, and the queue's owner
-   * puts them in its heaps on its own thread, with the same order (parallel.c) */
-  GArray *held;
+  /* when set, events pushed go here (in push order, with their sequence numbers: a list, not a
+   * heap) instead of into the heaps, until sm_engine_take_held(): another thread schedules them,
+   * and the queue's owner puts them in its heaps on its own thread, with the same order
+   * (parallel.c) */
+  SmHeap *held;
 } SmEngine;
 
 void sm_engine_init(SmEngine *engine, guint capacity);
@@ -61,7 +62,7 @@ sm_engine_next_launch(const SmEngine *engine)
   return engine->launches.n ? engine->launches.ev[0].cycle : SM_NEVER;
 }
 /* The events held in @held go into the heaps (@engine->held is NULL again by then), which
- * leaves @held empty. */
-void sm_engine_take_held(SmEngine *engine, GArray *held);
+ * leaves @held empty (its storage kept for the next ones; g_free(held->ev) frees it). */
+void sm_engine_take_held(SmEngine *engine, SmHeap *held);
 /* Removes the earliest event into *out; FALSE when empty. */
 gboolean sm_engine_pop(SmEngine *engine, SmEvent *out);

@@ -178,7 +178,7 @@ resolve(Par *p, guint64 start, guint64 bound)
   /* the completions' events wait beside each view's queue: its own thread puts them in (the
    * heap's lines are in its core's cache, not this one's) */
   for (guint i = 0; i < p->n_views; i++)
-    p->views[i]->engine.held = p->views[i]->defer->events;
+    p->views[i]->engine.held = &p->views[i]->defer->events;
   for (guint k = 0; k < total; k++) {
     if (k + RESOLVE_AHEAD < total) {
       /* written on another thread: in another core's cache, a record later asked for now */

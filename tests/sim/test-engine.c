@@ -116,22 +116,22 @@ START_TEST(test_held_events_keep_their_place)
   SmEngine straight, held;
   sm_engine_init(&straight, 4);
   sm_engine_init(&held, 4);
-  GArray *wait = g_array_new(FALSE, FALSE, sizeof(SmEvent));
-  held.held = wait;
-  for (guint i = 0; i < 20; i++) {
+  SmHeap wait = {0}; /* (its storage grows as events come: 80 pass its first 64) */
+  held.held = &wait;
+  for (guint i = 0; i < 80; i++) {
     guint64 cycle = (i * 7) % 5, kind = i % 4 == 3 ? SM_EVENT_BLOCK_LAUNCH : SM_EVENT_MEM_DONE;
     sm_engine_push(&straight, cycle, 0, kind, i);
     sm_engine_push(&held, cycle, 0, kind, i);
   }
-  ck_assert_uint_eq(wait->len, 20);
+  ck_assert_uint_eq(wait.n, 80);
   ck_assert_uint_eq(sm_engine_next_cycle(&held), SM_NEVER); /* none in the heap yet */
   held.held = NULL;
-  for (guint i = 20; i < 30; i++) {
+  for (guint i = 80; i < 90; i++) {
     sm_engine_push(&straight, i % 5, 0, SM_EVENT_MEM_DONE, i);
     sm_engine_push(&held, i % 5, 0, SM_EVENT_MEM_DONE, i);
   }
-  sm_engine_take_held(&held, wait);
-  ck_assert_uint_eq(wait->len, 0);
+  sm_engine_take_held(&held, &wait);
+  ck_assert_uint_eq(wait.n, 0);
   ck_assert_uint_eq(sm_engine_next_launch(&held), sm_engine_next_launch(&straight));
   SmEvent a, b;
   guint n = 0;
@@ -142,9 +142,9 @@ START_TEST(test_held_events_keep_their_place)
     ck_assert_uint_eq(sm_engine_next_launch(&held), sm_engine_next_launch(&straight));
     n++;
   }
-  ck_assert_uint_eq(n, 30);
+  ck_assert_uint_eq(n, 90);
   ck_assert(!sm_engine_pop(&held, &b));
-  g_array_free(wait, TRUE);
+  g_free(wait.ev);
   sm_engine_clear(&straight);
   sm_engine_clear(&held);
 }

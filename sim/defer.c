@@ -8,7 +8,6 @@ SmDefer *
 sm_defer_new(guint m)
 {
   SmDefer *d = g_new0(SmDefer, 1);
-  d->recs = g_array_new(FALSE, FALSE, sizeof(Deferred));
   d->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
@@ -24,7 +23,8 @@ sm_defer_new(guint m)
 void
 sm_defer_free(SmDefer *d)
 {
-  g_array_free(d->recs, TRUE);
+  g_free(d->recs);
+  g_free(d->times);
   g_array_free(d->warps, TRUE);
   g_array_free(d->blocks, TRUE);
   g_array_free(d->launches, TRUE);
@@ -52,8 +52,13 @@ static Deferred *
 new_record(SmGpu *v, SmWarp *w, guint64 t)
 {
   SmDefer *d = v->defer;
-  g_array_set_size(d->recs, d->recs->len + 1);
-  Deferred *r = &g_array_index(d->recs, Deferred, d->recs->len - 1);
+  if (G_UNLIKELY(d->n_recs == d->cap_recs)) {
+    d->cap_recs = MAX(64u, 2 * d->cap_recs);
+    d->recs = g_renew(Deferred, d->recs, d->cap_recs);
+    d->times = g_renew(DeferTime, d->times, d->cap_recs);
+  }
+  d->times[d->n_recs] = (DeferTime){t, 0};
+  Deferred *r = &d->recs[d->n_recs++];
   r->t = r->l1_done = t;
   r->seq = d->seq++;
   r->warp = (guint32)(w - v->warps);
@@ -132,7 +137,7 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, co
       g_array_set_size(d->ext_lines, r->ext);
       g_array_set_size(d->ext_sectors, r->ext);
     }
-    g_array_set_size(d->recs, d->recs->len - 1);
+    d->n_recs--;
     return done;
   }
   return SM_PENDING;
@@ -172,7 +177,7 @@ sm_defer_retired(SmGpu *v, guint b, guint64 t)
   }
 }
 
-void
+guint64
 sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r)
 {
   SmMemory *mem = &sm->mem;
@@ -185,10 +190,7 @@ sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r)
   if (r->kind == DEFER_CACHED) {
     base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
     base = MAX(base, r->l1_done);
-  } else {
-    /* counted in flight at issue already */
-    guint64 peak = mem->peak_outstanding;
-    mem->sm_outstanding[m] -= r->n_issued;
+  } else { /* (counted in flight at issue, by the view) */
     if (r->kind == DEFER_LEVEL) {
       guint64 rng = r->rng;
       base = sm_memory_access(mem, m, ii->level, r->t, r->n, ii->trans_bytes, r->line_base,
@@ -199,21 +201,20 @@ sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r)
         bytes[i] = sm_popcount32(sectors[i]) * mem->sector_bytes;
       base = sm_memory_access_lines(mem, m, r->level, r->t, r->n, lines, bytes, ii->is_store);
     }
-    mem->peak_outstanding = peak; /* the view counted its own peak at issue */
   }
   mem->engine = &sm->engine;
-  r->base = base;
+  return base;
 }
 
 /* What sm_issue() does with record @r's completion, on view @v's thread. */
 static void
-complete(SmGpu *v, const Deferred *r)
+complete(SmGpu *v, const Deferred *r, guint64 base)
 {
   static const guint32 no_latency[ISA_UNIT_COUNT];
   const SmInsnInfo *ii = &v->info[r->pc];
   SmWarp *w = &v->warps[r->warp];
   SmScheduler *s = &v->sched[w->sched];
-  guint64 base = r->base, complete = base;
+  guint64 complete = base;
   if (!ii->is_store)
     v->stats.global_load_latency += base - r->t;
   guint64 port_max = v->port_max;
@@ -268,20 +269,22 @@ sm_defer_catch_up(SmGpu *v)
   SmDefer *d = v->defer;
   sm_engine_take_held(&v->engine, &d->events);
   for (guint k = 0; k < d->n_sent; k++)
-    complete(v, &g_array_index(d->recs, Deferred, k));
-  g_array_remove_range(d->recs, 0, d->n_sent);
+    complete(v, &d->recs[k], d->times[k].base);
+  d->n_recs -= d->n_sent;
+  memmove(d->recs, d->recs + d->n_sent, d->n_recs * sizeof *d->recs);
+  memmove(d->times, d->times + d->n_sent, d->n_recs * sizeof *d->times);
   d->n_sent = 0;
   /* the lines kept apart for the records left (the latest) move to the front */
   guint first = d->ext_lines->len;
-  for (guint k = 0; k < d->recs->len && first == d->ext_lines->len; k++)
-    if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
-      first = g_array_index(d->recs, Deferred, k).ext;
+  for (guint k = 0; k < d->n_recs && first == d->ext_lines->len; k++)
+    if (d->recs[k].ext != NO_EXT)
+      first = d->recs[k].ext;
   if (first > 0) {
     g_array_remove_range(d->ext_lines, 0, first);
     g_array_remove_range(d->ext_sectors, 0, first);
-    for (guint k = 0; k < d->recs->len; k++)
-      if (g_array_index(d->recs, Deferred, k).ext != NO_EXT)
-        g_array_index(d->recs, Deferred, k).ext -= first;
+    for (guint k = 0; k < d->n_recs; k++)
+      if (d->recs[k].ext != NO_EXT)
+        d->recs[k].ext -= first;
   }
   take_due(d->warps, d->bound, d->due);
   for (guint k = 0; k < d->due->len; k++) {

@@ -22,7 +22,6 @@ typedef struct {
   guint64 rng;       /* DEFER_LEVEL: the warp's generator where the access draws its lines */
   guint64 line_base; /* DEFER_LEVEL */
   guint64 l1_done;   /* DEFER_CACHED: the lines the L1 answered are back (t: none) */
-  guint64 base;      /* its completion, once the memory system has it */
   guint32 seq, warp, pc;
   guint32 ext; /* where its lines are in ext_lines, or NO_EXT: in lines[] */
   guint16 sm;
@@ -32,13 +31,22 @@ typedef struct {
   guint8 sectors[INLINE_LINES];
 } Deferred;
 
+/* A record's issue cycle, written by its view, and its completion, by the thread that sends it:
+ * apart from the records, many to a cache line, so that neither thread reads the other's lines
+ * one record at a time */
+typedef struct {
+  guint64 t, base;
+} DeferTime;
+
 typedef struct {
   guint64 t;
   guint index; /* a warp, or a block slot */
 } Ended;
 
 struct SmDefer {
-  GArray *recs;      /* Deferred, in issue order */
+  Deferred *recs; /* n_recs records in issue order (room for cap_recs), and their times */
+  DeferTime *times;
+  guint n_recs, cap_recs;
   guint n_sent;      /* its first n_sent have their completion */
   GArray *warps;     /* Ended: warps whose end waits for their accesses */
   GArray *blocks;    /* Ended: blocks retired */
@@ -63,9 +71,9 @@ struct SmDefer {
 SmDefer *sm_defer_new(guint m);
 void sm_defer_free(SmDefer *d);
 /* Record @r of view @v goes to @sm's memory system, as the single loop would have sent it
- * then: its completion, and its transactions' completion events in @v's queue (one thread,
- * between windows). */
-void sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r);
+ * then: its transactions' completion events go to @v's queue, and its completion is returned
+ * (one thread, between windows). */
+guint64 sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r);
 /* On view @v's thread: its sent records' completions into scoreboards and write ports, then the
  * warps and blocks that ended before the bound, their slots free again. */
 void sm_defer_catch_up(SmGpu *v);

@@ -227,7 +227,6 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
   lv->bytes += total;
   if (write)
     lv->write_bytes += total;
-  sm_memory_count_issued(mem, sm, n);
   return last;
 }
 
@@ -248,7 +247,6 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   lv->bytes += (guint64)n * bytes;
   if (write)
     lv->write_bytes += (guint64)n * bytes;
-  sm_memory_count_issued(mem, sm, n);
   return last;
 }
 

@@ -115,7 +115,8 @@ void sm_memory_written_before(SmMemory *mem, guint64 bytes);
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
  * address (consecutive lines follow); when @random_lines, every transaction draws its own line
  * from @rng.  A store (@write) occupies channels and the in-flight count like a load.  Returns
- * the cycle the last one completes. */
+ * the cycle the last one completes.  Neither this nor the next counts the transactions in
+ * flight: sm_memory_count_issued(). */
 guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                          guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng);
 

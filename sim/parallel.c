@@ -58,16 +58,18 @@ typedef struct {
 typedef struct {
   SmGpu *sm;
   SmGpu **views;
+  SmDefer **defer; /* each view's records: resolve() finds them here, not through the view */
   guint n_views, n_threads;
   Share *shares; /* per thread */
   /* POSIX rather than GLib's own (futex) locks: ThreadSanitizer sees these */
   pthread_mutex_t lock;
   pthread_cond_t go, done;
-  gint phase;       /* what the threads run: PHASE_* */
-  gint gen;         /* phases started */
-  gint running;     /* threads besides this one still in the phase */
-  GPtrArray *order; /* scratch of resolve(): the records in the single loop's order */
-  guint *bucket;    /* scratch of resolve(): records per cycle of the window, then offsets */
+  gint phase;    /* what the threads run: PHASE_* */
+  gint gen;      /* phases started */
+  gint running;  /* threads besides this one still in the phase */
+  GArray *order; /* scratch of resolve(): the records in the single loop's order (guint64:
+                    view << 32 | its record) */
+  guint *bucket; /* scratch of resolve(): records per cycle of the window, then offsets */
   guint64 window;
 } Par;
 
@@ -155,25 +157,19 @@ resolve(Par *p, guint64 start, guint64 bound)
   guint total = 0;
   for (guint i = 0; i < p->n_views; i++) {
     SmDefer *d = p->views[i]->defer;
-    for (guint k = d->n_sent; k < d->recs->len; k++) {
-      const Deferred *r = &g_array_index(d->recs, Deferred, k);
-      if (r->t >= bound)
-        break;
-      p->bucket[r->t - start + 1]++;
+    for (guint k = d->n_sent; k < d->n_recs && d->times[k].t < bound; k++) {
+      p->bucket[d->times[k].t - start + 1]++;
       total++;
     }
   }
   for (guint64 c = 1; c <= span; c++)
     p->bucket[c] += p->bucket[c - 1];
-  g_ptr_array_set_size(p->order, total);
+  g_array_set_size(p->order, total);
+  guint64 *order = (guint64 *)(gpointer)p->order->data;
   for (guint i = 0; i < p->n_views; i++) {
     SmDefer *d = p->views[i]->defer;
-    for (; d->n_sent < d->recs->len; d->n_sent++) {
-      Deferred *r = &g_array_index(d->recs, Deferred, d->n_sent);
-      if (r->t >= bound)
-        break;
-      p->order->pdata[p->bucket[r->t - start]++] = r;
-    }
+    for (; d->n_sent < d->n_recs && d->times[d->n_sent].t < bound; d->n_sent++)
+      order[p->bucket[d->times[d->n_sent].t - start]++] = (guint64)i << 32 | d->n_sent;
   }
   /* the completions' events wait beside each view's queue: its own thread puts them in (the
    * heap's lines are in its core's cache, not this one's) */
@@ -182,12 +178,14 @@ resolve(Par *p, guint64 start, guint64 bound)
   for (guint k = 0; k < total; k++) {
     if (k + RESOLVE_AHEAD < total) {
       /* written on another thread: in another core's cache, a record later asked for now */
-      const guint8 *next = g_ptr_array_index(p->order, k + RESOLVE_AHEAD);
+      guint64 o = order[k + RESOLVE_AHEAD];
+      const guint8 *next = (const guint8 *)&p->defer[o >> 32]->recs[(guint32)o];
       __builtin_prefetch(next);
       __builtin_prefetch(next + 64);
     }
-    Deferred *r = g_ptr_array_index(p->order, k);
-    sm_defer_send(p->sm, p->views[r->sm], r);
+    guint i = (guint)(order[k] >> 32), n = (guint32)order[k];
+    SmDefer *d = p->defer[i];
+    d->times[n].base = sm_defer_send(p->sm, p->views[i], &d->recs[n]);
   }
   for (guint i = 0; i < p->n_views; i++)
     p->views[i]->engine.held = NULL;
@@ -438,12 +436,15 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   p.shares = aligned_alloc(_Alignof(Share), p.n_threads * sizeof(Share));
   if (p.shares == NULL)
     g_error("out of memory"); /* as g_new() */
-  p.order = g_ptr_array_new();
+  p.order = g_array_new(FALSE, FALSE, sizeof(guint64));
+  p.defer = g_new(SmDefer *, sm->n_sm);
   pthread_mutex_init(&p.lock, NULL);
   pthread_cond_init(&p.go, NULL);
   pthread_cond_init(&p.done, NULL);
-  for (guint m = 0; m < sm->n_sm; m++)
+  for (guint m = 0; m < sm->n_sm; m++) {
     p.views[m] = view_new(sm, m);
+    p.defer[m] = p.views[m]->defer;
+  }
   /* completions go to their SM's queue; block launches stay with the block scheduler */
   SmEngine launches;
   sm_engine_init(&launches, 16);
@@ -560,9 +561,13 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     g_free(v);
   }
   sm->order_stale = TRUE;
+  sm->mem.outstanding = 0; /* the views counted their own: the machine's is what is in flight */
+  for (guint m = 0; m < sm->n_sm; m++)
+    sm->mem.outstanding += sm->mem.sm_outstanding[m];
   g_free(p.views);
   free(p.shares);
-  g_ptr_array_free(p.order, TRUE);
+  g_array_free(p.order, TRUE);
+  g_free(p.defer);
   pthread_mutex_destroy(&p.lock);
   pthread_cond_destroy(&p.go);
   pthread_cond_destroy(&p.done);

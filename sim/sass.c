@@ -489,6 +489,7 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
                                      sm->trace ? &sm->outcome : NULL);
     } else {
       base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
+      sm_memory_count_issued(&sm->mem, w->sm, n);
     }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);

@@ -8,13 +8,15 @@ SmDefer *
 sm_defer_new(guint m)
 {
   SmDefer *d = g_new0(SmDefer, 1);
+  for (guint s = 0; s < 2; s++) {
+    d->set[s].ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
+    d->set[s].ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
+  }
   d->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->launches = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->due = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->retired = g_array_new(FALSE, FALSE, sizeof(guint64));
-  d->ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
-  d->ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
   d->launch_min = SM_NEVER;
   d->m = m;
   return d;
@@ -23,16 +25,18 @@ sm_defer_new(guint m)
 void
 sm_defer_free(SmDefer *d)
 {
-  g_free(d->recs);
-  g_free(d->times);
+  for (guint s = 0; s < 2; s++) {
+    g_free(d->set[s].recs);
+    g_free(d->set[s].times);
+    g_array_free(d->set[s].ext_lines, TRUE);
+    g_array_free(d->set[s].ext_sectors, TRUE);
+    g_free(d->set[s].events.ev);
+  }
   g_array_free(d->warps, TRUE);
   g_array_free(d->blocks, TRUE);
   g_array_free(d->launches, TRUE);
   g_array_free(d->due, TRUE);
   g_array_free(d->retired, TRUE);
-  g_free(d->events.ev);
-  g_array_free(d->ext_lines, TRUE);
-  g_array_free(d->ext_sectors, TRUE);
   g_clear_error(&d->error);
   g_free(d);
 }
@@ -52,13 +56,14 @@ static Deferred *
 new_record(SmGpu *v, SmWarp *w, guint64 t)
 {
   SmDefer *d = v->defer;
-  if (G_UNLIKELY(d->n_recs == d->cap_recs)) {
-    d->cap_recs = MAX(64u, 2 * d->cap_recs);
-    d->recs = g_renew(Deferred, d->recs, d->cap_recs);
-    d->times = g_renew(DeferTime, d->times, d->cap_recs);
+  DeferSet *set = &d->set[d->cur];
+  if (G_UNLIKELY(set->n_recs == set->cap_recs)) {
+    set->cap_recs = MAX(64u, 2 * set->cap_recs);
+    set->recs = g_renew(Deferred, set->recs, set->cap_recs);
+    set->times = g_renew(DeferTime, set->times, set->cap_recs);
   }
-  d->times[d->n_recs] = (DeferTime){t, 0};
-  Deferred *r = &d->recs[d->n_recs++];
+  set->times[set->n_recs] = (DeferTime){t, 0};
+  Deferred *r = &set->recs[set->n_recs++];
   r->t = r->l1_done = t;
   r->seq = d->seq++;
   r->warp = (guint32)(w - v->warps);
@@ -70,15 +75,15 @@ new_record(SmGpu *v, SmWarp *w, guint64 t)
 }
 
 static guint64 *
-rec_lines(SmDefer *d, Deferred *r)
+rec_lines(DeferSet *set, Deferred *r)
 {
-  return r->ext == NO_EXT ? r->lines : &g_array_index(d->ext_lines, guint64, r->ext);
+  return r->ext == NO_EXT ? r->lines : &g_array_index(set->ext_lines, guint64, r->ext);
 }
 
 static guint8 *
-rec_sectors(SmDefer *d, Deferred *r)
+rec_sectors(DeferSet *set, Deferred *r)
 {
-  return r->ext == NO_EXT ? r->sectors : &g_array_index(d->ext_sectors, guint8, r->ext);
+  return r->ext == NO_EXT ? r->sectors : &g_array_index(set->ext_sectors, guint8, r->ext);
 }
 
 guint64
@@ -109,16 +114,17 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, co
                guint level, guint op)
 {
   SmDefer *d = v->defer;
+  DeferSet *set = &d->set[d->cur];
   const SmInsnInfo *ii = &v->info[w->pc];
   Deferred *r = new_record(v, w, t);
   r->level = (guint8)level;
   if (n > INLINE_LINES) {
-    r->ext = d->ext_lines->len;
-    g_array_set_size(d->ext_lines, r->ext + n);
-    g_array_set_size(d->ext_sectors, r->ext + n);
+    r->ext = set->ext_lines->len;
+    g_array_set_size(set->ext_lines, r->ext + n);
+    g_array_set_size(set->ext_sectors, r->ext + n);
   }
-  guint64 *to_lines = rec_lines(d, r);
-  guint8 *to_sectors = rec_sectors(d, r);
+  guint64 *to_lines = rec_lines(set, r);
+  guint8 *to_sectors = rec_sectors(set, r);
   if (level == CFG_LEVEL_CACHED) {
     r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
     r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, lines, masks, (SmCacheOp)op,
@@ -134,10 +140,10 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, co
   if (r->kind == DEFER_CACHED && r->n == 0) {
     guint64 done = r->l1_done; /* the L1 answered it whole */
     if (r->ext != NO_EXT) {
-      g_array_set_size(d->ext_lines, r->ext);
-      g_array_set_size(d->ext_sectors, r->ext);
+      g_array_set_size(set->ext_lines, r->ext);
+      g_array_set_size(set->ext_sectors, r->ext);
     }
-    d->n_recs--;
+    set->n_recs--;
     return done;
   }
   return SM_PENDING;
@@ -178,14 +184,18 @@ sm_defer_retired(SmGpu *v, guint b, guint64 t)
 }
 
 guint64
-sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r)
+sm_defer_send(SmGpu *sm, SmGpu *v, DeferSet *set, Deferred *r)
 {
   SmMemory *mem = &sm->mem;
   const SmInsnInfo *ii = &sm->info[r->pc];
   guint m = r->sm;
-  const guint64 *lines = rec_lines(v->defer, r);
-  const guint8 *sectors = rec_sectors(v->defer, r);
-  mem->engine = &v->engine; /* its completions are the SM's events */
+  const guint64 *lines = rec_lines(set, r);
+  const guint8 *sectors = rec_sectors(set, r);
+  /* its completions are the SM's events: kept in the set for the SM's own thread (the view's
+   * queue numbers them apart from its own, which changes nothing: every completion due by a
+   * cycle is taken in that cycle, in any order) */
+  v->defer->post.held = &set->events;
+  mem->engine = &v->defer->post;
   guint64 base;
   if (r->kind == DEFER_CACHED) {
     base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
@@ -267,24 +277,27 @@ void
 sm_defer_catch_up(SmGpu *v)
 {
   SmDefer *d = v->defer;
-  sm_engine_take_held(&v->engine, &d->events);
-  for (guint k = 0; k < d->n_sent; k++)
-    complete(v, &d->recs[k], d->times[k].base);
-  d->n_recs -= d->n_sent;
-  memmove(d->recs, d->recs + d->n_sent, d->n_recs * sizeof *d->recs);
-  memmove(d->times, d->times + d->n_sent, d->n_recs * sizeof *d->times);
-  d->n_sent = 0;
+  DeferSet *set = &d->set[d->cur];
+  sm_engine_take_held(&v->engine, &set->events);
+  for (guint k = 0; k < set->n_sent; k++)
+    complete(v, &set->recs[k], set->times[k].base);
+  if (set->n_sent > 0) { /* (none yet: no array either) */
+    set->n_recs -= set->n_sent;
+    memmove(set->recs, set->recs + set->n_sent, set->n_recs * sizeof *set->recs);
+    memmove(set->times, set->times + set->n_sent, set->n_recs * sizeof *set->times);
+    set->n_sent = 0;
+  }
   /* the lines kept apart for the records left (the latest) move to the front */
-  guint first = d->ext_lines->len;
-  for (guint k = 0; k < d->n_recs && first == d->ext_lines->len; k++)
-    if (d->recs[k].ext != NO_EXT)
-      first = d->recs[k].ext;
+  guint first = set->ext_lines->len;
+  for (guint k = 0; k < set->n_recs && first == set->ext_lines->len; k++)
+    if (set->recs[k].ext != NO_EXT)
+      first = set->recs[k].ext;
   if (first > 0) {
-    g_array_remove_range(d->ext_lines, 0, first);
-    g_array_remove_range(d->ext_sectors, 0, first);
-    for (guint k = 0; k < d->n_recs; k++)
-      if (d->recs[k].ext != NO_EXT)
-        d->recs[k].ext -= first;
+    g_array_remove_range(set->ext_lines, 0, first);
+    g_array_remove_range(set->ext_sectors, 0, first);
+    for (guint k = 0; k < set->n_recs; k++)
+      if (set->recs[k].ext != NO_EXT)
+        set->recs[k].ext -= first;
   }
   take_due(d->warps, d->bound, d->due);
   for (guint k = 0; k < d->due->len; k++) {

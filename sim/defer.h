@@ -7,9 +7,11 @@
 #include "sm-internal.h"
 
 /* A record's lines are its own (lines[], sectors[]) up to this many; more (an access over
- * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its view's ext_lines and ext_sectors. */
+ * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its set's ext_lines and ext_sectors. */
 #define INLINE_LINES 32u
 #define NO_EXT G_MAXUINT32
+/* Windows shorter than this are not worth the threads' meeting (lookahead.c, parallel.c). */
+#define MIN_WINDOW 16u
 
 typedef enum {
   DEFER_LEVEL,  /* to a named level, lines from a base or drawn: sm_memory_access() */
@@ -43,22 +45,31 @@ typedef struct {
   guint index; /* a warp, or a block slot */
 } Ended;
 
-struct SmDefer {
-  Deferred *recs; /* n_recs records in issue order (room for cap_recs), and their times */
+/* Records in issue order, with what sending them gave */
+typedef struct {
+  Deferred *recs; /* n_recs records (room for cap_recs), and their times */
   DeferTime *times;
   guint n_recs, cap_recs;
-  guint n_sent;      /* its first n_sent have their completion */
-  GArray *warps;     /* Ended: warps whose end waits for their accesses */
-  GArray *blocks;    /* Ended: blocks retired */
-  GArray *launches;  /* Ended: slots free again (t: from when), for the block scheduler */
-  GArray *due;       /* Ended: scratch of sm_defer_catch_up() */
-  GArray *retired;   /* guint64: cycles of the retirements the block scheduler may not have seen */
-  SmHeap events;     /* its transactions' completions, scheduled while its records were sent
-                        (SmEngine.held: a list in push order), for its queue on its own thread */
-  GArray *ext_lines; /* guint64, guint8: the lines and sectors of records of more than */
+  guint n_sent;        /* its first n_sent have their completion */
+  GArray *ext_lines;   /* guint64, guint8: the lines and sectors of records of more than */
   GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
-  gboolean port_late;  /* a completion's write port may have been taken by a later issue */
-  GError *error;       /* a kernel over SASS: the first executor error, at error_t */
+  SmHeap events;       /* its transactions' completions, scheduled while its records were sent
+                          (SmEngine.held: a list in push order), for its queue on its own thread */
+} DeferSet;
+
+struct SmDefer {
+  /* Two sets of records: a window's issues go to set[cur]; while the views step one window,
+   * the records of the one before may be sent from the other (parallel.c) */
+  DeferSet set[2];
+  guint cur;
+  SmEngine post;      /* what the sending schedules completions on: held, a set's events */
+  GArray *warps;      /* Ended: warps whose end waits for their accesses */
+  GArray *blocks;     /* Ended: blocks retired */
+  GArray *launches;   /* Ended: slots free again (t: from when), for the block scheduler */
+  GArray *due;        /* Ended: scratch of sm_defer_catch_up() */
+  GArray *retired;    /* guint64: cycles of the retirements the block scheduler may not have seen */
+  gboolean port_late; /* a completion's write port may have been taken by a later issue */
+  GError *error;      /* a kernel over SASS: the first executor error, at error_t */
   guint64 error_t;
   guint64 bound;      /* every access before it is sent: the warps and blocks that ended before it
                          can be closed */
@@ -70,12 +81,13 @@ struct SmDefer {
 /* A view's records, for SM @m; freed with what they still hold. */
 SmDefer *sm_defer_new(guint m);
 void sm_defer_free(SmDefer *d);
-/* Record @r of view @v goes to @sm's memory system, as the single loop would have sent it
- * then: its transactions' completion events go to @v's queue, and its completion is returned
- * (one thread, between windows). */
-guint64 sm_defer_send(SmGpu *sm, SmGpu *v, Deferred *r);
-/* On view @v's thread: its sent records' completions into scoreboards and write ports, then the
- * warps and blocks that ended before the bound, their slots free again. */
+/* Record @r of view @v, in @set, goes to @sm's memory system, as the single loop would have sent
+ * it then: its transactions' completion events go to the set's events, and its completion is
+ * returned (one thread: between windows, or beside the views stepping the next). */
+guint64 sm_defer_send(SmGpu *sm, SmGpu *v, DeferSet *set, Deferred *r);
+/* On view @v's thread: the sent records' completions of its set[cur] (with their events) into
+ * scoreboards and write ports, then the warps and blocks that ended before the bound, their
+ * slots free again. */
 void sm_defer_catch_up(SmGpu *v);
 /* The next cycle view @v has anything to do. */
 guint64 sm_view_next(const SmGpu *v);

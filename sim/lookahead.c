@@ -3,8 +3,6 @@
  * past its issue (docs/architecture.md, "SMs stepped apart, on threads"). */
 #include "defer.h"
 
-/* Windows shorter than this are not worth the threads' meeting. */
-#define MIN_WINDOW 16u
 /* Allowance for a variable-latency result's write port found taken for a few cycles: a result
  * that slides further at the end of a window, past a completion that came at the shortest
  * latency, makes the run be stepped again in one loop (parallel.c, ports_late()).  No shipped

@@ -23,6 +23,12 @@
  * first launch that could come to it (set_limits(), sm_defer_retired()).  Accesses are sent up
  * to the bound, the first cycle some view has not stepped (resolve()).
  *
+ * Once no block is left to launch, on more than one thread, the sending overlaps the stepping:
+ * windows half as long, and thread 0 sends one window's records (from one of each view's two
+ * sets) while the views step the next (putting theirs in the other set); a view catches up the
+ * window before last at the start of each.  Every access then completes after the window that
+ * follows its own, as before after its own.
+ *
  * Kernels over SASS run their lanes on values in buffers all SMs share: a load sees what was
  * stored before it.  Within a window the SMs' order is not the single loop's, so every global
  * word keeps which window and SM touched it last (sass.c, shadow_touch()); two SMs touching one
@@ -71,6 +77,11 @@ typedef struct {
                     view << 32 | its record) */
   guint *bucket; /* scratch of resolve(): records per cycle of the window, then offsets */
   guint64 window;
+  /* with the views stepping a window, thread 0 first sends the one before's records: those
+   * before send_end in set[send_set], from send_start */
+  gboolean send;
+  guint64 send_start, send_end;
+  guint send_set;
 } Par;
 
 typedef struct {
@@ -142,23 +153,22 @@ fold_counts(Par *p)
   }
 }
 
-/* Between windows, on one thread: the views' accesses issued before @bound, to the memory
- * system in the single loop's order (by cycle, then SM, then issue; each view's records are in
- * cycle order, so a count per cycle from @start places them). */
+/* On one thread: the views' accesses in their set[@s] issued before @bound, to the memory system
+ * in the single loop's order (by cycle, then SM, then issue; each view's records are in cycle
+ * order, so a count per cycle from @start places them).  Their completions' events wait in the
+ * set for each view's own thread (the heap's lines are in its core's cache, not this one's). */
 static void
-resolve(Par *p, guint64 start, guint64 bound)
+resolve(Par *p, guint64 start, guint64 bound, guint s)
 {
-  for (guint i = 0; i < p->n_views; i++)
-    p->views[i]->defer->bound = bound;
   if (p->bucket == NULL)
     return;
   guint64 span = bound - start;
   memset(p->bucket, 0, (span + 1) * sizeof(guint));
   guint total = 0;
   for (guint i = 0; i < p->n_views; i++) {
-    SmDefer *d = p->views[i]->defer;
-    for (guint k = d->n_sent; k < d->n_recs && d->times[k].t < bound; k++) {
-      p->bucket[d->times[k].t - start + 1]++;
+    const DeferSet *set = &p->defer[i]->set[s];
+    for (guint k = set->n_sent; k < set->n_recs && set->times[k].t < bound; k++) {
+      p->bucket[set->times[k].t - start + 1]++;
       total++;
     }
   }
@@ -167,28 +177,44 @@ resolve(Par *p, guint64 start, guint64 bound)
   g_array_set_size(p->order, total);
   guint64 *order = (guint64 *)(gpointer)p->order->data;
   for (guint i = 0; i < p->n_views; i++) {
-    SmDefer *d = p->views[i]->defer;
-    for (; d->n_sent < d->n_recs && d->times[d->n_sent].t < bound; d->n_sent++)
-      order[p->bucket[d->times[d->n_sent].t - start]++] = (guint64)i << 32 | d->n_sent;
+    DeferSet *set = &p->defer[i]->set[s];
+    for (; set->n_sent < set->n_recs && set->times[set->n_sent].t < bound; set->n_sent++)
+      order[p->bucket[set->times[set->n_sent].t - start]++] = (guint64)i << 32 | set->n_sent;
   }
-  /* the completions' events wait beside each view's queue: its own thread puts them in (the
-   * heap's lines are in its core's cache, not this one's) */
-  for (guint i = 0; i < p->n_views; i++)
-    p->views[i]->engine.held = &p->views[i]->defer->events;
   for (guint k = 0; k < total; k++) {
     if (k + RESOLVE_AHEAD < total) {
       /* written on another thread: in another core's cache, a record later asked for now */
       guint64 o = order[k + RESOLVE_AHEAD];
-      const guint8 *next = (const guint8 *)&p->defer[o >> 32]->recs[(guint32)o];
+      const guint8 *next = (const guint8 *)&p->defer[o >> 32]->set[s].recs[(guint32)o];
       __builtin_prefetch(next);
       __builtin_prefetch(next + 64);
     }
     guint i = (guint)(order[k] >> 32), n = (guint32)order[k];
-    SmDefer *d = p->defer[i];
-    d->times[n].base = sm_defer_send(p->sm, p->views[i], &d->recs[n]);
+    DeferSet *set = &p->defer[i]->set[s];
+    set->times[n].base = sm_defer_send(p->sm, p->views[i], set, &set->recs[n]);
   }
+}
+
+/* Every view's records are sent (none stepped past the last bound). */
+static gboolean
+all_sent(const Par *p)
+{
   for (guint i = 0; i < p->n_views; i++)
-    p->views[i]->engine.held = NULL;
+    for (guint s = 0; s < 2; s++)
+      if (p->defer[i]->set[s].n_sent < p->defer[i]->set[s].n_recs)
+        return FALSE;
+  return TRUE;
+}
+
+/* Every view's records before @bound are sent: the warps and blocks that ended before it can be
+ * closed, and the next catch-up takes the set @cur (between phases). */
+static void
+set_bound(Par *p, guint64 bound, guint cur)
+{
+  for (guint i = 0; i < p->n_views; i++) {
+    p->defer[i]->bound = bound;
+    p->defer[i]->cur = cur;
+  }
 }
 
 /* Every thread's views for the next phase: an equal share each, SM by SM. */
@@ -303,6 +329,10 @@ run_phase(Par *p, gint phase)
   pthread_mutex_unlock(&p->lock);
   if (phase == PHASE_QUIT)
     return;
+  if (p->send) {
+    resolve(p, p->send_start, p->send_end, p->send_set);
+    p->send = FALSE;
+  }
   step_share(p, 0, phase == PHASE_CATCH_UP);
   if (spin(&p->running, 0, TRUE))
     return;
@@ -475,6 +505,10 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   end = bound;
   if (sm_uses_global(sm))
     p.bucket = g_new(guint, window + 2); /* else there are no records */
+  /* Once no block is left to launch, on more than one thread: windows half as long, each
+   * window's records sent while the views step the next (an access completes at least a whole
+   * window after its issue: after the next), and caught up before the one after that */
+  gboolean piped = FALSE, pipe_ok = p.n_threads > 1 && p.bucket && window / 2 >= MIN_WINDOW;
   for (;;) {
     guint64 retired = sm->blocks_retired;
     for (guint m = 0; m < p.n_views; m++)
@@ -487,16 +521,31 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
       run_phase(&p, PHASE_CATCH_UP);
       launch_blocks(&p, bound, TRUE);
     }
-    end = bound + MIN(window, cycle - bound);
+    piped = piped || (pipe_ok && sm->next_block >= sm->grid_blocks && all_sent(&p));
+    end = bound + MIN(piped ? window / 2 : window, cycle - bound);
     set_limits(&p, bound, end);
     if (sm->sass)
       sm_sass_window(sm, bound, end);
-    run_phase(&p, PHASE_STEP);
-    guint64 next = MIN(end, launch_min(&p, bound));
-    for (guint m = 0; m < p.n_views; m++)
-      next = MIN(next, p.views[m]->now);
-    resolve(&p, bound, next);
-    bound = next;
+    if (piped) {
+      /* the views catch up the set sent while they stepped the window before, and put this
+       * window's records in it; the other set is sent meanwhile */
+      guint cur = p.send ? p.send_set ^ 1 : 0;
+      set_bound(&p, p.send ? p.send_start : bound, cur);
+      run_phase(&p, PHASE_STEP);
+      /* every view stepped to the end (no launch limits one): its records are all before it */
+      p.send = TRUE;
+      p.send_start = bound;
+      p.send_end = bound = end;
+      p.send_set = cur;
+    } else {
+      run_phase(&p, PHASE_STEP);
+      guint64 next = MIN(end, launch_min(&p, bound));
+      for (guint m = 0; m < p.n_views; m++)
+        next = MIN(next, p.views[m]->now);
+      resolve(&p, bound, next, 0);
+      set_bound(&p, next, 0);
+      bound = next;
+    }
     sm->stats.windows++;
     if (ports_late(&p) ||
         (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm))))
@@ -517,7 +566,16 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
 
   /* the machine takes back what the views held: the accesses stepped past the bound go to
    * the memory system too (everything before @end was stepped) */
-  resolve(&p, bound, MAX(bound, end));
+  guint s = 0;
+  if (p.send) { /* the last window's records, after those of the one before it */
+    s = p.send_set;
+    resolve(&p, p.send_start, p.send_end, s);
+    set_bound(&p, p.send_start, s ^ 1); /* (the warps that ended before its first) */
+    for (guint m = 0; m < p.n_views; m++)
+      sm_defer_catch_up(p.views[m]);
+  }
+  resolve(&p, bound, MAX(bound, end), s);
+  set_bound(&p, MAX(bound, end), s);
   guint64 now = SM_NEVER;
   for (guint m = 0; m < p.n_views; m++) {
     sm_defer_catch_up(p.views[m]);

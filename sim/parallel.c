@@ -82,6 +82,11 @@ typedef struct {
   gboolean send;
   guint64 send_start, send_end;
   guint send_set;
+  /* what each view takes at the start of a phase, on its own thread (view_begin()): its lines
+   * then stay in its core's cache */
+  guint64 bound;   /* every access before it is sent */
+  guint cur;       /* the set the views catch up, and put the window's records in */
+  guint64 end_all; /* every view steps to it (no block left to launch limits one), or 0 */
 } Par;
 
 typedef struct {
@@ -211,9 +216,20 @@ all_sent(const Par *p)
 static void
 set_bound(Par *p, guint64 bound, guint cur)
 {
-  for (guint i = 0; i < p->n_views; i++) {
-    p->defer[i]->bound = bound;
-    p->defer[i]->cur = cur;
+  p->bound = bound;
+  p->cur = cur;
+}
+
+/* View @v takes the phase's bound and set, and in a step phase its limit when every view has the
+ * same one (set_limits()). */
+static inline void
+view_begin(const Par *p, SmGpu *v, gboolean stepping)
+{
+  v->defer->bound = p->bound;
+  v->defer->cur = p->cur;
+  if (stepping && p->end_all) {
+    v->run_until = p->end_all;
+    v->defer->launch_min = SM_NEVER;
   }
 }
 
@@ -255,6 +271,7 @@ step_share(Par *p, guint id, gboolean catching_up)
   for (guint k = 0; k < p->n_threads; k++) {
     Share *s = &p->shares[(id + k) % p->n_threads];
     for (guint i; (i = take(s, k > 0)) != G_MAXUINT;) {
+      view_begin(p, p->views[i], !catching_up);
       sm_defer_catch_up(p->views[i]); /* (nothing left to catch up after a catch-up phase) */
       if (!catching_up)
         sm_step_view(p->views[i]);
@@ -398,13 +415,15 @@ launch_min(const Par *p, guint64 start)
 }
 
 /* How far each view may step in the window [@start, @end): to its end, or, for an SM with a
- * free slot while the grid has blocks left, to the first launch that could come to it. */
+ * free slot while the grid has blocks left, to the first launch that could come to it.  With
+ * none left, every view takes the end itself (view_begin()). */
 static void
 set_limits(Par *p, guint64 start, guint64 end)
 {
   const SmGpu *sm = p->sm;
   guint64 first = launch_min(p, start);
-  for (guint m = 0; m < p->n_views; m++) {
+  p->end_all = first == SM_NEVER ? end : 0;
+  for (guint m = 0; m < p->n_views && !p->end_all; m++) {
     SmGpu *v = p->views[m];
     guint64 limit = end;
     if (first != SM_NEVER) {
@@ -571,13 +590,16 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     s = p.send_set;
     resolve(&p, p.send_start, p.send_end, s);
     set_bound(&p, p.send_start, s ^ 1); /* (the warps that ended before its first) */
-    for (guint m = 0; m < p.n_views; m++)
+    for (guint m = 0; m < p.n_views; m++) {
+      view_begin(&p, p.views[m], FALSE);
       sm_defer_catch_up(p.views[m]);
+    }
   }
   resolve(&p, bound, MAX(bound, end), s);
   set_bound(&p, MAX(bound, end), s);
   guint64 now = SM_NEVER;
   for (guint m = 0; m < p.n_views; m++) {
+    view_begin(&p, p.views[m], FALSE);
     sm_defer_catch_up(p.views[m]);
     now = MIN(now, p.views[m]->now);
   }

@@ -92,6 +92,15 @@ void sm_defer_catch_up(SmGpu *v);
 /* The next cycle view @v has anything to do. */
 guint64 sm_view_next(const SmGpu *v);
 
+/* A view of SM @m of @sm: a copy of the machine's struct that steps only that SM, with its own
+ * records, event queue and counters (view.c). */
+SmGpu *sm_view_new(SmGpu *sm, guint m);
+/* The @n views' counts so far into @sm's (a progress line reads them mid-run). */
+void sm_views_fold_counts(SmGpu *sm, SmGpu **views, guint n);
+/* View @v of SM @m hands its counts, queued events and clock spans back to @sm and is freed; its
+ * executor error becomes *@first when none is, or when it came before *@first_t. */
+void sm_view_hand_back(SmGpu *sm, SmGpu *v, guint m, GError **first, guint64 *first_t);
+
 /* Some instruction of the run accesses global memory (lookahead.c). */
 gboolean sm_uses_global(const SmGpu *sm);
 /* The window SMs stepped apart run in, in cycles, or 0 where threads cannot give the single

@@ -96,68 +96,6 @@ typedef struct {
 
 enum { PHASE_CATCH_UP, PHASE_STEP, PHASE_QUIT };
 
-static SmGpu *
-view_new(SmGpu *sm, guint m)
-{
-  SmGpu *v = g_new(SmGpu, 1);
-  *v = *sm;
-  v->defer = sm_defer_new(m);
-  v->sim_sms = g_new(guint, 1);
-  v->sim_sms[0] = m;
-  v->n_sim_sm = 1;
-  v->order = g_new0(guint, sm->sched_per_sm);
-  v->n_order = 0;
-  v->order_stale = TRUE;
-  guint per = sm->n_warps / sm->n_sched + 1;
-  v->eligible = g_new0(guint, per);
-  v->prio_pos = g_new0(guint, per);
-  v->prio_at = g_new0(guint, per);
-  v->pool_leaves = v->pool_joins = NULL;
-  sm_engine_init(&v->engine, 64);
-  v->mem.engine = &v->engine;
-  memset(&v->mem.counts, 0, sizeof v->mem.counts);
-  v->mem.peak_outstanding = 0;
-  memset(&v->stats, 0, sizeof v->stats);
-  v->n_done = 0;
-  v->blocks_retired = 0;
-  v->lg_waiters = sm->lg_waiters ? 1 : 0; /* some may be here: the next completion looks */
-  v->progress = NULL;
-  v->sm_counts = NULL;
-  v->totals = NULL;
-  if (sm->clock) { /* its warps' reads are their own; the spans of those that end, the view's */
-    v->clock = g_new(SmClock, 1);
-    *v->clock = *sm->clock;
-    v->clock->spans = g_array_new(FALSE, FALSE, sizeof(guint64));
-  }
-  sm_count_into(sm, m, &v->stats);
-  return v;
-}
-
-static void
-add_cache_counts(SmCacheCounts *to, const SmCacheCounts *c)
-{
-  to->l1_requests += c->l1_requests;
-  to->l1_sectors += c->l1_sectors;
-  to->l1_hits += c->l1_hits;
-  to->l2_requests += c->l2_requests;
-  to->l2_sectors += c->l2_sectors;
-  to->l2_hits += c->l2_hits;
-  to->l2_far_hits += c->l2_far_hits;
-  to->write_backs += c->write_backs;
-}
-
-/* The views' counts so far into the machine's (a progress line reads them mid-run). */
-static void
-fold_counts(Par *p)
-{
-  for (guint i = 0; i < p->n_views; i++) {
-    SmGpu *v = p->views[i];
-    sm_stats_add_scaled(&p->sm->stats, &v->stats, NULL, 1);
-    p->sm->stats.visited_cycles += v->stats.visited_cycles;
-    memset(&v->stats, 0, sizeof v->stats);
-  }
-}
-
 /* On one thread: the views' accesses in their set[@s] issued before @bound, to the memory system
  * in the single loop's order (by cycle, then SM, then issue; each view's records are in cycle
  * order, so a count per cycle from @start places them).  Their completions' events wait in the
@@ -441,6 +379,19 @@ set_limits(Par *p, guint64 start, guint64 end)
   }
 }
 
+/* Every view catches up on this thread; returns the earliest cycle one has anything to do. */
+static guint64
+catch_up_here(Par *p)
+{
+  guint64 now = SM_NEVER;
+  for (guint m = 0; m < p->n_views; m++) {
+    view_begin(p, p->views[m], FALSE);
+    sm_defer_catch_up(p->views[m]);
+    now = MIN(now, p->views[m]->now);
+  }
+  return now;
+}
+
 /* Some view's kernel over SASS met an executor error. */
 static gboolean
 views_failed(const Par *p)
@@ -491,7 +442,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   pthread_cond_init(&p.go, NULL);
   pthread_cond_init(&p.done, NULL);
   for (guint m = 0; m < sm->n_sm; m++) {
-    p.views[m] = view_new(sm, m);
+    p.views[m] = sm_view_new(sm, m);
     p.defer[m] = p.views[m]->defer;
   }
   /* completions go to their SM's queue; block launches stay with the block scheduler */
@@ -570,7 +521,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
         (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm))))
       break; /* (an error at a launch, between windows, is the machine's own) */
     if (sm->progress && (++windows & 15) == 0) {
-      fold_counts(&p);
+      sm_views_fold_counts(sm, p.views, p.n_views);
       sm->now = bound;
       sm->progress(sm, sm->progress_data);
     }
@@ -590,56 +541,20 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     s = p.send_set;
     resolve(&p, p.send_start, p.send_end, s);
     set_bound(&p, p.send_start, s ^ 1); /* (the warps that ended before its first) */
-    for (guint m = 0; m < p.n_views; m++) {
-      view_begin(&p, p.views[m], FALSE);
-      sm_defer_catch_up(p.views[m]);
-    }
+    catch_up_here(&p);
   }
   resolve(&p, bound, MAX(bound, end), s);
   set_bound(&p, MAX(bound, end), s);
-  guint64 now = SM_NEVER;
-  for (guint m = 0; m < p.n_views; m++) {
-    view_begin(&p, p.views[m], FALSE);
-    sm_defer_catch_up(p.views[m]);
-    now = MIN(now, p.views[m]->now);
-  }
+  guint64 now = catch_up_here(&p);
   gboolean again = ports_late(&p) || (sm->sass && sm_sass_conflicted(sm));
   launch_blocks(&p, 0, FALSE);
-  fold_counts(&p);
+  sm_views_fold_counts(sm, p.views, p.n_views);
   sm->now = MIN(now, sm_engine_next_launch(&sm->engine));
   g_free(p.bucket);
   GError *first_error = NULL;
   guint64 first_error_t = 0;
-  for (guint m = 0; m < p.n_views; m++) {
-    SmGpu *v = p.views[m];
-    add_cache_counts(&sm->mem.counts, &v->mem.counts);
-    sm->mem.peak_outstanding = MAX(sm->mem.peak_outstanding, v->mem.peak_outstanding);
-    sm->n_done += v->n_done;
-    sm->blocks_retired += v->blocks_retired;
-    sm->end_cycle = MAX(sm->end_cycle, v->end_cycle);
-    sm->lg_waiters += v->lg_waiters;
-    while (sm_engine_pop(&v->engine, &ev))
-      sm_engine_push(&sm->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
-    sm_count_into(sm, m, &sm->stats);
-    sm_engine_clear(&v->engine);
-    if (v->clock) { /* (in any order: only their median, minimum and maximum are read) */
-      g_array_append_vals(sm->clock->spans, v->clock->spans->data, v->clock->spans->len);
-      g_array_free(v->clock->spans, TRUE);
-      g_free(v->clock);
-    }
-    if (v->defer->error && (!first_error || v->defer->error_t < first_error_t)) {
-      g_clear_error(&first_error); /* the earliest, then the lowest SM: the single loop's */
-      first_error = g_steal_pointer(&v->defer->error);
-      first_error_t = v->defer->error_t;
-    }
-    sm_defer_free(v->defer);
-    g_free(v->sim_sms);
-    g_free(v->order);
-    g_free(v->eligible);
-    g_free(v->prio_pos);
-    g_free(v->prio_at);
-    g_free(v);
-  }
+  for (guint m = 0; m < p.n_views; m++)
+    sm_view_hand_back(sm, p.views[m], m, &first_error, &first_error_t);
   sm->order_stale = TRUE;
   sm->mem.outstanding = 0; /* the views counted their own: the machine's is what is in flight */
   for (guint m = 0; m < sm->n_sm; m++)

@@ -106,3 +106,22 @@ gboolean sm_uses_global(const SmGpu *sm);
 /* The window SMs stepped apart run in, in cycles, or 0 where threads cannot give the single
  * loop's results (lookahead.c). */
 guint64 sm_window_cycles(const SmGpu *sm);
+
+/* Which way the sending goes once no block is left to launch (sm_pipe_way(), lookahead.c):
+ * timed in turns, without the pipe and with it, then the faster kept for a while, and timed
+ * again. */
+typedef struct {
+  guint stage;     /* 0: keeping the faster way (or not begun); 1 to 2 PIPE_TURNS: timing turns */
+  gboolean way;    /* sending beside the stepping */
+  guint64 timed;   /* the bound from which the turn is timed (SM_NEVER: it is being timed) */
+  guint64 until;   /* the bound at which the turn, or the keeping, ends */
+  gint64 t0;       /* the wall clock when the timing began, in microseconds */
+  guint64 n0;      /* warp-instructions issued by then */
+  gint64 time[2];  /* each way's timed wall time over its turns */
+  guint64 work[2]; /* and the warp-instructions issued in it */
+} SmPipeWay;
+/* Whether the window starting at @bound sends the accesses of the window before beside the
+ * views stepping (windows half as long; no block left to launch, more than one thread), for the
+ * views @views of @sm in windows of @window cycles (lookahead.c). */
+gboolean sm_pipe_way(SmPipeWay *q, const SmGpu *sm, SmGpu *const *views, guint n_views,
+                     guint64 bound, guint64 window);

@@ -1,7 +1,11 @@
 /* How long SMs stepped apart may run before they meet (parallel.c): the window, from the
  * shortest time a global access takes to complete less how far a warp's own later work reaches
- * past its issue (docs/architecture.md, "SMs stepped apart, on threads"). */
+ * past its issue (docs/architecture.md, "SMs stepped apart, on threads"); and once no block is
+ * left to launch, whether a window's accesses are sent beside the stepping of the next, in
+ * windows half as long, or alone between windows (sm_pipe_way()). */
 #include "defer.h"
+
+#include <string.h>
 
 /* Allowance for a variable-latency result's write port found taken for a few cycles: a result
  * that slides further at the end of a window, past a completion that came at the shortest
@@ -101,4 +105,81 @@ sm_window_cycles(const SmGpu *sm)
     return SM_NEVER / 4; /* nothing couples the SMs: one window */
   guint64 lo = min_latency(sm), reach = local_reach(sm);
   return lo > reach + MIN_WINDOW ? lo - reach : 0;
+}
+
+/* SM_PIPE_AUTO sends alone for PIPE_FIRST full windows (a kernel's first cycles cost more than
+ * the rest, first touches of its memory among them), then times each way in PIPE_TURNS turns,
+ * alternately: a turn of PIPE_WARM full windows (the switch's own costs), then PIPE_TIMED timed;
+ * then it keeps the faster for PIPE_KEEP, and times them again */
+#define PIPE_FIRST 32u
+#define PIPE_TURNS 4u
+#define PIPE_WARM 1u
+#define PIPE_TIMED 3u
+#define PIPE_KEEP 256u
+
+static SmPipe pipe_mode = SM_PIPE_AUTO;
+
+void
+sm_set_pipe(SmPipe mode)
+{
+  pipe_mode = mode;
+}
+
+/* Warp-instructions issued so far (the views' counts, and what progress lines folded in). */
+static guint64
+issued_so_far(const SmGpu *sm, SmGpu *const *views, guint n_views)
+{
+  guint64 n = sm->stats.issued;
+  for (guint m = 0; m < n_views; m++)
+    n += views[m]->stats.issued;
+  return n;
+}
+
+/* Whether the window starting at @bound sends the one before's accesses beside the stepping
+ * (no block left to launch, more than one thread): it takes the sending's time out of every
+ * window and costs twice the windows, each of which brings every view's state back into its
+ * core's caches and makes the threads meet.  Which weighs more depends on the run (the state of
+ * a view over SASS is hundreds of kilobytes; a cached access costs the sending its L2 lookups)
+ * and on the host, so both are timed on the run itself, in short turns so that both see the
+ * same part of the kernel, per warp-instruction issued.  The results are the same either way. */
+gboolean
+sm_pipe_way(SmPipeWay *q, const SmGpu *sm, SmGpu *const *views, guint n_views, guint64 bound,
+            guint64 window)
+{
+  if (pipe_mode != SM_PIPE_AUTO)
+    return pipe_mode == SM_PIPE_ALTERNATE ? (q->way = !q->way) : pipe_mode == SM_PIPE_ON;
+  if (q->until == 0) { /* the first windows */
+    q->timed = SM_NEVER;
+    q->until = bound + window * PIPE_FIRST;
+    return q->way = FALSE;
+  }
+  if (bound < q->until && bound < q->timed)
+    return q->way;
+  gint64 now = g_get_monotonic_time();
+  guint64 issued = issued_so_far(sm, views, n_views);
+  if (bound < q->until) { /* the turn's switch is behind it: its timing begins */
+    q->timed = SM_NEVER;
+    q->t0 = now;
+    q->n0 = issued;
+    return q->way;
+  }
+  if (q->stage > 0 && q->timed == SM_NEVER) {
+    q->time[q->way] += now - q->t0;
+    q->work[q->way] += issued - q->n0;
+  }
+  if (q->stage == 2 * PIPE_TURNS) { /* the faster per warp-instruction, kept for a while */
+    q->way = (double)q->time[1] * (double)q->work[0] < (double)q->time[0] * (double)q->work[1];
+    q->stage = 0;
+    q->timed = SM_NEVER;
+    q->until = bound + window * PIPE_KEEP;
+    memset(q->time, 0, sizeof q->time);
+    memset(q->work, 0, sizeof q->work);
+  } else {
+    q->stage++; /* turns without, with, with, without, ...: a cost that drifts over the turns
+                   weighs on both alike */
+    q->way = ((q->stage - 1) ^ ((q->stage - 1) >> 1)) & 1;
+    q->timed = bound + window * PIPE_WARM;
+    q->until = q->timed + window * PIPE_TIMED;
+  }
+  return q->way;
 }

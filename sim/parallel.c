@@ -23,11 +23,13 @@
  * first launch that could come to it (set_limits(), sm_defer_retired()).  Accesses are sent up
  * to the bound, the first cycle some view has not stepped (resolve()).
  *
- * Once no block is left to launch, on more than one thread, the sending overlaps the stepping:
- * windows half as long, and thread 0 sends one window's records (from one of each view's two
- * sets) while the views step the next (putting theirs in the other set); a view catches up the
- * window before last at the start of each.  Every access then completes after the window that
- * follows its own, as before after its own.
+ * Once no block is left to launch, on more than one thread, the sending may overlap the
+ * stepping: windows half as long, and thread 0 sends one window's records (from one of each
+ * view's two sets) while the views step the next (putting theirs in the other set); a view
+ * catches up the window before last at the start of each.  Every access then completes after the
+ * window that follows its own, as before after its own.  Whether that is faster than sending
+ * alone between full windows depends on the run and the host: it is timed on the run
+ * (sm_pipe_way(), lookahead.c), and either way gives the same results.
  *
  * Kernels over SASS run their lanes on values in buffers all SMs share: a load sees what was
  * stored before it.  Within a window the SMs' order is not the single loop's, so every global
@@ -475,10 +477,12 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   end = bound;
   if (sm_uses_global(sm))
     p.bucket = g_new(guint, window + 2); /* else there are no records */
-  /* Once no block is left to launch, on more than one thread: windows half as long, each
-   * window's records sent while the views step the next (an access completes at least a whole
-   * window after its issue: after the next), and caught up before the one after that */
-  gboolean piped = FALSE, pipe_ok = p.n_threads > 1 && p.bucket && window / 2 >= MIN_WINDOW;
+  /* Once no block is left to launch, on more than one thread, where timed faster: windows half
+   * as long, each window's records sent while the views step the next (an access completes at
+   * least a whole window after its issue: after the next), and caught up before the one after
+   * that */
+  gboolean pipe_ok = p.n_threads > 1 && p.bucket && window / 2 >= MIN_WINDOW;
+  SmPipeWay pipe = {0};
   for (;;) {
     guint64 retired = sm->blocks_retired;
     for (guint m = 0; m < p.n_views; m++)
@@ -491,7 +495,17 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
       run_phase(&p, PHASE_CATCH_UP);
       launch_blocks(&p, bound, TRUE);
     }
-    piped = piped || (pipe_ok && sm->next_block >= sm->grid_blocks && all_sent(&p));
+    gboolean want = pipe_ok && sm->next_block >= sm->grid_blocks &&
+                    sm_pipe_way(&pipe, p.sm, p.views, p.n_views, bound, window);
+    if (p.send && !want) {
+      /* back to sending alone: the views catch up the set sent while they stepped the window
+       * before while thread 0 sends that window's (run_phase()), which the next phase catches
+       * up (as at the end) */
+      set_bound(&p, p.send_start, p.send_set ^ 1);
+      run_phase(&p, PHASE_CATCH_UP);
+      set_bound(&p, p.send_end, p.send_set);
+    }
+    gboolean piped = want && (p.send || all_sent(&p));
     end = bound + MIN(piped ? window / 2 : window, cycle - bound);
     set_limits(&p, bound, end);
     if (sm->sass)
@@ -499,7 +513,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
     if (piped) {
       /* the views catch up the set sent while they stepped the window before, and put this
        * window's records in it; the other set is sent meanwhile */
-      guint cur = p.send ? p.send_set ^ 1 : 0;
+      guint cur = p.send ? p.send_set ^ 1 : p.cur;
       set_bound(&p, p.send ? p.send_start : bound, cur);
       run_phase(&p, PHASE_STEP);
       /* every view stepped to the end (no launch limits one): its records are all before it */
@@ -512,8 +526,8 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
       guint64 next = MIN(end, launch_min(&p, bound));
       for (guint m = 0; m < p.n_views; m++)
         next = MIN(next, p.views[m]->now);
-      resolve(&p, bound, next, 0);
-      set_bound(&p, next, 0);
+      resolve(&p, bound, next, p.cur);
+      set_bound(&p, next, p.cur);
       bound = next;
     }
     sm->stats.windows++;
@@ -536,7 +550,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
 
   /* the machine takes back what the views held: the accesses stepped past the bound go to
    * the memory system too (everything before @end was stepped) */
-  guint s = 0;
+  guint s = p.cur;
   if (p.send) { /* the last window's records, after those of the one before it */
     s = p.send_set;
     resolve(&p, p.send_start, p.send_end, s);

@@ -78,6 +78,13 @@ void sm_set_apart(gboolean on);
  * which a completion's port may then have been taken by a later issue is stepped again in one
  * loop (parallel.c); the results are the same. */
 void sm_set_port_slack(gint cycles);
+/* Once no block is left to launch, on more than one thread, one thread sends a window's
+ * accesses to the memory system either alone after it (OFF) or beside the views stepping the
+ * next, in windows half as long (ON; parallel.c).  Which is faster depends on the run and the
+ * host: AUTO, the default, times each way now and then and keeps the faster; ALTERNATE, for
+ * tests, switches every window.  Process-wide; the results are the same every way. */
+typedef enum { SM_PIPE_AUTO, SM_PIPE_OFF, SM_PIPE_ON, SM_PIPE_ALTERNATE } SmPipe;
+void sm_set_pipe(SmPipe mode);
 
 /* Calls @fn(@sm, @data) now and then (every 4096 visited cycles) while sm_run*() runs: a
  * progress display reads sm_now() and sm_stats() there.  It must not change the run. */

@@ -133,17 +133,33 @@ start(const Case *c)
   return test_run_new(c->gpu, path, c->sets);
 }
 
+/* How the sending goes once no block is left to launch, by thread count, so that every way and
+ * the switches between them (every window) meet every case: the results are the same. */
+static SmPipe
+pipe_for(guint threads)
+{
+  return threads == 2 ? SM_PIPE_ALTERNATE : threads == 3 ? SM_PIPE_ON : SM_PIPE_OFF;
+}
+
 static SmStats
-run_case(const Case *c, gboolean apart, guint threads)
+run_case_piped(const Case *c, gboolean apart, guint threads, SmPipe pipe)
 {
   sm_set_apart(apart);
+  sm_set_pipe(pipe);
   TestRun *run = start(c);
   sm_set_threads(run->sm, threads);
   sm_run(run->sm);
   SmStats s = *sm_stats(run->sm);
   test_run_free(run);
   sm_set_apart(TRUE);
+  sm_set_pipe(SM_PIPE_AUTO);
   return s;
+}
+
+static SmStats
+run_case(const Case *c, gboolean apart, guint threads)
+{
+  return run_case_piped(c, apart, threads, pipe_for(threads));
 }
 
 START_TEST(test_threads_change_no_number)
@@ -220,31 +236,62 @@ END_TEST
  * write port, 5 and 16 to spare, reaches less): a busy mix on 2 SMs (32 warps, 8 FADDs a load,
  * never idle) loading from DRAM only (its fastest draw 515) is stepped in windows of 459
  * cycles, one loading from the L2 (251) in windows of 195, the same counts either way.  On two
- * threads, once no block is left to launch (here from the start), the windows are half as long:
- * each window's accesses are sent while the views step the next */
+ * threads, once no block is left to launch (here from the start), with each window's accesses
+ * sent while the views step the next, the windows are half as long; sent alone, as long. */
 START_TEST(test_windows_follow_the_levels_reached)
 {
   static const struct {
     const char *level;
     guint64 window;
   } levels[] = {{"level=dram", 459}, {"level=l2", 195}};
+  static const struct {
+    guint threads;
+    SmPipe pipe;
+    guint64 div;
+  } ways[] = {{1, SM_PIPE_ON, 1}, {2, SM_PIPE_ON, 2}, {2, SM_PIPE_OFF, 1}};
   for (guint i = 0; i < G_N_ELEMENTS(levels); i++) {
     Case c = {"config/gpus/h100.yaml",
               "isa/kernels/mix.yaml",
               {"sm_count=2", "warps_per_sm=32", "alpha=8", "groups=24", levels[i].level, NULL},
               TRUE};
     SmStats one = run_case(&c, FALSE, 1);
-    for (guint threads = 1; threads <= 2; threads++) {
-      SmStats apart = run_case(&c, TRUE, threads);
+    for (guint k = 0; k < G_N_ELEMENTS(ways); k++) {
+      SmStats apart = run_case_piped(&c, TRUE, ways[k].threads, ways[k].pipe);
       test_assert_same_counts(&one, &apart, levels[i].level);
-      guint64 window = levels[i].window / threads;
+      guint64 window = levels[i].window / ways[k].div;
       guint64 want = (apart.cycles + window - 1) / window;
       ck_assert_msg(apart.windows + 2 >= want && apart.windows <= want + 2,
-                    "%s on %u threads: %" G_GUINT64_FORMAT " windows over %" G_GUINT64_FORMAT
-                    " cycles, want about %" G_GUINT64_FORMAT,
-                    levels[i].level, threads, apart.windows, apart.cycles, want);
+                    "%s on %u threads, way %d: %" G_GUINT64_FORMAT
+                    " windows over %" G_GUINT64_FORMAT " cycles, want about %" G_GUINT64_FORMAT,
+                    levels[i].level, ways[k].threads, ways[k].pipe, apart.windows, apart.cycles,
+                    want);
     }
   }
+}
+END_TEST
+
+/* By default the way the sending goes is timed on the run (parallel.c, pipe_way()): after its
+ * first 32 windows sent alone, each way in turns, then the faster kept.  A run long enough to
+ * be timed (170 windows of 195 cycles) therefore has more windows than sent alone throughout
+ * and fewer than beside the stepping throughout, whichever was faster; the same counts. */
+START_TEST(test_the_faster_way_is_timed_on_the_run)
+{
+  Case c = {"config/gpus/h100.yaml",
+            "isa/kernels/mix.yaml",
+            {"sm_count=2", "warps_per_sm=32", "alpha=8", "groups=100", "level=l2", NULL},
+            TRUE};
+  SmStats one = run_case(&c, FALSE, 1);
+  SmStats off = run_case_piped(&c, TRUE, 2, SM_PIPE_OFF);
+  SmStats on = run_case_piped(&c, TRUE, 2, SM_PIPE_ON);
+  SmStats timed = run_case_piped(&c, TRUE, 2, SM_PIPE_AUTO);
+  test_assert_same_counts(&one, &off, "sent alone");
+  test_assert_same_counts(&one, &on, "sent beside the stepping");
+  test_assert_same_counts(&one, &timed, "the faster way");
+  ck_assert_uint_ge(off.windows, 160);
+  ck_assert_msg(timed.windows > off.windows + 8 && timed.windows + 8 < on.windows,
+                "%" G_GUINT64_FORMAT " windows timed, %" G_GUINT64_FORMAT
+                " sent alone, %" G_GUINT64_FORMAT " beside the stepping",
+                timed.windows, off.windows, on.windows);
 }
 END_TEST
 
@@ -439,9 +486,11 @@ sass_case_run(const char *kernel, const char *const *sets, gboolean apart, guint
               GByteArray **bytes, char **error)
 {
   sm_set_apart(apart);
+  sm_set_pipe(pipe_for(threads));
   TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
   sm_set_threads(run->sm, threads);
   sm_run(run->sm);
+  sm_set_pipe(SM_PIPE_AUTO);
   SmStats s = *sm_stats(run->sm);
   *bytes = g_byte_array_new();
   ExecMemory *mem = sm_memory_image(run->sm);
@@ -703,6 +752,7 @@ threads_suite(void)
   tcase_add_loop_test(tc, test_runs_stopped_at_a_cycle_match, 0, 2);
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
   tcase_add_test(tc, test_windows_follow_the_levels_reached);
+  tcase_add_test(tc, test_the_faster_way_is_timed_on_the_run);
   tcase_add_test(tc, test_late_write_ports_step_again_in_one_loop);
   tcase_add_test(tc, test_bad_thread_counts_are_refused);
   /* kernels over SASS: the first also under ThreadSanitizer, the others (minutes there) not;

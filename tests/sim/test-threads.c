@@ -270,9 +270,9 @@ START_TEST(test_windows_follow_the_levels_reached)
 }
 END_TEST
 
-/* By default the way the sending goes is timed on the run (parallel.c, pipe_way()): after its
- * first 32 windows sent alone, each way in turns, then the faster kept.  A run long enough to
- * be timed (170 windows of 195 cycles) therefore has more windows than sent alone throughout
+/* By default the way the sending goes is timed on the run (lookahead.c, sm_pipe_way()): after
+ * the first 32 windows sent alone, each way in turns, then the faster kept.  A run long enough
+ * to be timed (170 windows of 195 cycles) therefore has more windows than sent alone throughout
  * and fewer than beside the stepping throughout, whichever was faster; the same counts. */
 START_TEST(test_the_faster_way_is_timed_on_the_run)
 {

@@ -736,6 +736,16 @@ START_TEST(test_sass_errors_are_the_single_loops)
 }
 END_TEST
 
+/* How many random configurations a case draws: @n, or SMSIM_RANDOM_CASES of them (a longer
+ * search for a configuration whose threads differ from the single loop, when set) */
+static gint
+random_cases(gint n)
+{
+  const gchar *e = g_getenv("SMSIM_RANDOM_CASES");
+  gint64 k = e ? g_ascii_strtoll(e, NULL, 10) : 0;
+  return k > 0 && k <= 100000 ? (gint)k : n;
+}
+
 static Suite *
 threads_suite(void)
 {
@@ -746,8 +756,8 @@ threads_suite(void)
   /* (tools/dev test runs the cases "threads" and "sass-meet" under ThreadSanitizer) */
   TCase *random = tcase_create("random");
   tcase_set_timeout(random, 600);
-  tcase_add_loop_test(random, test_random_configurations_match, 0, 24);
-  tcase_add_loop_test(random, test_random_waves_match, 0, 12);
+  tcase_add_loop_test(random, test_random_configurations_match, 0, random_cases(24));
+  tcase_add_loop_test(random, test_random_waves_match, 0, random_cases(12));
   suite_add_tcase(s, random);
   tcase_add_loop_test(tc, test_runs_stopped_at_a_cycle_match, 0, 2);
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
@@ -762,7 +772,7 @@ threads_suite(void)
   TCase *sass = tcase_create("sass");
   tcase_set_timeout(sass, 600);
   tcase_add_loop_test(sass, test_sass_kernels_match, 1, G_N_ELEMENTS(sass_cases));
-  tcase_add_loop_test(sass, test_random_sass_kernels_match, 0, 12);
+  tcase_add_loop_test(sass, test_random_sass_kernels_match, 0, random_cases(12));
   suite_add_tcase(s, sass);
   /* SMs meeting in a word (tools/dev test runs these under ThreadSanitizer too: the shadow lets
    * only the first of two touch it, so the bytes are never raced for) */

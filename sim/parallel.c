@@ -506,7 +506,11 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
       set_bound(&p, p.send_end, p.send_set);
     }
     gboolean piped = want && (p.send || all_sent(&p));
-    end = bound + MIN(piped ? window / 2 : window, cycle - bound);
+    if (piped || end <= bound)
+      end = bound + MIN(piped ? window / 2 : window, cycle - bound);
+    /* else the bound stopped short of the end (a launch that could come, a retirement): the
+     * next window ends there too, so that the views already there do not step again only the
+     * cycles cut off; those behind step to it, blocks launching on the way */
     set_limits(&p, bound, end);
     if (sm->sass)
       sm_sass_window(sm, bound, end);

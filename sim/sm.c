@@ -499,8 +499,9 @@ sm_step_view(SmGpu *view)
 {
   /* a view that steps fewer cycles than its schedulers take to issue once for each of their
    * warps reaches only a few of them: the whole state asked for would cost more than it saves
-   * (while blocks are left to launch, most steps are that short) */
-  if (view->sass && view->now + view->warp_slots_per_sm / view->sched_per_sm <= view->run_until)
+   * (and an SM with nothing left to do, at SM_NEVER, steps none) */
+  if (view->sass && view->now < view->run_until &&
+      view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
     sm_view_prefetch(view);
   while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);

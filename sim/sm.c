@@ -503,6 +503,7 @@ sm_step_view(SmGpu *view)
   if (view->sass && view->now < view->run_until &&
       view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
     sm_view_prefetch(view);
+  view->stats.view_steps += view->now < view->run_until;
   while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);
 }

@@ -61,6 +61,7 @@ sm_views_fold_counts(SmGpu *sm, SmGpu **views, guint n)
     SmGpu *v = views[i];
     sm_stats_add_scaled(&sm->stats, &v->stats, NULL, 1);
     sm->stats.visited_cycles += v->stats.visited_cycles;
+    sm->stats.view_steps += v->stats.view_steps;
     memset(&v->stats, 0, sizeof v->stats);
   }
 }

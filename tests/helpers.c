@@ -43,6 +43,7 @@ test_assert_same_counts(const SmStats *a, const SmStats *b, const char *what)
   x.fast_forward_cycles = y.fast_forward_cycles = 0;
   x.stepped_sms = y.stepped_sms = 0;
   x.windows = y.windows = 0;
+  x.view_steps = y.view_steps = 0;
   for (guint s = 0; s < SM_STATE_COUNT; s++)
     ck_assert_msg(x.state_cycles[s] == y.state_cycles[s],
                   "%s: %s warp-cycles %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT, what,

@@ -295,6 +295,35 @@ START_TEST(test_the_faster_way_is_timed_on_the_run)
 }
 END_TEST
 
+/* While blocks are left to launch, the bound often stops short of a window's end, at a launch
+ * that could come or a retirement, where the views with no free slot have stepped to the end.
+ * The next window ends where that one did (parallel.c), so those views step nothing in it:
+ * two grids of waves on 4 and 8 SMs make fewer steps of a view than a third of SMs times
+ * windows (683 in 557 windows and 2 258 in 1 193 on one thread), with the same counts; when the
+ * next window ended a whole window after the bound, they made 1 525 in 448 and 3 834 in 1 082. */
+START_TEST(test_views_at_a_cut_windows_end_wait_there)
+{
+  static const char *const grids[][6] = {
+      {"sm_count=4", "threads=30720", "groups=12", "tpb=256", NULL},
+      {"sm_count=8", "threads=122880", "groups=6", "tpb=128", NULL},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(grids); i++) {
+    Case c = {"config/gpus/h100.yaml", "isa/kernels/occupancy-lab.yaml", {NULL}, TRUE};
+    for (guint k = 0; grids[i][k]; k++)
+      c.sets[k] = grids[i][k];
+    SmStats one = run_case(&c, FALSE, 1);
+    for (guint threads = 1; threads <= 2; threads++) {
+      SmStats apart = run_case(&c, TRUE, threads);
+      test_assert_same_counts(&one, &apart, grids[i][0]);
+      ck_assert_msg(apart.view_steps * 3 < apart.n_sm * apart.windows,
+                    "%s on %u threads: %" G_GUINT64_FORMAT " steps of a view in %" G_GUINT64_FORMAT
+                    " windows",
+                    grids[i][0], threads, apart.view_steps, apart.windows);
+    }
+  }
+}
+END_TEST
+
 /* Windows longer than what a warp's own results reach (less room for a write port found
  * taken than the ports kernel's results slide): a completion's port may then have been taken
  * first by a later issue, so the run is stepped again in one loop from its start, with the
@@ -763,6 +792,7 @@ threads_suite(void)
   tcase_add_test(tc, test_the_command_prints_the_same_bytes);
   tcase_add_test(tc, test_windows_follow_the_levels_reached);
   tcase_add_test(tc, test_the_faster_way_is_timed_on_the_run);
+  tcase_add_test(tc, test_views_at_a_cut_windows_end_wait_there);
   tcase_add_test(tc, test_late_write_ports_step_again_in_one_loop);
   tcase_add_test(tc, test_bad_thread_counts_are_refused);
   /* kernels over SASS: the first also under ThreadSanitizer, the others (minutes there) not;

@@ -497,13 +497,13 @@ step(SmGpu *sm)
 void
 sm_step_view(SmGpu *view)
 {
+  if (view->now >= view->run_until)
+    return; /* already there (or its SM has nothing left to do: SM_NEVER) */
+  view->stats.view_steps++;
   /* a view that steps fewer cycles than its schedulers take to issue once for each of their
-   * warps reaches only a few of them: the whole state asked for would cost more than it saves
-   * (and an SM with nothing left to do, at SM_NEVER, steps none) */
-  if (view->sass && view->now < view->run_until &&
-      view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
+   * warps reaches only a few of them: the whole state asked for would cost more than it saves */
+  if (view->sass && view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
     sm_view_prefetch(view);
-  view->stats.view_steps += view->now < view->run_until;
   while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
     step(view);
 }

@@ -303,22 +303,25 @@ END_TEST
  * next window ended a whole window after the bound, they made 1 525 in 448 and 3 834 in 1 082. */
 START_TEST(test_views_at_a_cut_windows_end_wait_there)
 {
-  static const char *const grids[][6] = {
-      {"sm_count=4", "threads=30720", "groups=12", "tpb=256", NULL},
-      {"sm_count=8", "threads=122880", "groups=6", "tpb=128", NULL},
+  static const Case grids[] = {
+      {"config/gpus/h100.yaml",
+       "isa/kernels/occupancy-lab.yaml",
+       {"sm_count=4", "threads=30720", "groups=12", "tpb=256", NULL},
+       TRUE},
+      {"config/gpus/h100.yaml",
+       "isa/kernels/occupancy-lab.yaml",
+       {"sm_count=8", "threads=122880", "groups=6", "tpb=128", NULL},
+       TRUE},
   };
   for (guint i = 0; i < G_N_ELEMENTS(grids); i++) {
-    Case c = {"config/gpus/h100.yaml", "isa/kernels/occupancy-lab.yaml", {NULL}, TRUE};
-    for (guint k = 0; grids[i][k]; k++)
-      c.sets[k] = grids[i][k];
-    SmStats one = run_case(&c, FALSE, 1);
+    SmStats one = run_case(&grids[i], FALSE, 1);
     for (guint threads = 1; threads <= 2; threads++) {
-      SmStats apart = run_case(&c, TRUE, threads);
-      test_assert_same_counts(&one, &apart, grids[i][0]);
+      SmStats apart = run_case(&grids[i], TRUE, threads);
+      test_assert_same_counts(&one, &apart, grids[i].sets[0]);
       ck_assert_msg(apart.view_steps * 3 < apart.n_sm * apart.windows,
                     "%s on %u threads: %" G_GUINT64_FORMAT " steps of a view in %" G_GUINT64_FORMAT
                     " windows",
-                    grids[i][0], threads, apart.view_steps, apart.windows);
+                    grids[i].sets[0], threads, apart.view_steps, apart.windows);
     }
   }
 }

@@ -359,6 +359,7 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
   case SASS_OP_MEMBAR:
   case SASS_OP_ERRBAR:
   case SASS_OP_CCTL:
+  case SASS_OP_CGAERRBAR:
     break;
   case SASS_OP_EXIT:
     w->exited |= enabled;

@@ -481,8 +481,7 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     }
     /* .STRONG.GPU and .STRONG.SYS are coherent beyond the SM: the L2 serves them; .STRONG.SM
      * (PTX ld.ca) is coherent within it, and its L1 keeps it like a plain load */
-    SmCacheOp op = sass_has(in, SASS_MOD_STRONG) && !sass_has(in, SASS_MOD_SM)
-                       ? SM_CACHE_OP_GLOBAL
+    SmCacheOp op = sass_has(in, SASS_MOD_STRONG) && !sass_has(in, SASS_MOD_SM) ? SM_CACHE_OP_GLOBAL
                    : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
                                                      : SM_CACHE_OP_PLAIN;
     if (G_UNLIKELY(sm->defer)) {

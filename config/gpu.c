@@ -55,6 +55,8 @@ static const CfgField top_fields[] = {
     FS("memory", "global memory levels"),
     FS("caches", "an L1 per SM and a shared L2 in front of the memory levels: caches.l1, "
                  "caches.l2"),
+    FS("lsu", "the LD/ST path (kernels over SASS): the L1TEX stage a global warp-access's lines "
+              "pass, and the store data it reads"),
     FS("sass", "how SASS opcodes run (kernels over SASS): sass.ops.OPCODE: {unit, "
                "latency_cycles, issue_cycles, lanes_per_scheduler}"),
 };
@@ -147,12 +149,35 @@ static const CfgField branch_fields[] = {
       "cycles a warp waits, beyond the branch's own, after a branch that splits its lanes"),
 };
 
+static const CfgField lsu_fields[] = {
+    F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
+      "the L1TEX stage looks up a load's lines one after another, this long each, one access "
+      "at a time per SM; the lines go on to the L1 and beyond once all are looked up"),
+    F("return_line_cycles", CFG_FIELD_UINT, lsu.return_line_cycles, 0, 1024, "cycles",
+      "a load's data comes back to the registers a line at a time: each line after the first "
+      "adds this to its latency"),
+    F("store_line_cycles", CFG_FIELD_UINT, lsu.store_line_cycles, 0, 1024, "cycles",
+      "stage cycles per line a store writes"),
+    F("partial_sector_cycles", CFG_FIELD_UINT, lsu.partial_sector_cycles, 0, 1024, "cycles",
+      "stage cycles, besides its line's, per sector a store writes only in part (a byte mask)"),
+    F("store_bytes_per_cycle", CFG_FIELD_UINT, lsu.store_bytes_per_cycle, 0, 1u << 16,
+      "bytes/cycle", "a store keeps the stage at least its bytes over this (0: no such floor)"),
+    F("store_read_cycles", CFG_FIELD_UINT, lsu.store_read_cycles, 0, 1u << 16, "cycles",
+      "a store's registers (address and data) are read this long after its issue: an "
+      "instruction that writes one of them waits until then (long_scoreboard)"),
+    F("store_buffer", CFG_FIELD_UINT, lsu.store_buffer, 0, 1024, "stores",
+      "stores whose data was read and that have not yet passed the stage, per SM: a store's "
+      "registers are read no earlier than the stage is done with the store this many before it "
+      "(0: no limit)"),
+};
+
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields)},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
     {"units.*", unit_fields, G_N_ELEMENTS(unit_fields)},
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields)},
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields)},
+    {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields)},
     {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS},
     {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS},
     {"caches.l1", cfg_l1_fields, CFG_N_L1_FIELDS},
@@ -316,6 +341,9 @@ cfg_gpu_load(const CfgNode *root, GError **error)
   if (!cfg_load_fields(cfg_node_get(root, "branch"), "branch", branch_fields,
                        G_N_ELEMENTS(branch_fields), g, error))
     return NULL;
+  if (!cfg_load_fields(cfg_node_get(root, "lsu"), "lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), g,
+                       error))
+    return NULL;
   const CfgNode *memory = cfg_node_get(root, "memory");
   if (memory == NULL)
     return (cfg_fail(error, root, "the GPU file needs a memory section"), NULL);
@@ -473,6 +501,23 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          "  not_taken_cycles: %u\n  divergent_cycles: %u\n",
                          g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles,
                          g->branch.not_taken_cycles, g->branch.divergent_cycles);
+  g_string_append_printf(out,
+                         "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
+                         "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
+                         "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
+                         "  store_buffer: %u\n",
+                         g->lsu.load_line_cycles, g->lsu.return_line_cycles,
+                         g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
+                         g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
+                         g->lsu.store_buffer);
   cfg_gpu_memory_print(g, out);
   cfg_sass_ops_print(g, out);
+}
+
+gboolean
+cfg_gpu_has_lsu(const CfgGpu *g)
+{
+  return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
+         g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
+         g->lsu.store_buffer;
 }

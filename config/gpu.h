@@ -131,7 +131,23 @@ typedef struct {
   struct {
     CfgCache l1, l2;
   } caches;
+  /* The LD/ST path between the warps and the memory system (kernels over SASS): the L1TEX
+   * stage that looks up a global warp-access's lines before they go on, and the stores' data
+   * it reads from the register file.  All 0: no stage (accesses reach the memory system at
+   * issue, stores free their registers at once). */
+  struct {
+    guint load_line_cycles;      /* stage cycles per line of a load */
+    guint return_line_cycles;    /* each line of a load after the first: later data */
+    guint store_line_cycles;     /* stage cycles per line of a store */
+    guint partial_sector_cycles; /* ... and per sector a store writes in part */
+    guint store_bytes_per_cycle; /* a store's data enters the stage at this rate (0: at once) */
+    guint store_read_cycles;     /* a store's registers are read this long after its issue */
+    guint store_buffer;          /* stores read and not yet through the stage, per SM (0: any) */
+  } lsu;
 } CfgGpu;
+
+/* Whether the GPU file has an LD/ST stage (some lsu key is not 0). */
+gboolean cfg_gpu_has_lsu(const CfgGpu *gpu);
 
 /* Loads a GPU from @root (a parsed YAML file with any --set overrides applied). */
 CfgGpu *cfg_gpu_load(const CfgNode *root, GError **error);

@@ -71,6 +71,7 @@ new_record(SmGpu *v, SmWarp *w, guint64 t)
   r->sm = (guint16)d->m;
   r->ext = NO_EXT;
   r->level = v->info[w->pc].level;
+  r->delay = r->tail = 0;
   return r;
 }
 
@@ -93,7 +94,7 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
     guint64 lines[32];
     guint8 sectors[32];
     guint n = sm_window_lines(v, ii, &w->chase, lines, sectors);
-    return sm_defer_lines(v, w, t, n, lines, sectors, ii->level, ii->cache_op);
+    return sm_defer_lines(v, w, t, t, 0, n, lines, sectors, ii->level, ii->cache_op);
   }
   SmDefer *d = v->defer;
   Deferred *r = new_record(v, w, t);
@@ -110,14 +111,16 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 }
 
 guint64
-sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, const guint8 *masks,
-               guint level, guint op)
+sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
+               const guint64 *lines, const guint8 *masks, guint level, guint op)
 {
   SmDefer *d = v->defer;
   DeferSet *set = &d->set[d->cur];
   const SmInsnInfo *ii = &v->info[w->pc];
   Deferred *r = new_record(v, w, t);
   r->level = (guint8)level;
+  r->delay = (guint32)(enter - t);
+  r->tail = (guint32)tail;
   if (n > INLINE_LINES) {
     r->ext = set->ext_lines->len;
     g_array_set_size(set->ext_lines, r->ext + n);
@@ -127,7 +130,8 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, co
   guint8 *to_sectors = rec_sectors(set, r);
   if (level == CFG_LEVEL_CACHED) {
     r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
-    r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, t, n, lines, masks, (SmCacheOp)op,
+    r->l1_done = enter;
+    r->n = (guint8)sm_memory_l1_access(&v->mem, d->m, enter, n, lines, masks, (SmCacheOp)op,
                                        ii->is_store, NULL, &r->l1_done, to_lines, to_sectors);
   } else {
     r->kind = DEFER_LINES;
@@ -138,7 +142,7 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint n, const guint64 *lines, co
   r->n_issued = (guint8)n;
   sm_memory_count_issued(&v->mem, d->m, n);
   if (r->kind == DEFER_CACHED && r->n == 0) {
-    guint64 done = r->l1_done; /* the L1 answered it whole */
+    guint64 done = r->l1_done + tail; /* the L1 answered it whole */
     if (r->ext != NO_EXT) {
       g_array_set_size(set->ext_lines, r->ext);
       g_array_set_size(set->ext_sectors, r->ext);
@@ -196,24 +200,24 @@ sm_defer_send(SmGpu *sm, SmGpu *v, DeferSet *set, Deferred *r)
    * cycle is taken in that cycle, in any order) */
   v->defer->post.held = &set->events;
   mem->engine = &v->defer->post;
-  guint64 base;
+  guint64 base, at = r->t + r->delay; /* its lines reach the L1 then */
   if (r->kind == DEFER_CACHED) {
-    base = sm_memory_l2_access(mem, m, r->t, r->n, lines, sectors, ii->is_store, NULL);
+    base = sm_memory_l2_access(mem, m, at, r->n, lines, sectors, ii->is_store, NULL);
     base = MAX(base, r->l1_done);
   } else { /* (counted in flight at issue, by the view) */
     if (r->kind == DEFER_LEVEL) {
       guint64 rng = r->rng;
-      base = sm_memory_access(mem, m, ii->level, r->t, r->n, ii->trans_bytes, r->line_base,
+      base = sm_memory_access(mem, m, ii->level, at, r->n, ii->trans_bytes, r->line_base,
                               ii->random_lines, ii->is_store, &rng);
     } else {
       guint bytes[SM_MEMORY_MAX_LINES];
       for (guint i = 0; i < r->n; i++)
         bytes[i] = sm_popcount32(sectors[i]) * mem->sector_bytes;
-      base = sm_memory_access_lines(mem, m, r->level, r->t, r->n, lines, bytes, ii->is_store);
+      base = sm_memory_access_lines(mem, m, r->level, at, r->n, lines, bytes, ii->is_store);
     }
   }
   mem->engine = &sm->engine;
-  return base;
+  return base + r->tail;
 }
 
 /* What sm_issue() does with record @r's completion, on view @v's thread. */

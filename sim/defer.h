@@ -29,6 +29,8 @@ typedef struct {
   guint16 sm;
   guint8 kind, n, n_issued; /* lines still to send; transactions counted in flight */
   guint8 level;             /* DEFER_LINES: the memory level */
+  guint32 delay;            /* its lines reach the L1 this long after its issue (lsu.h) */
+  guint32 tail;             /* its data is back this long after the memory system's completion */
   guint64 lines[INLINE_LINES];
   guint8 sectors[INLINE_LINES];
 } Deferred;

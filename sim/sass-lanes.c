@@ -5,10 +5,12 @@
 
 /* the lines an access touches, with the bytes of the sectors touched in each */
 guint
-sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks)
+sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes, guint8 *masks,
+              guint8 *partial)
 {
   guint line_bytes = sm->mem.line_bytes, sector_bytes = sm->mem.sector_bytes;
   guint32 sectors[SM_MEMORY_MAX_LINES];
+  guint16 in_sector[SM_MEMORY_MAX_LINES][8]; /* @partial: the lanes' bytes in each sector */
   guint n = 0;
   for (guint32 m = st->enabled; m; m &= m - 1) {
     guint l = (guint)__builtin_ctz(m);
@@ -24,13 +26,24 @@ sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,
           break;
         lines[n] = line;
         sectors[n++] = 0;
+        if (partial)
+          memset(in_sector[k], 0, sizeof in_sector[k]);
       }
       sectors[k] |= 1u << (sector & 31);
+      if (partial) {
+        guint64 next = (p / sector_bytes + 1) * sector_bytes;
+        in_sector[k][sector & 7] += (guint16)(MIN(end, next) - p);
+      }
     }
   }
   for (guint k = 0; k < n; k++) {
     bytes[k] = (guint)__builtin_popcount(sectors[k]) * sector_bytes;
     masks[k] = (guint8)sectors[k];
+    if (partial) {
+      partial[k] = 0;
+      for (guint32 m = masks[k]; m; m &= m - 1)
+        partial[k] += in_sector[k][__builtin_ctz(m)] < sector_bytes;
+    }
   }
   return n;
 }

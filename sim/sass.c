@@ -471,7 +471,9 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     guint64 lines[SM_MEMORY_MAX_LINES];
     guint bytes[SM_MEMORY_MAX_LINES];
     guint8 masks[SM_MEMORY_MAX_LINES];
-    guint n = sm_sass_lines(sm, &step, lines, bytes, masks);
+    guint8 partial[SM_MEMORY_MAX_LINES];
+    gboolean stage_store = ii->is_store && sm->lsu.on;
+    guint n = sm_sass_lines(sm, &step, lines, bytes, masks, stage_store ? partial : NULL);
     guint level = ii->level;
     if (step.space == EXEC_SPACE_GLOBAL) {
       /* the level of the buffer the first lane reaches */
@@ -484,13 +486,21 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     SmCacheOp op = sass_has(in, SASS_MOD_STRONG) && !sass_has(in, SASS_MOD_SM) ? SM_CACHE_OP_GLOBAL
                    : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
                                                      : SM_CACHE_OP_PLAIN;
-    if (G_UNLIKELY(sm->defer)) {
-      base = sm_defer_lines(sm, w, t, n, lines, masks, level, op); /* known later (parallel.c) */
+    /* the SM's LD/ST stage first (lsu.h): the lines reach the L1 at p.enter */
+    SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, ii->is_store, n, partial,
+                              (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u));
+    if (ii->is_store && w->sb.held)
+      sm_scoreboard_hold(&w->sb, deps, p.read);
+    if (G_UNLIKELY(sm->defer)) { /* known later (parallel.c) */
+      base = sm_defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
     } else if (level == CFG_LEVEL_CACHED) {
-      base = sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, masks, op, ii->is_store,
-                                     sm->trace ? &sm->outcome : NULL);
+      base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks, op, ii->is_store,
+                                     sm->trace ? &sm->outcome : NULL) +
+             p.tail;
     } else {
-      base = sm_memory_access_lines(&sm->mem, w->sm, level, t, n, lines, bytes, ii->is_store);
+      base =
+          sm_memory_access_lines(&sm->mem, w->sm, level, p.enter, n, lines, bytes, ii->is_store) +
+          p.tail;
       sm_memory_count_issued(&sm->mem, w->sm, n);
     }
     latency = no_latency;

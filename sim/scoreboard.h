@@ -14,6 +14,8 @@
 typedef struct {
   guint64 *ready;   /* n_regs x ISA_UNIT_COUNT */
   guint8 *producer; /* n_regs: SmState of a warp waiting on this register */
+  guint64 *held;    /* n_regs: read by a store until then, not to be written before (lsu.h);
+                       NULL: no store holds its registers */
 } SmScoreboard;
 
 static inline guint64
@@ -63,16 +65,31 @@ sm_scoreboard_deps_ready(const SmScoreboard *sb, const IsaDeps *d, IsaUnit unit,
       worst = d->src[i];
     }
   }
+  gboolean held = FALSE; /* the worst is a register a store still reads */
   for (guint i = 0; i < d->n_dst; i++) {
     guint64 x = sm_scoreboard_ready(sb, d->dst[i], unit);
     if (x > r) {
       r = x;
       worst = d->dst[i];
+      held = FALSE;
+    }
+    if (G_UNLIKELY(sb->held != NULL) && sb->held[d->dst[i]] > r) {
+      r = sb->held[d->dst[i]];
+      worst = d->dst[i];
+      held = TRUE;
     }
   }
   if (worst != ISA_NO_REG)
-    *state = (SmState)sb->producer[worst];
+    *state = held ? SM_STATE_LONG_SCOREBOARD : (SmState)sb->producer[worst];
   return r;
+}
+
+/* A store reads @d's sources until @until: writing one of them waits (write after read). */
+static inline void
+sm_scoreboard_hold(SmScoreboard *sb, const IsaDeps *d, guint64 until)
+{
+  for (guint i = 0; i < d->n_src; i++)
+    sb->held[d->src[i]] = MAX(sb->held[d->src[i]], until);
 }
 
 /* @reg is ready for a consumer on unit u from cycle base + latency[u]. */

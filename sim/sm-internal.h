@@ -7,6 +7,7 @@
 #include "blocks.h"
 #include "clock.h"
 #include "engine.h"
+#include "lsu.h"
 #include "memory.h"
 #include "pipe.h"
 #include "scheduler.h"
@@ -92,6 +93,8 @@ struct SmGpu {
   /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
    * the block scheduler, the event queue */
   SmMemory mem;
+  SmLsu lsu;              /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
+  guint64 *held_pool;     /* per warp slot x register slot: SmScoreboard.held; NULL: none */
   SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   guint grid_blocks, next_block, blocks_retired;
   guint64 end_cycle; /* latest retirement so far */
@@ -332,9 +335,11 @@ void sm_defer_retired(SmGpu *view, guint b, guint64 t);
  * the error the single loop would have met first (parallel.c). */
 void sm_defer_error(SmGpu *view, guint64 t, GError *error);
 /* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
- * through the caches with @op: like sm_defer_global() (parallel.c). */
-guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint n, const guint64 *lines,
-                       const guint8 *masks, guint level, guint op);
+ * through the caches with @op, issued at @t, its lines reaching the L1 at @enter and its data
+ * back @tail after the memory system's completion (the LD/ST stage, lsu.h): like
+ * sm_defer_global() (parallel.c). */
+guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
+                       const guint64 *lines, const guint8 *masks, guint level, guint op);
 /* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
  * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
  * another's in a window, whose order only the single loop knows (sm-new.c). */
@@ -368,11 +373,12 @@ void sm_sass_launch(SmGpu *sm, guint b);
 void sm_sass_settle(SmGpu *sm, SmWarp *w);
 void sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 /* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
- * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each; the bank
+ * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each, and (when
+ * @partial is not NULL) how many of those sectors the lanes touch only in part; the bank
  * passes of a shared one (the most distinct words any bank serves, at least those its bytes
  * need). */
 guint sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,
-                    guint8 *masks);
+                    guint8 *masks, guint8 *partial);
 guint sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st);
 /* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
  * a SASS kernel's instructions so. */

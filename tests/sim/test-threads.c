@@ -487,7 +487,7 @@ END_TEST
 
 typedef struct {
   const char *kernel;
-  const char *sets[6];
+  const char *sets[8];
   gboolean apart;
 } SassCase;
 
@@ -506,6 +506,13 @@ static const SassCase sass_cases[] = {
      TRUE},
     {"isa/kernels/mlp.yaml",
      {"sm_count=3", "sms=3", "pattern=split", "width=16", "loads=4", NULL},
+     TRUE},
+    /* the LD/ST stage (lsu.h): stores holding their registers, loads of 32 lines */
+    {"isa/kernels/h100/mempipe-lines.yaml",
+     {"sm_count=4", "sms=4", "op=st_l2", "lines=8", "warps_per_sm=8", "iters=16"},
+     TRUE},
+    {"isa/kernels/h100/mempipe-lines.yaml",
+     {"sm_count=3", "sms=3", "op=ld_l1", "lines=32", "warps_per_sm=6", NULL},
      TRUE},
     /* REDG: blocks meet in global memory, so one loop from the start */
     {"isa/kernels/textbook/reduce.yaml", {"sm_count=4", "n=16384", "grid=16", NULL}, FALSE},

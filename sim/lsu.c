@@ -1,0 +1,72 @@
+/* The LD/ST path's L1TEX stage and store buffer, per SM (lsu.h). */
+#include "lsu.h"
+
+#include "sm.h"
+
+void
+sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
+{
+  memset(lsu, 0, sizeof *lsu);
+  lsu->on = cfg_gpu_has_lsu(gpu);
+  if (!lsu->on)
+    return;
+  lsu->load_line = gpu->lsu.load_line_cycles;
+  lsu->return_line = gpu->lsu.return_line_cycles;
+  lsu->store_line = gpu->lsu.store_line_cycles;
+  lsu->partial_sector = gpu->lsu.partial_sector_cycles;
+  lsu->store_bytes = gpu->lsu.store_bytes_per_cycle;
+  lsu->read = gpu->lsu.store_read_cycles;
+  lsu->buffer = gpu->lsu.store_buffer;
+  lsu->free = g_new0(guint64, n_sm);
+  if (lsu->buffer) {
+    lsu->buf_done = g_new0(guint64, (gsize)n_sm * lsu->buffer);
+    lsu->buf_head = g_new0(guint, n_sm);
+  }
+}
+
+void
+sm_lsu_clear(SmLsu *lsu)
+{
+  g_free(lsu->free);
+  g_free(lsu->buf_done);
+  g_free(lsu->buf_head);
+  memset(lsu, 0, sizeof *lsu);
+}
+
+/* Stage cycles of a store: its lines, the sectors it writes in part, at least its data's. */
+static guint64
+store_cycles(const SmLsu *lsu, guint n, const guint8 *partial, guint data_bytes)
+{
+  guint64 cycles = 0;
+  for (guint i = 0; i < n; i++)
+    cycles += lsu->store_line + (guint64)partial[i] * lsu->partial_sector;
+  if (lsu->store_bytes)
+    cycles = MAX(cycles, ((guint64)data_bytes + lsu->store_bytes - 1) / lsu->store_bytes);
+  return cycles;
+}
+
+SmLsuPass
+sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint8 *partial,
+            guint data_bytes)
+{
+  SmLsuPass p = {.enter = t, .tail = 0, .read = t};
+  if (!lsu->on || n == 0)
+    return p;
+  guint64 cycles = store ? store_cycles(lsu, n, partial, data_bytes) : (guint64)n * lsu->load_line;
+  guint64 start = MAX(t, lsu->free[m]);
+  p.enter = start + cycles;
+  lsu->free[m] = p.enter;
+  if (!store) {
+    p.tail = (guint64)(n - 1) * lsu->return_line;
+    return p;
+  }
+  p.read = t + lsu->read;
+  if (lsu->buffer) {
+    guint64 *done = &lsu->buf_done[(gsize)m * lsu->buffer];
+    guint *head = &lsu->buf_head[m];
+    p.read = MAX(p.read, done[*head]); /* a place: the stage done with the store `buffer` back */
+    done[*head] = p.enter;
+    *head = *head + 1 == lsu->buffer ? 0 : *head + 1;
+  }
+  return p;
+}

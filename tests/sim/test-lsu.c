@@ -1,0 +1,149 @@
+/* The LD/ST stage (lsu.h), cycle by cycle: a load's lines one a cycle and its data a line a
+ * cycle after, accesses in turn, a store's lines, partial sectors and data floor, its registers
+ * read late and no earlier than a place in the store buffer; off, it changes nothing. */
+#include <check.h>
+
+#include "lsu.h"
+
+static CfgGpu *
+gpu_with(guint load, guint ret, guint store, guint partial, guint bytes, guint read, guint buffer)
+{
+  CfgGpu *g = g_new0(CfgGpu, 1);
+  g->lsu.load_line_cycles = load;
+  g->lsu.return_line_cycles = ret;
+  g->lsu.store_line_cycles = store;
+  g->lsu.partial_sector_cycles = partial;
+  g->lsu.store_bytes_per_cycle = bytes;
+  g->lsu.store_read_cycles = read;
+  g->lsu.store_buffer = buffer;
+  return g;
+}
+
+/* The H100's: a line a cycle each way, stores a line and a partial sector a cycle, 32 bytes a
+ * cycle, read 28 cycles after issue, 32 stores buffered (config/gpus/h100.yaml). */
+static CfgGpu *
+h100_like(void)
+{
+  return gpu_with(1, 1, 1, 1, 32, 28, 32);
+}
+
+START_TEST(test_loads_take_a_line_a_cycle)
+{
+  g_autofree CfgGpu *g = h100_like();
+  SmLsu l;
+  sm_lsu_init(&l, g, 2);
+  /* 32 lines at cycle 100: looked up by 132, the data's last line 31 cycles after the rest */
+  SmLsuPass p = sm_lsu_pass(&l, 0, 100, FALSE, 32, NULL, 0);
+  ck_assert_uint_eq(p.enter, 132);
+  ck_assert_uint_eq(p.tail, 31);
+  /* another SM's stage is its own */
+  p = sm_lsu_pass(&l, 1, 101, FALSE, 1, NULL, 0);
+  ck_assert_uint_eq(p.enter, 102);
+  ck_assert_uint_eq(p.tail, 0);
+  /* the next access of SM 0 waits for the stage: 4 lines from 132 */
+  p = sm_lsu_pass(&l, 0, 101, FALSE, 4, NULL, 0);
+  ck_assert_uint_eq(p.enter, 136);
+  ck_assert_uint_eq(p.tail, 3);
+  /* after the stage went idle, from the issue */
+  p = sm_lsu_pass(&l, 0, 500, FALSE, 1, NULL, 0);
+  ck_assert_uint_eq(p.enter, 501);
+  sm_lsu_clear(&l);
+}
+END_TEST
+
+START_TEST(test_stores_pay_lines_partial_sectors_and_data)
+{
+  g_autofree CfgGpu *g = h100_like();
+  SmLsu l;
+  sm_lsu_init(&l, g, 1);
+  guint8 whole[32] = {0}, one[32], four[32];
+  for (guint i = 0; i < 32; i++) {
+    one[i] = 1;
+    four[i] = 4;
+  }
+  /* 128 bytes in one line of whole sectors: the data's 4 cycles, not the line's 1 */
+  SmLsuPass p = sm_lsu_pass(&l, 0, 0, TRUE, 1, whole, 128);
+  ck_assert_uint_eq(p.enter, 4);
+  ck_assert_uint_eq(p.tail, 0);
+  /* 8 lines of one partial sector: 16 */
+  p = sm_lsu_pass(&l, 0, 1000, TRUE, 8, one, 128);
+  ck_assert_uint_eq(p.enter, 1016);
+  /* 8 lines of 4 partial sectors: 40; 32 lines of one: 64 */
+  p = sm_lsu_pass(&l, 0, 2000, TRUE, 8, four, 128);
+  ck_assert_uint_eq(p.enter, 2040);
+  p = sm_lsu_pass(&l, 0, 3000, TRUE, 32, one, 128);
+  ck_assert_uint_eq(p.enter, 3064);
+  /* 512 bytes (STG.128) in 4 lines of whole sectors: the data's 16 */
+  p = sm_lsu_pass(&l, 0, 4000, TRUE, 4, whole, 512);
+  ck_assert_uint_eq(p.enter, 4016);
+  sm_lsu_clear(&l);
+}
+END_TEST
+
+/* Registers are read 28 cycles after issue while the buffer has room; with 32 stores of 64
+ * cycles each queued, the 33rd waits for the first to pass the stage. */
+START_TEST(test_store_registers_read_late_and_buffered)
+{
+  g_autofree CfgGpu *g = h100_like();
+  SmLsu l;
+  sm_lsu_init(&l, g, 1);
+  guint8 one[32];
+  for (guint i = 0; i < 32; i++)
+    one[i] = 1;
+  for (guint k = 0; k < 32; k++) {
+    SmLsuPass p = sm_lsu_pass(&l, 0, 10 + k, TRUE, 32, one, 128);
+    ck_assert_uint_eq(p.read, 10 + k + 28);
+    ck_assert_uint_eq(p.enter, 10 + 64 * (k + 1));
+  }
+  SmLsuPass p = sm_lsu_pass(&l, 0, 42, TRUE, 32, one, 128);
+  ck_assert_uint_eq(p.read, 10 + 64); /* the first store through the stage */
+  ck_assert_uint_eq(p.enter, 10 + 64 * 33);
+  p = sm_lsu_pass(&l, 0, 43, TRUE, 32, one, 128);
+  ck_assert_uint_eq(p.read, 10 + 128);
+  /* a load behind them waits for the stage but has no registers to hold */
+  p = sm_lsu_pass(&l, 0, 44, FALSE, 1, NULL, 0);
+  ck_assert_uint_eq(p.enter, 10 + 64 * 34 + 1);
+  ck_assert_uint_eq(p.read, 44);
+  sm_lsu_clear(&l);
+}
+END_TEST
+
+START_TEST(test_off_changes_nothing)
+{
+  g_autofree CfgGpu *g = gpu_with(0, 0, 0, 0, 0, 0, 0);
+  SmLsu l;
+  sm_lsu_init(&l, g, 1);
+  ck_assert(!l.on);
+  guint8 one[32] = {1};
+  for (guint k = 0; k < 3; k++) {
+    SmLsuPass p = sm_lsu_pass(&l, 0, 77, k == 1, 32, one, 128);
+    ck_assert_uint_eq(p.enter, 77);
+    ck_assert_uint_eq(p.tail, 0);
+    ck_assert_uint_eq(p.read, 77);
+  }
+  sm_lsu_clear(&l);
+}
+END_TEST
+
+static Suite *
+lsu_suite(void)
+{
+  Suite *s = suite_create("lsu");
+  TCase *tc = tcase_create("stage");
+  tcase_add_test(tc, test_loads_take_a_line_a_cycle);
+  tcase_add_test(tc, test_stores_pay_lines_partial_sectors_and_data);
+  tcase_add_test(tc, test_store_registers_read_late_and_buffered);
+  tcase_add_test(tc, test_off_changes_nothing);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int
+main(void)
+{
+  SRunner *sr = srunner_create(lsu_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

@@ -85,6 +85,12 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
     sm_warp_prepare(sm, w);
     blk->live++;
     sm_wake_warp(sm, w, t);
+    /* resident from now on: no instruction until its scheduler first looks at it */
+    w->stats->state_cycles[w->state] += t - MIN(w->state_since, t);
+    w->state = SM_STATE_NO_INSTRUCTION;
+    w->state_since = t;
+    if (G_UNLIKELY(sm->trace))
+      sm_trace_state(sm, w, SM_STATE_NO_INSTRUCTION, t);
   }
   if (blk->live == 0)
     retire_block(sm, b, t);
@@ -174,6 +180,7 @@ sm_blocks_warp_finished(SmGpu *sm, SmWarp *w)
     guint64 end = MAX(w->finish, w->last_issue + 1);
     w->stats->resident_warp_cycles += end - w->launched;
     blk->retire = MAX(blk->retire, end);
+    sm_warp_drained(sm, w, end);
   }
   blk->live--;
   if (blk->live == 0)

@@ -308,6 +308,7 @@ sm_defer_catch_up(SmGpu *v)
     SmWarp *w = &v->warps[g_array_index(d->due, Ended, k).index];
     guint64 end = MAX(w->finish, w->last_issue + 1);
     w->stats->resident_warp_cycles += end - w->launched;
+    sm_warp_drained(v, w, end);
     SmBlock *blk = &v->blocks[w->block];
     blk->retire = MAX(blk->retire, end);
   }

@@ -392,3 +392,15 @@ G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(SmGpu *sm, SmSchedule
                                                            guint64 t, guint slot, guint64 complete,
                                                            guint passes);
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(SmGpu *sm, guint64 t);
+
+/* @w exited at its last issue and was in drain since; its last access completes at @end (at
+ * least the cycle after that issue): from then on its slot is inactive. */
+static inline void
+sm_warp_drained(SmGpu *sm, SmWarp *w, guint64 end)
+{
+  w->stats->state_cycles[SM_STATE_DRAIN] += end - w->state_since;
+  w->state = SM_STATE_INACTIVE;
+  w->state_since = end;
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_state(sm, w, SM_STATE_INACTIVE, end);
+}

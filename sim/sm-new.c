@@ -179,7 +179,7 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
       w->sb.held = sm->held_pool + (gsize)i * n_regs;
     for (guint r = 0; r < n_regs; r++)
       w->sb.producer[r] = SM_STATE_WAIT;
-    w->state = SM_STATE_NO_INSTRUCTION;
+    w->state = SM_STATE_INACTIVE;
     /* seeded by its number among all the GPU's schedulers' warps, position by position */
     guint nth = (guint)w->pos * sm->n_sched + w->sched;
     w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + nth) | 1;

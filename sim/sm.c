@@ -68,7 +68,7 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
 {
   set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
-    set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + 1);
+    set_state(sm, w, SM_STATE_DRAIN, t + 1); /* until its accesses are done: sm_warp_drained() */
     if (G_UNLIKELY(sm->clock))
       sm_clock_done(sm->clock, (guint)(w - sm->warps));
     sm->n_done++;

@@ -3,9 +3,9 @@
 #include "stats.h"
 
 static const char *const state_names[SM_STATE_COUNT] = {
-    "selected",         "not_selected",       "wait",           "long_scoreboard",
-    "short_scoreboard", "math_pipe_throttle", "lg_throttle",    "mio_throttle",
-    "barrier",          "no_instruction",     "dispatch_stall", "async_copy_wait",
+    "selected",           "not_selected",    "wait",         "long_scoreboard", "short_scoreboard",
+    "math_pipe_throttle", "lg_throttle",     "mio_throttle", "barrier",         "no_instruction",
+    "dispatch_stall",     "async_copy_wait", "drain",        "inactive",
 };
 
 const char *
@@ -56,9 +56,14 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->l2_sectors_per_request = per(s->l2_sectors, s->l2_requests);
   o->theoretical_occupancy = per(s->warps, s->max_warps);
   o->achieved_occupancy = per(s->resident_warp_cycles, s->cycles * s->max_warps);
-  guint64 warp_cycles = (guint64)s->warps * s->cycles;
+  /* a resident warp's states as shares of resident warp-cycles (as Nsight samples only
+   * resident warps); inactive as a share of all warp slots' cycles */
+  guint64 slot_cycles = 0;
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    slot_cycles += s->state_cycles[i];
+  guint64 resident = slot_cycles - s->state_cycles[SM_STATE_INACTIVE];
   for (guint i = 0; i < SM_STATE_COUNT; i++) {
-    o->state_share[i] = per(s->state_cycles[i], warp_cycles);
+    o->state_share[i] = per(s->state_cycles[i], i == SM_STATE_INACTIVE ? slot_cycles : resident);
     o->state_per_issue[i] = per(s->state_cycles[i], s->issued);
   }
   for (guint i = 0; i < s->schedulers; i++)

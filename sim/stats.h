@@ -15,9 +15,13 @@ typedef enum {
   SM_STATE_LG_THROTTLE,        /* LD/ST pipe busy or too many memory transactions in flight */
   SM_STATE_MIO_THROTTLE,       /* shared-memory queue full */
   SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
-  SM_STATE_NO_INSTRUCTION,     /* finished, or not yet launched */
+  SM_STATE_NO_INSTRUCTION,     /* launched, its first instruction not yet looked at */
   SM_STATE_DISPATCH_STALL,     /* ready, but its result would find no register-file write port */
   SM_STATE_ASYNC_COPY_WAIT,    /* at DEPBAR: waiting for groups of asynchronous copies to land */
+  SM_STATE_DRAIN,              /* exited, its memory accesses (stores too) still in flight */
+  /* not a resident warp's: the slot holds no warp (none launched yet, or the last one exited
+   * with nothing left in flight).  Shares of the others are of resident warp-cycles. */
+  SM_STATE_INACTIVE,
   SM_STATE_COUNT
 } SmState;
 
@@ -83,7 +87,7 @@ typedef struct {
   /* in Nsight Compute's words: L1TEX and LTS sector hit rates (%), sectors per request */
   double l1_hit_rate, l1_sectors_per_request, l2_hit_rate, l2_far_hit_rate, l2_sectors_per_request;
   double theoretical_occupancy, achieved_occupancy;
-  double state_share[SM_STATE_COUNT];     /* of all warp-cycles */
+  double state_share[SM_STATE_COUNT];     /* of resident warp-cycles; inactive: of all */
   double state_per_issue[SM_STATE_COUNT]; /* warp-cycles per issued instruction */
   double issue_utilisation[SM_MAX_SCHEDULERS];
   double eligible_per_cycle, active_per_cycle;

@@ -114,8 +114,12 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
     g_string_append_printf(out, " %.1f%%", 100 * m.issue_utilisation[i]);
   g_string_append_printf(out, " busy; eligible warps %.2f/cycle, active %.2f/cycle\n",
                          m.eligible_per_cycle, m.active_per_cycle);
-  g_string_append(out, "warp states  share of warp-cycles, warp-cycles per issued instruction\n");
+  g_string_append(out, "warp states  share of resident warp-cycles, warp-cycles per issued "
+                       "instruction\n");
   for (guint i = 0; i < SM_STATE_COUNT; i++)
-    g_string_append_printf(out, "  %-20s %6.2f%% %9.3f\n", sm_state_name(i), 100 * m.state_share[i],
-                           m.state_per_issue[i]);
+    if (i != SM_STATE_INACTIVE)
+      g_string_append_printf(out, "  %-20s %6.2f%% %9.3f\n", sm_state_name(i),
+                             100 * m.state_share[i], m.state_per_issue[i]);
+  g_string_append_printf(out, "  %-20s %6.2f%% of warp-slot cycles: no warp resident\n",
+                         sm_state_name(SM_STATE_INACTIVE), 100 * m.state_share[SM_STATE_INACTIVE]);
 }

@@ -40,6 +40,46 @@ START_TEST(test_a_store_waits_for_its_data_and_counts_written_bytes)
   ck_assert_double_eq_tol(m.write_bytes_per_cycle, 1280.0 / 2209, 1e-12);
   ck_assert_double_eq_tol(m.read_bytes_per_cycle + m.write_bytes_per_cycle, m.bytes_per_cycle,
                           1e-12);
+  /* the warp exits at its last STG (2009) and drains until the store completes: 2010..2209 */
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_DRAIN], 199);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_INACTIVE], 0);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_NO_INSTRUCTION], 0);
+  ck_assert_double_eq_tol(m.state_share[SM_STATE_DRAIN], 199.0 / 2209, 1e-12);
+  test_run_free(run);
+}
+END_TEST
+
+/* Warp states count resident warps only.  Three warps of 10 dependent FADDs (latency 4) on one
+ * scheduler issue in turn: warp w at 4k + w, its last result at 40 + w, the run's end at 42.
+ * Each is in drain for the 3 cycles after its last issue while that result is in flight, and
+ * warps 0 and 1 leave their slots inactive for the last 2 and 1 cycles.  Shares are of
+ * resident warp-cycles (123), inactive's of all slots' cycles (126). */
+START_TEST(test_slots_with_no_warp_are_inactive)
+{
+  TestRun *run = run_toy("name: k\nwarps_per_sm: 3\nstream: |\n  repeat 10 {\n"
+                         "    FADD R1, R1, R2\n  }\n",
+                         NULL);
+  const SmStats *s = sm_stats(run->sm);
+  ck_assert_uint_eq(s->cycles, 42);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_SELECTED], 30);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_NOT_SELECTED], 3);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_WAIT], 81);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_DRAIN], 9);
+  ck_assert_uint_eq(s->state_cycles[SM_STATE_INACTIVE], 3);
+  guint64 all = 0;
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    all += s->state_cycles[i];
+  ck_assert_uint_eq(all, 3 * 42);
+  ck_assert_uint_eq(all - s->state_cycles[SM_STATE_INACTIVE], s->resident_warp_cycles);
+  SmSummary m;
+  sm_summary_compute(s, &m);
+  double resident = 0;
+  for (guint i = 0; i < SM_STATE_COUNT; i++)
+    if (i != SM_STATE_INACTIVE)
+      resident += m.state_share[i];
+  ck_assert_double_eq_tol(resident, 1.0, 1e-12);
+  ck_assert_double_eq_tol(m.state_share[SM_STATE_INACTIVE],
+                          (double)s->state_cycles[SM_STATE_INACTIVE] / (double)all, 1e-12);
   test_run_free(run);
 }
 END_TEST
@@ -281,6 +321,7 @@ memops_suite(void)
   TCase *tc = tcase_create("memops");
   tcase_add_test(tc, test_the_sm_port_serialises_its_transactions);
   tcase_add_test(tc, test_a_store_waits_for_its_data_and_counts_written_bytes);
+  tcase_add_test(tc, test_slots_with_no_warp_are_inactive);
   tcase_add_test(tc, test_access_widths_set_transactions);
   tcase_add_test(tc, test_depbar_waits_until_the_nth_newest_group_landed);
   tcase_add_test(tc, test_a_barrier_waits_for_the_warps_shared_stores);

@@ -39,6 +39,10 @@ static const CfgField top_fields[] = {
        "place); none: all warps alike"),
     F("sm_count", CFG_FIELD_UINT, sm_count, 1, 1024, "SMs",
       "SMs simulated together; memory bandwidth and channels are per SM and add up"),
+    F("launch_cycles", CFG_FIELD_UINT, launch_cycles, 0, 1u << 24, "cycles",
+      "a kernel lasts this much beyond its warps (from its launch to its first block's start and "
+      "from its last warp's end to its own, together): what an empty kernel lasts; in "
+      "elapsed_cycles and milliseconds, not in cycles"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
     F("register_write_ports", CFG_FIELD_UINT, register_write_ports, 0, 8, "results/cycle",
@@ -447,10 +451,10 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
   g_string_append_printf(out,
                          "dual_issue: %s\npolicy: %s\nblock_priority: %s\nsm_count: %u\n"
-                         "block_launch_cycles: %u\n"
+                         "launch_cycles: %u\nblock_launch_cycles: %u\n"
                          "register_write_ports: %u\ntwo_level_pool: %u\nresume_window: %u\n",
                          dual_names[g->dual_issue], policy_names[g->policy],
-                         block_priority_names[g->block_priority], g->sm_count,
+                         block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
                          g->block_launch_cycles, g->register_write_ports, g->two_level_pool,
                          g->resume_window);
   g_string_append_printf(out,

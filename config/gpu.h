@@ -81,6 +81,7 @@ typedef struct {
   int policy;                 /* CfgPolicy */
   int block_priority;         /* CfgBlockPriority */
   guint block_launch_cycles;  /* a retired block's slot takes a new block after this long */
+  guint launch_cycles;        /* a kernel lasts this much beyond its warps (launch and end) */
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
   guint two_level_pool;       /* policy two_level: active warps per scheduler */

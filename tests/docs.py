@@ -12,7 +12,8 @@ in what it prints, consecutively; a line "..." stands for any number of lines.  
 shown lines become that file.
 
 Usage: docs.py SOURCE_DIR SMSIM [DOC.md...]   (default: every docs/*.md)
-Environment: SMSIM_DOCS_REPORT=1 prints every mismatch's whole output; SMSIM_DOCS_UPDATE=1
+Environment: SMSIM_QUICK=1 (tools/dev test quick) checks only the docs that differ from the last
+commit (none: nothing to check); SMSIM_DOCS_REPORT=1 prints every mismatch's whole output; SMSIM_DOCS_UPDATE=1
 also rewrites a doc's shown lines where they are all of the output, or its first lines followed
 by "..." (read the diff: the prose around them may need changing too).
 """
@@ -137,6 +138,17 @@ def scratch_tree(source, smsim):
     return top, work
 
 
+def changed(source, doc):
+    """Whether @doc differs from the last commit (or is not in it), by git; True without git."""
+    rel = os.path.relpath(doc, source)
+    try:
+        r = subprocess.run(["git", "-C", source, "status", "--porcelain", "--", rel],
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return True
+    return r.returncode != 0 or r.stdout.strip() != ""
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__)
@@ -146,6 +158,9 @@ def main():
         os.path.join(source, "docs", f) for f in os.listdir(os.path.join(source, "docs"))
         if f.endswith(".md"))
     report = os.environ.get("SMSIM_DOCS_REPORT") == "1"
+    if os.environ.get("SMSIM_QUICK", "0") not in ("", "0") and not sys.argv[3:]:
+        docs = [d for d in docs if changed(source, d)]
+        print(f"quick: {len(docs)} doc(s) changed since the last commit", flush=True)
     top, work = scratch_tree(source, smsim)
     failures = 0
     ran = 0

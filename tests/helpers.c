@@ -103,6 +103,38 @@ test_write_temp(const char *name, const char *text)
   return path;
 }
 
+gboolean
+test_quick(void)
+{
+  const char *q = g_getenv("SMSIM_QUICK");
+  return q != NULL && *q && strcmp(q, "0") != 0;
+}
+
+char *
+test_sample_rows(const char *relative, guint every, guint *rows)
+{
+  g_autofree char *path = test_source_path(relative);
+  g_autofree char *text = NULL;
+  ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "%s: cannot read", path);
+  GString *t = g_string_new(NULL);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  guint data = 0;
+  *rows = 0;
+  for (guint i = 0; lines[i]; i++) {
+    gboolean keep = i == 0 || lines[i][0] == '#' || !*lines[i];
+    if (!keep && data++ % every == 0) {
+      keep = TRUE;
+      (*rows)++;
+    }
+    if (keep && *lines[i])
+      g_string_append_printf(t, "%s\n", lines[i]);
+  }
+  g_autofree char *base = g_path_get_basename(path);
+  char *sample = test_write_temp(base, t->str);
+  g_string_free(t, TRUE);
+  return sample;
+}
+
 int
 test_run_suite(Suite *suite)
 {

@@ -32,5 +32,14 @@ int test_smsim(const char *const *args, char **out, char **err);
 /* Writes @text to a new file in a fresh temporary directory; returns its path. */
 char *test_write_temp(const char *name, const char *text);
 
+/* The quick loop (tools/dev test quick: SMSIM_QUICK=1): long validations run a sample of their
+ * rows, the threads' random searches fewer configurations. */
+gboolean test_quick(void);
+
+/* A copy of the measurement file @relative (from the source tree) in a temporary file, with its
+ * first line, its comments and one data row in @every (the first of each @every); *@rows gets
+ * how many data rows it kept.  Returns its path. */
+char *test_sample_rows(const char *relative, guint every, guint *rows);
+
 /* Runs @suite (taking it) and returns the exit status of a test program. */
 int test_run_suite(Suite *suite);

@@ -61,24 +61,16 @@ START_TEST(test_control_flow_within_3_percent)
 }
 END_TEST
 
-/* Under the sanitizers (memory checks slow every run several times): a file of one row in
- * eight of @csv, to hold to a looser bound; otherwise NULL (all rows). */
+/* Under the sanitizers (memory checks slow every run several times) and in the quick loop
+ * (tools/dev test quick): a file of one row in eight of @csv, to hold to a looser bound;
+ * otherwise NULL (all rows). */
 static char *
 sanitized_subset(const char *csv)
 {
-  if (!g_getenv("SMSIM_SANITIZED"))
+  if (!g_getenv("SMSIM_SANITIZED") && !test_quick())
     return NULL;
-  g_autofree char *path = test_source_path(csv);
-  g_autofree char *text = NULL;
-  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
-  GString *t = g_string_new(NULL);
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  for (guint i = 0, row = 0; lines[i]; i++)
-    if (!g_str_has_prefix(lines[i], "isa/") || row++ % 8 == 0)
-      g_string_append_printf(t, "%s\n", lines[i]);
-  char *subset = test_write_temp("subset.csv", t->str);
-  g_string_free(t, TRUE);
-  return subset;
+  guint rows;
+  return test_sample_rows(csv, 8, &rows);
 }
 
 /* Validates @csv (its sanitized subset under the sanitizers) and holds its overall MAPE to

@@ -177,7 +177,9 @@ h100_mape(const char *file, guint rows, double *worst, const char *const *curves
     printf("no ../shared/data beside the source tree: validation skipped\n");
     return -1;
   }
-  const char *args[] = {"validate", "config/gpus/h100.yaml", rel, NULL};
+  /* the quick loop (tools/dev test quick): one row in four, every curve still there */
+  g_autofree char *sample = test_quick() ? test_sample_rows(rel, 4, &rows) : NULL;
+  const char *args[] = {"validate", "config/gpus/h100.yaml", sample ? sample : rel, NULL};
   g_autofree char *out = NULL, *err = NULL;
   ck_assert_int_eq(test_smsim(args, &out, &err), 0);
   const char *last = g_strrstr(out, "overall MAPE: ");
@@ -223,16 +225,16 @@ START_TEST(test_validate_h100_mixes_within_3_percent)
    * block priority and last_resumed, 6.4 % before the write ports, the measured latency
    * distributions and the loop replay */
   static const char *const named[] = {"l2 alpha=48 ilp=1", "smem alpha=8 ilp=1", NULL};
-  double worst, m[2];
+  double worst, m[2], slack = test_quick() ? 1.5 : 1.0; /* one row in four */
   double mape = h100_mape("h100-mixes.csv", 384, &worst, named, m);
   if (mape >= 0) {
     ck_assert(mape < 3.0);
     ck_assert_msg(worst <= 6.0, "worst curve %.1f %%", worst);
     /* warps back from memory within 128 cycles of each other take turns: 0.8 % (4.6 % when
      * only the very last takes priority, 2.2-3.3 % with a window of 64-80 cycles) */
-    ck_assert_msg(m[0] < 2.0, "l2 alpha 48: %.1f %%", m[0]);
+    ck_assert_msg(m[0] < 2.0 * slack, "l2 alpha 48: %.1f %%", m[0]);
     /* a taken branch costs a lone warp 7 cycles an iteration: 2.4 % (3.2 % at 0) */
-    ck_assert_msg(m[1] < 2.8, "smem alpha 8: %.1f %%", m[1]);
+    ck_assert_msg(m[1] < 2.8 * slack, "smem alpha 8: %.1f %%", m[1]);
   }
 }
 END_TEST
@@ -244,18 +246,18 @@ START_TEST(test_validate_h100_calibration_within_2_percent)
    * shared-memory turns and the L2 bandwidth */
   static const char *const named[] = {"smem alpha=0 ilp=1", "l2 alpha=0 ilp=1",
                                       "stride2 alpha=0 ilp=1", NULL};
-  double worst, m[3];
+  double worst, m[3], slack = test_quick() ? 1.5 : 1.0; /* one row in four */
   double mape = h100_mape("h100-calibration.csv", 320, &worst, named, m);
   if (mape >= 0) {
     ck_assert(mape < 2.0);
     ck_assert_msg(worst <= 6.0, "worst curve %.1f %%", worst);
     /* the schedulers' turns at the shared-memory pipe: 0.7 % (2.3 % with a quarter each);
      * the L2 bandwidth read off its queueing: 0.3 % (1.6 % at 40 B/cycle) */
-    ck_assert_msg(m[0] < 1.5, "smem alpha 0: %.1f %%", m[0]);
-    ck_assert_msg(m[1] < 1.0, "l2 alpha 0: %.1f %%", m[1]);
+    ck_assert_msg(m[0] < 1.5 * slack, "smem alpha 0: %.1f %%", m[0]);
+    ck_assert_msg(m[1] < 1.0 * slack, "l2 alpha 0: %.1f %%", m[1]);
     /* the DRAM peak at least what stride2 moves at 64 warps (10.98 B/cycle): 3.8 % (4.9 % at
      * 10.7) */
-    ck_assert_msg(m[2] < 4.5, "stride2 alpha 0: %.1f %%", m[2]);
+    ck_assert_msg(m[2] < 4.5 * slack, "stride2 alpha 0: %.1f %%", m[2]);
   }
 }
 END_TEST

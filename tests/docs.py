@@ -13,9 +13,9 @@ shown lines become that file.
 
 Usage: docs.py SOURCE_DIR SMSIM [DOC.md...]   (default: every docs/*.md)
 Environment: SMSIM_QUICK=1 (tools/dev test quick) checks only the docs that differ from the last
-commit (none: nothing to check); SMSIM_DOCS_REPORT=1 prints every mismatch's whole output; SMSIM_DOCS_UPDATE=1
-also rewrites a doc's shown lines where they are all of the output, or its first lines followed
-by "..." (read the diff: the prose around them may need changing too).
+commit (none: nothing to check); SMSIM_DOCS_REPORT=1 prints every mismatch's whole output;
+SMSIM_DOCS_UPDATE=1 also rewrites a doc's shown lines where they are all of the output, or its
+first lines followed by "..." (read the diff: the prose around them may need changing too).
 """
 
 import os

@@ -12,7 +12,9 @@
  * writes one of them waits (Nsight's long_scoreboard on a store's registers).  The stage is the
  * SM's own: nothing of another SM reaches it, so an SM stepped on a thread keeps it.
  *
- * Kernels over SASS only: an assembled stream's accesses reach the memory system at issue. */
+ * Kernels over SASS only: an assembled stream's accesses reach the memory system at issue.  So
+ * neither the fast-forward nor mirroring (streams only) encodes or copies this state; SMs
+ * stepped on threads each keep their own (free[m], their buffer), as the single loop does. */
 #pragma once
 
 #include <glib.h>

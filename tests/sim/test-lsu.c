@@ -3,6 +3,7 @@
  * read late and no earlier than a place in the store buffer; off, it changes nothing. */
 #include <check.h>
 
+#include "helpers.h"
 #include "lsu.h"
 
 static CfgGpu *
@@ -141,9 +142,5 @@ lsu_suite(void)
 int
 main(void)
 {
-  SRunner *sr = srunner_create(lsu_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? 1 : 0;
+  return test_run_suite(lsu_suite());
 }

@@ -417,13 +417,13 @@ asm_parse_instruction(Asm *a)
     Tok *label = NULL;
     ok = parse_barrier(a, &b) && asm_expect(a, ",") && parse_label_operand(a, &label) &&
          asm_flow_bssy(a, t, b, label);
-    insn.level = (guint8)b;
+    insn.barrier = (guint8)b;
     break;
   }
   case ISA_SHAPE_BSYNC: {
     guint b = 0;
     ok = parse_barrier(a, &b) && asm_flow_bsync(a, t, b);
-    insn.level = (guint8)b;
+    insn.barrier = (guint8)b;
     break;
   }
   case ISA_SHAPE_DSR: {

@@ -63,10 +63,10 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
       g_string_append_printf(s, " @%u", insn->jump); /* the target instruction's index */
     break;
   case ISA_SHAPE_BSSY:
-    g_string_append_printf(s, " B%u, @%u", insn->level, insn->jump);
+    g_string_append_printf(s, " B%u, @%u", insn->barrier, insn->jump);
     break;
   case ISA_SHAPE_BSYNC:
-    g_string_append_printf(s, " B%u", insn->level);
+    g_string_append_printf(s, " B%u", insn->barrier);
     break;
   case ISA_SHAPE_DSR:
     g_string_append_printf(s, " %s, SR_CLOCKLO", reg_name(program, insn->dst));

@@ -64,12 +64,15 @@ typedef enum {
 } IsaInsnKind;
 
 typedef struct {
-  guint8 kind;    /* IsaInsnKind */
-  guint8 op;      /* IsaOp */
-  guint8 dst;     /* register slot or ISA_NO_REG */
-  guint8 nsrc;    /* number of register sources in src[] */
-  guint8 src[3];  /* register slots */
-  guint8 level;   /* global ops: index into IsaProgram.levels */
+  guint8 kind;   /* IsaInsnKind */
+  guint8 op;     /* IsaOp */
+  guint8 dst;    /* register slot or ISA_NO_REG */
+  guint8 nsrc;   /* number of register sources in src[] */
+  guint8 src[3]; /* register slots */
+  union {
+    guint8 level;   /* global ops: index into IsaProgram.levels */
+    guint8 barrier; /* BSSY, BSYNC: the convergence barrier's number (B0 ...) */
+  };
   guint8 pattern; /* global ops: IsaPatternKind */
   guint8 stride;  /* ISA_PATTERN_STRIDE: stride in elements of the width (2..ISA_MAX_STRIDE) */
   guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
@@ -79,8 +82,7 @@ typedef struct {
                      ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
                      it has a label */
   guint32 jump;   /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
-                     BSSY (their barrier number is in level); global ops: 1 + index into
-                     IsaProgram.accesses, 0 for none */
+                     BSSY; global ops: 1 + index into IsaProgram.accesses, 0 for none */
   guint32 line;   /* 1-based line in the stream text, for messages */
 } IsaInsn;
 

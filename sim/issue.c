@@ -100,9 +100,9 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->pc = step.next_pc;
     taken |= step.redirect;
     st->divergent_branches += step.divergent;
-    extra = step.barrier_op == 1   ? sm->cfg->branch.bssy_cycles
-            : step.barrier_op == 2 ? sm->cfg->branch.bsync_cycles
-                                   : 0;
+    extra = step.barrier == SM_SIMT_BSSY            ? sm->cfg->branch.bssy_cycles
+            : step.barrier == SM_SIMT_BSYNC_RELEASE ? sm->cfg->branch.bsync_cycles
+                                                    : 0;
     if (step.branch && insn->count && !taken)
       extra += sm->cfg->branch.not_taken_cycles; /* a BRA to a label that falls through */
     if (step.divergent)

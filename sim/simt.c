@@ -66,20 +66,20 @@ sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, 
     break;
   }
   case ISA_OP_BSSY:
-    simt->expect[insn->level] = act;
-    simt->arrived[insn->level] = 0;
-    out->barrier_op = 1;
+    simt->expect[insn->barrier] = act;
+    simt->arrived[insn->barrier] = 0;
+    out->barrier = SM_SIMT_BSSY;
     break;
   case ISA_OP_BSYNC: {
-    guint b = insn->level;
+    guint b = insn->barrier;
     simt->arrived[b] |= act;
-    out->barrier_op = 2;
+    out->barrier = SM_SIMT_BSYNC_RELEASE;
     if ((simt->arrived[b] & simt->expect[b]) == simt->expect[b]) {
       *active = simt->expect[b] | act; /* reconverged */
     } else if (simt->n_pending > 0) {
       /* the lanes wait and the warp switches to a deferred path: that costs a redirect, and
        * BSYNC's own cycles come once, when the last lanes arrive (as a SASS warp issues it) */
-      out->barrier_op = 0;
+      out->barrier = SM_SIMT_NO_BARRIER;
       simt->n_pending--;
       out->next_pc = simt->pending_pc[simt->n_pending];
       *active = simt->pending_mask[simt->n_pending];

@@ -22,12 +22,20 @@ typedef struct {
   guint32 pending_pc[32], pending_mask[32]; /* deferred paths, most recent last */
 } SmSimt;
 
+/* Which convergence-barrier instruction a step was, for its extra cycles (branch.bssy_cycles,
+ * branch.bsync_cycles) */
+typedef enum {
+  SM_SIMT_NO_BARRIER,
+  SM_SIMT_BSSY,
+  SM_SIMT_BSYNC_RELEASE, /* a BSYNC that releases its lanes (one whose lanes wait does not count) */
+} SmSimtBarrier;
+
 /* What a control instruction did to the warp. */
 typedef struct {
   guint32 next_pc;
   gboolean redirect; /* the next instruction is fetched from elsewhere (taken_cycles) */
   gboolean branch, divergent;
-  guint barrier_op; /* 1 BSSY, 2 BSYNC that releases its lanes: their extra cycles */
+  SmSimtBarrier barrier;
 } SmSimtStep;
 
 /* A warp about to issue the BSYNC at @pc: the deferred paths that wait at that very instruction

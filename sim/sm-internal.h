@@ -84,7 +84,7 @@ struct SmGpu {
   guint64 *age_pool;     /* per warp slot: its block's launch cycle (policy oldest) */
   guint64 *resumed_pool; /* per warp slot: SmScheduler.resumed */
   guint32 *grid_pool;    /* per warp slot: SmScheduler.grid */
-  guint8 *pool_pool;     /* per warp slot: in the active pool (policy two_level) */
+  guint8 *in_pool_slots;     /* per warp slot: in the active pool (policy two_level) */
   SmBlock *blocks;       /* every SM's block slots */
   guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
   SmSharedMemory smem;                                /* each SM's shared memory queue */

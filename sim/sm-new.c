@@ -113,7 +113,7 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->resumed_pool = g_new0(guint64, sm->n_warps);
   sm->grid_pool = g_new0(guint32, sm->n_warps);
   if (sm->policy == CFG_POLICY_TWO_LEVEL) {
-    sm->pool_pool = g_new0(guint8, sm->n_warps);
+    sm->in_pool_slots = g_new0(guint8, sm->n_warps);
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
     sm->pool_joins = g_new0(guint8, sm->n_warps);
   }
@@ -136,8 +136,8 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].age = sm->age_pool + at;
     sm->sched[s].resumed = sm->resumed_pool + at;
     sm->sched[s].grid = sm->grid_pool + at;
-    if (sm->pool_pool)
-      sm->sched[s].in_pool = sm->pool_pool + at;
+    if (sm->in_pool_slots)
+      sm->sched[s].in_pool = sm->in_pool_slots + at;
     guint per = sm->sched_per_sm;
     sm->sched[s].slot0 = s / per * sm->warp_slots_per_sm + s % per;
     for (guint w = sm->sched[s].slot0; w < (s / per + 1) * sm->warp_slots_per_sm; w += per)
@@ -285,7 +285,7 @@ clear(SmGpu *sm)
   g_free(sm->age_pool);
   g_free(sm->resumed_pool);
   g_free(sm->grid_pool);
-  g_free(sm->pool_pool);
+  g_free(sm->in_pool_slots);
   g_free(sm->pool_leaves);
   g_free(sm->pool_joins);
   g_free(sm->eligible);

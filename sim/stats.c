@@ -85,7 +85,6 @@ sm_stats_add_scaled(SmStats *to, const SmStats *a, const SmStats *b, guint64 n)
   ADD(thread_instructions);
   ADD(branches);
   ADD(divergent_branches);
-  ADD(eligible_warp_cycles);
   ADD(resident_warp_cycles);
   ADD(global_loads);
   ADD(global_stores);

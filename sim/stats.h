@@ -45,7 +45,6 @@ typedef struct {
   guint64 issued_op[ISA_OP_COUNT];
   guint64 state_cycles[SM_STATE_COUNT]; /* warp-cycles per state; they sum to warps x cycles */
   guint64 sched_issue_cycles[SM_MAX_SCHEDULERS]; /* cycles each scheduler issued something */
-  guint64 eligible_warp_cycles;                  /* sum over cycles of warps able to issue */
   guint64 resident_warp_cycles;                  /* sum over warps of their lifetime */
   guint64 global_loads;                          /* LDG instructions */
   guint64 global_stores;

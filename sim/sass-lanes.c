@@ -109,22 +109,17 @@ within_banks(const ExecStep *st, guint banks, guint shift)
   return ((hi + MAX(st->bytes, 1u) - 1) >> shift) - (lo >> shift) < banks;
 }
 
-/* bank passes of a shared-memory access: the most distinct words any bank serves (lanes
- * reading one word share it), at least the passes its bytes need */
-guint
-sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
+/* Bank passes of the lanes of @lanes: the most distinct words any bank serves (lanes reading
+ * one word share it), at least the passes their bytes need. */
+static guint
+lanes_passes(const ExecStep *st, guint32 lanes, guint banks, guint width, gboolean pow2,
+             guint shift)
 {
-  guint banks = MIN(sm->cfg->smem.banks, 64u), width = sm->cfg->smem.bank_width_bytes;
-  /* banks and widths are powers of two on every GPU there is: masks and shifts then */
-  gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
-  guint shift = (guint)__builtin_ctz(width);
-  if (pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
-    return 1;
   guint64 seen[64][32]; /* per bank, its distinct words so far */
   guint count[64] = {0}, passes = 1, words = 0;
   guint per_lane = (MAX(st->bytes, 1u) + width - 1) / width;
   guint64 previous = G_MAXUINT64;
-  for (guint32 m = st->enabled; m; m &= m - 1) {
+  for (guint32 m = lanes; m; m &= m - 1) {
     guint l = (guint)__builtin_ctz(m);
     if (st->addr[l] == previous)
       continue; /* the words of the lane before (a broadcast): counted */
@@ -144,4 +139,31 @@ sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
   }
   guint need = (words + banks - 1) / banks;
   return MAX(passes, MAX(need, 1u));
+}
+
+/* Bank passes of a shared-memory access.  An access wider than a bank's word is served in
+ * phases of the lanes that together fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes
+ * with 32 banks of 4 bytes), as docs/config.md says: each phase's passes are its own lanes'
+ * conflicts, and the access takes their sum (an LDS.128 whose lane pairs share banks takes 8
+ * passes, not the 4 its bytes need: bench/h100/mempipe.cu's smem experiment). */
+guint
+sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
+{
+  guint banks = MIN(sm->cfg->smem.banks, 64u), width = sm->cfg->smem.bank_width_bytes;
+  /* banks and widths are powers of two on every GPU there is: masks and shifts then */
+  gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
+  guint shift = (guint)__builtin_ctz(width);
+  if (pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
+    return 1;
+  guint bytes = MAX(st->bytes, 1u);
+  guint phase = bytes > width ? MAX(banks * width / bytes, 1u) : 32u; /* lanes a phase */
+  if (phase >= 32)
+    return lanes_passes(st, st->enabled, banks, width, pow2, shift);
+  guint passes = 0;
+  for (guint first = 0; first < 32; first += phase) {
+    guint32 mask = (phase >= 32 ? 0xffffffffu : ((1u << phase) - 1u)) << first;
+    if (st->enabled & mask)
+      passes += lanes_passes(st, st->enabled & mask, banks, width, pow2, shift);
+  }
+  return passes;
 }

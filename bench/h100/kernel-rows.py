@@ -6,6 +6,7 @@ and last clock read.  For stores the last read comes after the __threadfence() (
 whose wait for the stores smsim does not model yet: the rows compare the loops.
 
     kernel-rows.py tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
+    kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
 """
 import csv
 import sys
@@ -35,5 +36,26 @@ def main(path):
                       f"{cyc:.0f},{curve}\n")
 
 
+def smem(path):
+    """The smem experiment's timings as rows of isa/kernels/h100/mempipe-smem.yaml."""
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    out.write("# bench/h100/mempipe.cu's smem experiment on every SM (shared memory is each SM's "
+              "own: one SM replays it):\n")
+    out.write("# cycles_per_iter_med x iters\n")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            iters = int(r["iters"])
+            cyc = float(r["cycles_per_iter_med"]) * iters
+            keys = (f"op={r['op']};width={r['width']};ways={r['ways']};alpha={r['alpha']};"
+                    f"warps_per_sm={r['warps_per_sm']};iters={iters}")
+            curve = f"{r['op']} {r['width']}B {r['ways']}-way alpha={r['alpha']}"
+            out.write(f"isa/kernels/h100/mempipe-smem.yaml,{keys},clock.per_warp_median,"
+                      f"{cyc:.0f},{curve}\n")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) > 2 and sys.argv[1] == "smem":
+        smem(sys.argv[2])
+    else:
+        main(sys.argv[1])

@@ -142,6 +142,23 @@ START_TEST(test_memory_pipeline_lines_within_7_percent)
 }
 END_TEST
 
+/* Shared memory by width and bank-conflict ways, alone and between FFMAs, 1 to 64 warps
+ * (bench/h100/mempipe.cu's smem experiment, its own SASS). */
+START_TEST(test_shared_memory_within_15_percent)
+{
+  /* 13.5 % when this test was written (532 rows); 21.7 % with the passes of an access wider
+   * than a bank's word counted over the whole warp instead of per phase */
+  g_autofree char *out =
+      validate_within("tests/data/h100-mempipe-smem-clock.csv", "shared memory", 15.0, 18.0);
+  if (!out)
+    return;
+  /* LDS.128 whose lane pairs share banks: 8 passes, not 4 (14.7 %; 58.1 % without phases) */
+  ck_assert_double_le(mape_of(out, "lds 16B 4-way alpha=0"), 18.0);
+  /* STS.64, 8-way (9.5 %; 49.1 % without phases) */
+  ck_assert_double_le(mape_of(out, "sts 8B 8-way alpha=0"), 13.0);
+}
+END_TEST
+
 /* What a kernel lasts beyond its warps (launch_cycles) against Nsight's sm__cycles_elapsed.max
  * of bench/h100/mempipe.cu's launches: an empty kernel, and 1 to 8 waves of one-block-per-SM
  * blocks of 0 or 256 FFMAs a thread. */
@@ -229,6 +246,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_footprint_within_5_percent);
   tcase_add_test(tc, test_memory_pipeline_lines_within_7_percent);
   tcase_add_test(tc, test_launch_within_14_percent);
+  tcase_add_test(tc, test_shared_memory_within_15_percent);
   suite_add_tcase(s, tc);
   return s;
 }

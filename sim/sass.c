@@ -490,7 +490,7 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, ii->is_store, n, partial,
                               (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u));
     if (ii->is_store && w->sb.held)
-      sm_scoreboard_hold(&w->sb, deps, p.read);
+      sm_scoreboard_hold(&w->sb, deps, p.read, SM_STATE_LONG_SCOREBOARD);
     if (G_UNLIKELY(sm->defer)) { /* known later (parallel.c) */
       base = sm_defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
     } else if (level == CFG_LEVEL_CACHED) {
@@ -508,6 +508,10 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
     passes = sm_sass_bank_passes(sm, &step);
     base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
+    /* a store's data is read pass by pass: its registers are not to be overwritten until its
+     * last pass (short_scoreboard: bench/h100/mempipe.cu's smem stores) */
+    if (ii->is_store && w->sb.held)
+      sm_scoreboard_hold(&w->sb, deps, base, SM_STATE_SHORT_SCOREBOARD);
   } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
     sm_warp_close_copy_group(w);
   }

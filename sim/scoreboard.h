@@ -12,10 +12,11 @@
 #include "stats.h"
 
 typedef struct {
-  guint64 *ready;   /* n_regs x ISA_UNIT_COUNT */
-  guint8 *producer; /* n_regs: SmState of a warp waiting on this register */
-  guint64 *held;    /* n_regs: read by a store until then, not to be written before (lsu.h);
-                       NULL: no store holds its registers */
+  guint64 *ready;     /* n_regs x ISA_UNIT_COUNT */
+  guint8 *producer;   /* n_regs: SmState of a warp waiting on this register */
+  guint64 *held;      /* n_regs: read by a store until then, not to be written before (lsu.h);
+                         NULL: no store holds its registers */
+  guint8 *held_state; /* n_regs: SmState of a warp waiting to write a held register */
 } SmScoreboard;
 
 static inline guint64
@@ -80,16 +81,20 @@ sm_scoreboard_deps_ready(const SmScoreboard *sb, const IsaDeps *d, IsaUnit unit,
     }
   }
   if (worst != ISA_NO_REG)
-    *state = held ? SM_STATE_LONG_SCOREBOARD : (SmState)sb->producer[worst];
+    *state = held ? (SmState)sb->held_state[worst] : (SmState)sb->producer[worst];
   return r;
 }
 
-/* A store reads @d's sources until @until: writing one of them waits (write after read). */
+/* A store reads @d's sources until @until: writing one of them waits (write after read), in
+ * @state. */
 static inline void
-sm_scoreboard_hold(SmScoreboard *sb, const IsaDeps *d, guint64 until)
+sm_scoreboard_hold(SmScoreboard *sb, const IsaDeps *d, guint64 until, SmState state)
 {
   for (guint i = 0; i < d->n_src; i++)
-    sb->held[d->src[i]] = MAX(sb->held[d->src[i]], until);
+    if (until > sb->held[d->src[i]]) {
+      sb->held[d->src[i]] = until;
+      sb->held_state[d->src[i]] = (guint8)state;
+    }
 }
 
 /* @reg is ready for a consumer on unit u from cycle base + latency[u]. */

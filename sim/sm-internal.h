@@ -84,7 +84,7 @@ struct SmGpu {
   guint64 *age_pool;     /* per warp slot: its block's launch cycle (policy oldest) */
   guint64 *resumed_pool; /* per warp slot: SmScheduler.resumed */
   guint32 *grid_pool;    /* per warp slot: SmScheduler.grid */
-  guint8 *in_pool_slots;     /* per warp slot: in the active pool (policy two_level) */
+  guint8 *in_pool_slots; /* per warp slot: in the active pool (policy two_level) */
   SmBlock *blocks;       /* every SM's block slots */
   guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
   SmSharedMemory smem;                                /* each SM's shared memory queue */
@@ -93,9 +93,10 @@ struct SmGpu {
   /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
    * the block scheduler, the event queue */
   SmMemory mem;
-  SmLsu lsu;              /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
-  guint64 *held_pool;     /* per warp slot x register slot: SmScoreboard.held; NULL: none */
-  SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
+  SmLsu lsu;               /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
+  guint64 *held_pool;      /* per warp slot x register slot: SmScoreboard.held; NULL: none */
+  guint8 *held_state_pool; /* ... and SmScoreboard.held_state */
+  SmCacheOutcome outcome;  /* tracing: where the last cached access found its sectors */
   guint grid_blocks, next_block, blocks_retired;
   guint64 end_cycle; /* latest retirement so far */
   SmEngine engine;

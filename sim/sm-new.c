@@ -103,8 +103,10 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   if (kernel->sass && cfg_gpu_has_lsu(gpu)) { /* the LD/ST stage: kernels over SASS (lsu.h) */
     sm_lsu_init(&sm->lsu, gpu, sm->n_sm);
-    if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer)
+    if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer) {
       sm->held_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs);
+      sm->held_state_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+    }
   }
   sm->sched_pool = g_new0(guint, sm->n_warps);
   sm->min_wake = g_new0(guint64, sm->n_sched); /* every scheduler looks at cycle 0 */
@@ -175,8 +177,10 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
     w->pos = (guint16)(l / sm->sched_per_sm);
     w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
     w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
-    if (sm->held_pool)
+    if (sm->held_pool) {
       w->sb.held = sm->held_pool + (gsize)i * n_regs;
+      w->sb.held_state = sm->held_state_pool + (gsize)i * n_regs;
+    }
     for (guint r = 0; r < n_regs; r++)
       w->sb.producer[r] = SM_STATE_WAIT;
     w->state = SM_STATE_INACTIVE;
@@ -275,6 +279,7 @@ clear(SmGpu *sm)
   g_free(sm->ready_pool);
   g_free(sm->producer_pool);
   g_free(sm->held_pool);
+  g_free(sm->held_state_pool);
   sm_lsu_clear(&sm->lsu);
   g_free(sm->copy_pool);
   g_free(sm->simt_pool);

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Warp states, smsim against Nsight Compute, for the lines experiment's profiled launches
-(tests/data/h100-mempipe-lines-states.csv: 132 SMs).  Each launch is replayed from its SASS
-(isa/kernels/h100/mempipe-lines.yaml on the whole GPU, fewer iterations: a state's warp-cycles
-per issued instruction do not depend on how many); both sides' states are normalised to shares
-of a resident warp's cycles.  Prints, per launch, the main state of each and the total-variation
-distance between the two distributions, and the counts over all.
+"""Warp states, smsim against Nsight Compute, for the launches bench/h100/mempipe.cu profiled:
+`lines` (tests/data/h100-mempipe-lines-states.csv, 132 SMs: replayed on the whole GPU with fewer
+iterations, a state's warp-cycles per issued instruction not depending on how many) and `smem`
+(tests/data/h100-mempipe-smem-states.csv, every SM alike: replayed on one).  Both sides' states
+are normalised to shares of a resident warp's cycles.  Prints, per launch, the main state of
+each and the total-variation distance between the two distributions, and the counts over all.
 
-    states.py BUILD/smsim [ITERS]     (from the source tree; about a minute a launch on 2 cores)
+    states.py BUILD/smsim lines|smem [ITERS]   (from the source tree; lines: about a minute a
+                                               launch on 2 cores, smem: a second)
+    states.py BUILD/smsim smem --check SAME TV  exits 1 unless the main state is Nsight's in at
+                                               least SAME launches and the median TV is at most TV
 """
 import csv
 import json
@@ -17,6 +20,12 @@ NSIGHT = ["selected", "not_selected", "long_scoreboard", "short_scoreboard", "wa
           "lg_throttle", "mio_throttle", "tex_throttle", "math_pipe_throttle", "drain",
           "barrier", "membar", "branch_resolving", "no_instruction", "dispatch_stall",
           "imc_miss", "misc", "sleeping"]
+EXPERIMENTS = {
+    "lines": ("isa/kernels/h100/mempipe-lines.yaml",
+              ["op", "layout", "lines", "warps_per_sm", "sms"], ["sm_count=132"]),
+    "smem": ("isa/kernels/h100/mempipe-smem.yaml",
+             ["op", "width", "ways", "alpha", "warps_per_sm"], []),
+}
 
 
 def shares(d):
@@ -24,34 +33,45 @@ def shares(d):
     return {k: v / total for k, v in d.items()} if total else d
 
 
-def main(smsim, iters="16"):
-    rows = list(csv.DictReader(open("tests/data/h100-mempipe-lines-states.csv")))
+def main(argv):
+    smsim, exp = argv[0], argv[1]
+    check = "--check" in argv
+    iters = argv[2] if len(argv) > 2 and not check else None
+    kernel, keys, extra = EXPERIMENTS[exp]
+    rows = list(csv.DictReader(open(f"tests/data/h100-mempipe-{exp}-states.csv")))
     same = 0
     tvs = []
     print("launch                          nsight main        smsim main           TV")
     for r in rows:
-        sets = [f"op={r['op']}", f"layout={r['layout']}", f"lines={r['lines']}",
-                f"warps_per_sm={r['warps_per_sm']}", f"sms={r['sms']}", "sm_count=132",
-                f"iters={iters}"]
-        cmd = [smsim, "run", "config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml",
-               "--json"]
+        sets = [f"{k}={r[k]}" for k in keys] + extra
+        sets.append(f"iters={iters or r['iters']}" if exp == "lines" and iters else
+                    f"iters={r['iters']}")
+        cmd = [smsim, "run", "config/gpus/h100.yaml", kernel, "--json"]
         for s in sets:
             cmd += ["--set", s]
         out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         sim = {k: v["per_issued"] for k, v in out["warp_states"].items() if k != "inactive"}
         nsight = {k: float(r[k] or 0) for k in NSIGHT}
         p, q = shares(sim), shares(nsight)
-        keys = set(p) | set(q)
-        tv = 0.5 * sum(abs(p.get(k, 0) - q.get(k, 0)) for k in keys)
+        tv = 0.5 * sum(abs(p.get(k, 0) - q.get(k, 0)) for k in set(p) | set(q))
         mp, mq = max(p, key=p.get), max(q, key=q.get)
         same += mp == mq
         tvs.append(tv)
-        name = f"{r['op']} x{r['lines']} {r['warps_per_sm']}w"
+        name = " ".join(f"{k}={r[k]}" for k in keys if k != "sms")
         print(f"{name:30s}  {mq:18s} {mp:18s} {tv:6.3f}", flush=True)
     tvs.sort()
-    print(f"main state the same in {same} of {len(rows)}; TV median {tvs[len(tvs) // 2]:.3f}, "
+    median = tvs[len(tvs) // 2]
+    print(f"main state the same in {same} of {len(rows)}; TV median {median:.3f}, "
           f"worst {tvs[-1]:.3f}, under 0.10 in {sum(t < 0.10 for t in tvs)}")
+    if check:
+        i = argv.index("--check")
+        want_same, want_tv = int(argv[i + 1]), float(argv[i + 2])
+        if same < want_same or median > want_tv:
+            print(f"FAIL: want the main state in at least {want_same}, a median TV at most "
+                  f"{want_tv}")
+            return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    sys.exit(main(sys.argv[1:]))

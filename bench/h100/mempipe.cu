@@ -20,7 +20,8 @@
 //           next block's start on the same SM
 //
 // `mempipe EXPERIMENT` times every configuration (3 launches, the last 2 kept); `mempipe
-// EXPERIMENT ncu` launches a chosen subset once each, in the order printed, for Nsight Compute.
+// EXPERIMENT ncu` launches a chosen subset once each, in the order printed, for Nsight Compute
+// (`mempipe lines ncu1`: the lines subset on one SM alone).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -317,6 +318,8 @@ static float *d_fl;
 static size_t fl_n = 32ull << 20;  // 128 MB of floats: more than L2
 static unsigned *d_sink;
 
+static bool g_one_sm;  // `ncu1`: the Nsight subset of lines on one SM alone
+
 static void exp_lines(bool ncu) {
   printf("op,layout,lines,sectors,warps_per_sm,sms,iters,cycles_per_insn_med,cycles_per_insn_max,"
          "span_med,bytes_per_cycle_per_sm,sector_bytes_per_cycle_per_sm,fence_cycles_med\n");
@@ -328,7 +331,8 @@ static void exp_lines(bool ncu) {
         for (int sms : {1, g_sms})
           for (int w : {1, 2, 4, 8, 16, 32, 64}) {
             if (sms == 1 && w > 32) continue;
-            if (ncu && (sms == 1 || (w != 4 && w != 32 && w != 64))) continue;
+            if (ncu && !g_one_sm && (sms == 1 || (w != 4 && w != 32 && w != 64))) continue;
+            if (ncu && g_one_sm && (sms != 1 || (w != 4 && w != 32))) continue;
             int blocks, threads;
             shape(sms, w, &blocks, &threads);
             size_t tw = (size_t)blocks * threads / 32;
@@ -598,7 +602,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: mempipe lines|smem|raw|drain|launch [ncu]\n");
     return 2;
   }
-  bool ncu = argc > 2 && !strcmp(argv[2], "ncu");
+  bool ncu = argc > 2 && (!strcmp(argv[2], "ncu") || !strcmp(argv[2], "ncu1"));
+  g_one_sm = argc > 2 && !strcmp(argv[2], "ncu1");
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaMalloc(&d_rec, sizeof(Rec) * MAXW));
   CK(cudaMalloc(&d_sink, 64));

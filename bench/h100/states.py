@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Warp states, smsim against Nsight Compute, for the launches bench/h100/mempipe.cu profiled:
 `lines` (tests/data/h100-mempipe-lines-states.csv, 132 SMs: replayed on the whole GPU with fewer
-iterations, a state's warp-cycles per issued instruction not depending on how many) and `smem`
+iterations, a state's warp-cycles per issued instruction not depending on how many), `lines1`
+(tests/data/h100-mempipe-lines1-states.csv: the same on one SM alone) and `smem`
 (tests/data/h100-mempipe-smem-states.csv, every SM alike: replayed on one).  Both sides' states
 are normalised to shares of a resident warp's cycles.  Prints, per launch, the main state of
 each and the total-variation distance between the two distributions, and the counts over all.
 
-    states.py BUILD/smsim lines|smem [ITERS]   (from the source tree; lines: about a minute a
+    states.py BUILD/smsim lines|lines1|smem [ITERS]   (from the source tree; lines: about a minute a
                                                launch on 2 cores, smem: a second)
-    states.py BUILD/smsim smem --check SAME TV  exits 1 unless the main state is Nsight's in at
+    states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
 """
 import csv
@@ -23,6 +24,9 @@ NSIGHT = ["selected", "not_selected", "long_scoreboard", "short_scoreboard", "wa
 EXPERIMENTS = {
     "lines": ("isa/kernels/h100/mempipe-lines.yaml",
               ["op", "layout", "lines", "warps_per_sm", "sms"], ["sm_count=132"]),
+    # the lines subset on one SM alone (mempipe lines ncu1): replayed whole in seconds
+    "lines1": ("isa/kernels/h100/mempipe-lines.yaml",
+               ["op", "layout", "lines", "warps_per_sm", "sms"], ["sm_count=132"]),
     "smem": ("isa/kernels/h100/mempipe-smem.yaml",
              ["op", "width", "ways", "alpha", "warps_per_sm"], []),
 }
@@ -44,8 +48,7 @@ def main(argv):
     print("launch                          nsight main        smsim main           TV")
     for r in rows:
         sets = [f"{k}={r[k]}" for k in keys] + extra
-        sets.append(f"iters={iters or r['iters']}" if exp == "lines" and iters else
-                    f"iters={r['iters']}")
+        sets.append(f"iters={iters}" if exp == "lines" and iters else f"iters={r['iters']}")
         cmd = [smsim, "run", "config/gpus/h100.yaml", kernel, "--json"]
         for s in sets:
             cmd += ["--set", s]

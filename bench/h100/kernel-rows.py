@@ -1,61 +1,60 @@
 #!/usr/bin/env python3
-"""Writes the lines experiment's timings (tests/data/h100-mempipe-lines.csv) as kernel-format
-measurements of isa/kernels/h100/mempipe-lines.yaml for `smsim validate`: the cycles of a warp's
-loop (cycles_per_insn_med x iters), which smsim reads as the cycles between the warp's first
-and last clock read.  For stores the last read comes after the __threadfence() (MEMBAR.SC.GPU),
-whose wait for the stores smsim does not model yet: the rows compare the loops.
+"""Writes an experiment's timings as kernel-format measurements for `smsim validate`: the cycles
+of a warp's loop (cycles per iteration x iters), which smsim reads as the cycles between the
+warp's first and last clock read.
 
-    kernel-rows.py tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
+    kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
+
+lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
+after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
+the rows compare the loops.  ld_l2 rows are left out (their launch found the L2 warm).
+smem: isa/kernels/h100/mempipe-smem.yaml, one SM (shared memory is each SM's own).
 """
 import csv
 import sys
 
 KEEP_OPS = ("ld_l1", "ld_dram", "st_l2", "st_dram")  # ld_l2 needs the L2 warm at launch
 
+# experiment: kernel file, the column of cycles an iteration, comment lines, which rows, the
+# `set` column and the curve of a row
+EXPERIMENTS = {
+    "lines": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
+              ["bench/h100/mempipe.cu's lines experiment, one SM alone on the whole GPU "
+               "(sm_count=132, one block):",
+               "cycles_per_insn_med x iters: the loop (for stores smsim's MEMBAR.SC.GPU waits "
+               "for nothing yet)",
+               "ld_l2 rows are left out: their launch found a 4 MiB window warm in the L2, which "
+               "a kernel file cannot say (a store to it is taken by the L2 alike, warm or not)"],
+              lambda r: r["op"] in KEEP_OPS and r["sms"] == "1",
+              lambda r: (f"op={r['op']};layout={r['layout']};lines={r['lines']};"
+                         f"warps_per_sm={r['warps_per_sm']};sms=1;sm_count=132;"
+                         f"iters={r['iters']}"),
+              lambda r: f"{r['op']} {r['layout']} x{r['lines']} 1 SM"),
+    "smem": ("isa/kernels/h100/mempipe-smem.yaml", "cycles_per_iter_med",
+             ["bench/h100/mempipe.cu's smem experiment on every SM (shared memory is each SM's "
+              "own: one SM replays it):",
+              "cycles_per_iter_med x iters"],
+             lambda r: True,
+             lambda r: (f"op={r['op']};width={r['width']};ways={r['ways']};alpha={r['alpha']};"
+                        f"warps_per_sm={r['warps_per_sm']};iters={r['iters']}"),
+             lambda r: f"{r['op']} {r['width']}B {r['ways']}-way alpha={r['alpha']}"),
+}
 
-def main(path):
+
+def main(exp, path):
+    kernel, column, comments, keep, keys, curve = EXPERIMENTS[exp]
     out = sys.stdout
     out.write("kernel,set,metric,measured,curve\n")
-    out.write("# bench/h100/mempipe.cu's lines experiment, one SM alone on the whole GPU "
-              "(sm_count=132, one block):\n")
-    out.write("# cycles_per_insn_med x iters: the loop (for stores smsim's MEMBAR.SC.GPU waits "
-              "for nothing yet)\n")
-    out.write("# ld_l2 rows are left out: their launch found a 4 MiB window warm in the L2, which "
-              "a kernel file cannot say (a store to it is taken by the L2 alike, warm or not)\n")
+    for c in comments:
+        out.write(f"# {c}\n")
     with open(path) as f:
         for r in csv.DictReader(f):
-            if r["op"] not in KEEP_OPS or r["sms"] != "1":
+            if not keep(r):
                 continue
-            iters = int(r["iters"])
-            cyc = float(r["cycles_per_insn_med"]) * iters
-            keys = (f"op={r['op']};layout={r['layout']};lines={r['lines']};"
-                    f"warps_per_sm={r['warps_per_sm']};sms=1;sm_count=132;iters={iters}")
-            curve = f"{r['op']} {r['layout']} x{r['lines']} 1 SM"
-            out.write(f"isa/kernels/h100/mempipe-lines.yaml,{keys},clock.per_warp_median,"
-                      f"{cyc:.0f},{curve}\n")
-
-
-def smem(path):
-    """The smem experiment's timings as rows of isa/kernels/h100/mempipe-smem.yaml."""
-    out = sys.stdout
-    out.write("kernel,set,metric,measured,curve\n")
-    out.write("# bench/h100/mempipe.cu's smem experiment on every SM (shared memory is each SM's "
-              "own: one SM replays it):\n")
-    out.write("# cycles_per_iter_med x iters\n")
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            iters = int(r["iters"])
-            cyc = float(r["cycles_per_iter_med"]) * iters
-            keys = (f"op={r['op']};width={r['width']};ways={r['ways']};alpha={r['alpha']};"
-                    f"warps_per_sm={r['warps_per_sm']};iters={iters}")
-            curve = f"{r['op']} {r['width']}B {r['ways']}-way alpha={r['alpha']}"
-            out.write(f"isa/kernels/h100/mempipe-smem.yaml,{keys},clock.per_warp_median,"
-                      f"{cyc:.0f},{curve}\n")
+            cyc = float(r[column]) * int(r["iters"])
+            out.write(f"{kernel},{keys(r)},clock.per_warp_median,{cyc:.0f},{curve(r)}\n")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "smem":
-        smem(sys.argv[2])
-    else:
-        main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2])

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds bench/h100/mempipe.cu on a machine with an H100 and CUDA, keeps what ran (SASS,
-# resource usage), times every experiment and profiles a subset with Nsight Compute.
+# resource usage), times every experiment and profiles a subset with Nsight Compute (the lines
+# subset on one SM alone, tests/data/h100-mempipe-lines1-states.csv, is `mempipe lines ncu1`
+# under the same ncu command).
 #   bench/h100/run.sh OUTDIR [time|ncu|all] [EXPERIMENT...]
 set -euo pipefail
 out=${1:?usage: run.sh OUTDIR [time|ncu|all] [EXPERIMENT...]}

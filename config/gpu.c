@@ -128,6 +128,10 @@ static const CfgField smem_fields[] = {
     F("cycles_per_access", CFG_FIELD_DOUBLE, smem.cycles_per_access, 1.0 / 64, 1024, "cycles",
       "bank throughput: one warp-access per this many cycles per SM"),
     F("issue_cycles", CFG_FIELD_UINT, smem.issue_cycles, 1, 64, "cycles", "issue cost of LDS/STS"),
+    F("pass_latency_cycles", CFG_FIELD_UINT, smem.pass_latency_cycles, 0, 1024, "cycles",
+      "each bank pass beyond an access's first delays its result (or, for a store, the read of "
+      "its registers) this much, however fast the banks serve passes to many warps (0: "
+      "cycles_per_access)"),
     F("queue_depth", CFG_FIELD_UINT, smem.queue_depth, 1, 1u << 16, "accesses",
       "accesses waiting for the banks before LDS/STS stall with mio_throttle"),
     F("banks", CFG_FIELD_UINT, smem.banks, 1, 1024, "banks",
@@ -495,8 +499,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   }
   g_string_append_printf(out, "shared_memory:\n  latency_cycles: %u\n", g->smem.latency_cycles);
   print_latency_to(out, "  ", g->smem.latency_to);
-  g_string_append_printf(out, "  cycles_per_access: %g\n  issue_cycles: %u\n  queue_depth: %u\n",
-                         g->smem.cycles_per_access, g->smem.issue_cycles, g->smem.queue_depth);
+  g_string_append_printf(out,
+                         "  cycles_per_access: %g\n  pass_latency_cycles: %u\n  issue_cycles: %u\n"
+                         "  queue_depth: %u\n",
+                         g->smem.cycles_per_access, g->smem.pass_latency_cycles,
+                         g->smem.issue_cycles, g->smem.queue_depth);
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");

@@ -68,7 +68,9 @@ local_reach(const SmGpu *sm)
                   g->branch.divergent_cycles;
   if (!sm->wb_ports)
     return reach;
-  guint64 pass = (sm->smem.ticks_per_pass + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+  guint64 pass =
+      (MAX(sm->smem.ticks_per_pass, sm->smem.pass_latency_ticks) + SM_TICKS_PER_CYCLE - 1) >>
+      SM_TICK_SHIFT;
   guint64 depth = (sm->smem.depth_ticks >> SM_TICK_SHIFT) + 1;
   for (guint i = 0; i < sm->prog->n_insns; i++) {
     const SmInsnInfo *ii = &sm->info[i];

@@ -56,6 +56,7 @@ sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm)
   guint base = sm_smem_passes(smem->banks, smem->bank_width, ISA_PATTERN_COALESCED, 1, 4, NULL);
   smem->ticks_per_pass = smem->ticks_per_access / base;
   smem->depth_ticks = smem->ticks_per_access * gpu->smem.queue_depth;
+  smem->pass_latency_ticks = sm_ticks_from_cycles(gpu->smem.pass_latency_cycles);
 }
 
 void

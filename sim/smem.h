@@ -21,8 +21,9 @@ typedef struct {
   guint8 *first; /* per SM: the scheduler that looks first each cycle (sm.c), next after the last
                     one that queued an access: round robin for the queue's free places */
   guint64 ticks_per_access, depth_ticks;
-  guint64 ticks_per_pass;  /* ticks_per_access / passes of a conflict-free 32-bit access */
-  guint banks, bank_width; /* for per-lane random addresses, drawn at every access */
+  guint64 ticks_per_pass;     /* ticks_per_access / passes of a conflict-free 32-bit access */
+  guint64 pass_latency_ticks; /* each extra pass's delay of the result; 0: ticks_per_pass */
+  guint banks, bank_width;    /* for per-lane random addresses, drawn at every access */
 } SmSharedMemory;
 
 void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm);
@@ -45,12 +46,16 @@ sm_smem_full(const SmSharedMemory *smem, guint sm, guint64 t, guint64 *wake)
 }
 
 /* Queues a warp-access of @passes passes at @now_ticks; returns the cycle its last pass starts
- * (the result is ready a latency after it). */
+ * (the result is ready a latency after it), or with pass_latency_cycles, the cycle its last
+ * pass's data is there to go on: passes beyond the first that many cycles apart. */
 static inline guint64
 sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes)
 {
   guint64 start = MAX(now_ticks, smem->free[sm]);
   guint64 cost = passes * smem->ticks_per_pass;
   smem->free[sm] = start + cost;
-  return sm_ticks_ceil_cycle(start + cost - smem->ticks_per_pass);
+  guint64 last = start + cost - smem->ticks_per_pass;
+  if (smem->pass_latency_ticks)
+    last = MAX(last, start + (guint64)(passes - 1) * smem->pass_latency_ticks);
+  return sm_ticks_ceil_cycle(last);
 }

@@ -208,8 +208,10 @@ END_TEST
 
 START_TEST(test_conflicts_add_latency_and_divide_throughput)
 {
-  /* banks.yaml on the H100 preset (LDS latency 23, one pass a cycle): one warp's chain takes
-   * 23 + (d - 1) cycles per LDS, plus 2 at the end (the last result reaches the ALU at 25) */
+  /* banks.yaml on the H100 preset (LDS latency 23, one pass a cycle to many warps, a warp's
+   * own passes 2 cycles apart: pass_latency_cycles): one warp's chain takes 23 + 2 (d - 1)
+   * cycles per LDS, plus 2 at the end (the last result reaches the ALU at 25); with passes a
+   * cycle apart for it too, 23 + (d - 1) */
   g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
   g_autofree char *kernel = test_source_path("isa/kernels/banks.yaml");
   static const guint strides[] = {1, 2, 4, 32, 33};
@@ -219,6 +221,12 @@ START_TEST(test_conflicts_add_latency_and_divide_throughput)
     TestRun *run = test_run_new(gpu, kernel, sets);
     sm_run(run->sm);
     guint d = gcd(strides[i], 32);
+    ck_assert_uint_eq(sm_stats(run->sm)->cycles, 16 * 32 * (23 + 2 * (d - 1)) + 2);
+    test_run_free(run);
+    const char *one[] = {st, "iters=16", "warps_per_sm=1", "shared_memory.pass_latency_cycles=0",
+                         NULL};
+    run = test_run_new(gpu, kernel, one);
+    sm_run(run->sm);
     ck_assert_uint_eq(sm_stats(run->sm)->cycles, 16 * 32 * (23 + d - 1) + 2);
     test_run_free(run);
   }

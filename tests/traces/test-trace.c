@@ -340,9 +340,10 @@ END_TEST
 
 START_TEST(test_csv_shows_bank_passes)
 {
-  /* lanes 4 words apart: 4 passes, the last starting 3 cycles after the first; the chain's
-   * next LDS issues when the result is back 23 cycles later (26), a CUDA core could read it
-   * at 3 + 25 = 28 (the completion shown) */
+  /* lanes 4 words apart: 4 passes, the warp's own 2 cycles apart (the H100's
+   * pass_latency_cycles), the last's data there 6 cycles after the first; the chain's next LDS
+   * issues when the result is back 23 cycles later (29), a CUDA core could read it at
+   * 6 + 25 = 31 (the completion shown) */
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/banks.yaml",
@@ -353,8 +354,8 @@ START_TEST(test_csv_shows_bank_passes)
                         NULL};
   g_autofree char *text = trace_text("banks.csv", args);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,28,4,0xffffffff");
-  ck_assert_str_eq(lines[2], "26,0,0,2,LDS,ldst,54,4,0xffffffff");
+  ck_assert_str_eq(lines[1], "0,0,0,1,LDS,ldst,31,4,0xffffffff");
+  ck_assert_str_eq(lines[2], "29,0,0,2,LDS,ldst,60,4,0xffffffff");
 }
 END_TEST
 

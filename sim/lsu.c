@@ -1,7 +1,7 @@
 /* The LD/ST path's L1TEX stage and store buffer, per SM (lsu.h). */
 #include "lsu.h"
 
-#include "sm.h"
+#include <string.h>
 
 void
 sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)

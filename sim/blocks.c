@@ -85,12 +85,9 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
     sm_warp_prepare(sm, w);
     blk->live++;
     sm_wake_warp(sm, w, t);
-    /* resident from now on: no instruction until its scheduler first looks at it */
-    w->stats->state_cycles[w->state] += t - MIN(w->state_since, t);
-    w->state = SM_STATE_NO_INSTRUCTION;
-    w->state_since = t;
-    if (G_UNLIKELY(sm->trace))
-      sm_trace_state(sm, w, SM_STATE_NO_INSTRUCTION, t);
+    /* resident from now on: no instruction until its scheduler first looks at it (its slot was
+     * inactive: since the run's start, or since its last warp's accesses completed) */
+    sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, t);
   }
   if (blk->live == 0)
     retire_block(sm, b, t);

@@ -394,6 +394,21 @@ G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(SmGpu *sm, SmSchedule
                                                            guint passes);
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(SmGpu *sm, guint64 t);
 
+/* @w is in @state from cycle @at on (its time in the state before is counted). */
+static inline void
+sm_set_state(SmGpu *sm, SmWarp *w, SmState state, guint64 at)
+{
+  if (w->state == state)
+    return;
+  w->stats->state_cycles[w->state] += at - w->state_since;
+  if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_state(sm, w, state, at);
+  w->state = (guint8)state;
+  w->state_since = at;
+}
+
 /* @w exited at its last issue and was in drain since; its last access completes at @end (at
  * least the cycle after that issue): from then on its slot is inactive. */
 static inline void

@@ -6,20 +6,6 @@
 
 #include <signal.h>
 
-static inline void
-set_state(SmGpu *sm, SmWarp *w, SmState state, guint64 at)
-{
-  if (w->state == state)
-    return;
-  w->stats->state_cycles[w->state] += at - w->state_since;
-  if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
-    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
-  if (G_UNLIKELY(sm->trace))
-    sm_trace_state(sm, w, state, at);
-  w->state = (guint8)state;
-  w->state_since = at;
-}
-
 /* A fixed-latency instruction of @w issued at @t would find a register-file write port free
  * when its result arrives (variable-latency results have taken theirs already). */
 static inline gboolean
@@ -66,9 +52,9 @@ warp_check(const SmGpu *sm, const SmWarp *w, const SmScheduler *s, guint64 t, gu
 static guint64
 after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
 {
-  set_state(sm, w, SM_STATE_SELECTED, t);
+  sm_set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
-    set_state(sm, w, SM_STATE_DRAIN, t + 1); /* until its accesses are done: sm_warp_drained() */
+    sm_set_state(sm, w, SM_STATE_DRAIN, t + 1); /* until its accesses are done: sm_warp_drained() */
     if (G_UNLIKELY(sm->clock))
       sm_clock_done(sm->clock, (guint)(w - sm->warps));
     sm->n_done++;
@@ -80,7 +66,7 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
   if (st == SM_STATE_ELIGIBLE) {
     wake = t + 1; /* looked at again next cycle */
   } else {
-    set_state(sm, w, (SmState)st, t + 1);
+    sm_set_state(sm, w, (SmState)st, t + 1);
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
   }
@@ -299,11 +285,11 @@ run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64
     guint64 wake;
     guint st = warp_check(sm, w, s, u, &wake);
     if (st != SM_STATE_ELIGIBLE) {
-      set_state(sm, w, (SmState)st, u);
+      sm_set_state(sm, w, (SmState)st, u);
       u = wake;
       continue;
     }
-    set_state(sm, w, SM_STATE_NOT_SELECTED, u);
+    sm_set_state(sm, w, SM_STATE_NOT_SELECTED, u);
     if (s->busy_until > u) {
       u = s->busy_until; /* the scheduler is still busy with an earlier issue */
       continue;
@@ -354,11 +340,11 @@ schedule(SmGpu *sm, guint si, guint64 t)
       if (st == SM_STATE_ELIGIBLE) {
         /* provisionally not selected; the warp that issues is set to selected below */
         sm->eligible[n_el++] = p;
-        set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+        sm_set_state(sm, w, SM_STATE_NOT_SELECTED, t);
         s->wake[p] = t + 1;
         continue;
       }
-      set_state(sm, w, (SmState)st, t);
+      sm_set_state(sm, w, (SmState)st, t);
       s->wake[p] = wake;
       if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
         sm->lg_waiters++;
@@ -424,7 +410,7 @@ schedule(SmGpu *sm, guint si, guint64 t)
       /* a later slot of this cycle: earlier issues may have taken its pipe */
       guint st = warp_check(sm, w, s, t, &wake);
       if (st != SM_STATE_ELIGIBLE) {
-        set_state(sm, w, (SmState)st, t);
+        sm_set_state(sm, w, (SmState)st, t);
         s->wake[p] = wake;
         if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
           sm->lg_waiters++;

@@ -17,7 +17,7 @@
 
 #include "../config/kernel.h"
 #include "../traces/trace.h"
-#include "stats.h"
+#include "sm/stats.h"
 #include "exec.h"
 
 typedef struct SmGpu SmGpu;

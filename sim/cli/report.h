@@ -3,6 +3,6 @@
 #pragma once
 
 #include "../../config/kernel.h"
-#include "../stats.h"
+#include "../sm/stats.h"
 
 void sm_report_text(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats, GString *out);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../../config/kernel.h"
-#include "../stats.h"
+#include "../sm/stats.h"
 #include "model.h"
 
 typedef struct {

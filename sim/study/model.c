@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../memory.h"
+#include "../mem/memory.h"
 
 double
 sm_model_issue_peak(const CfgGpu *gpu)

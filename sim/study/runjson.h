@@ -5,7 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "../../config/kernel.h"
-#include "../stats.h"
+#include "../sm/stats.h"
 
 /* The object `smsim run --json` prints (a new node). */
 JsonNode *sm_run_json(const CfgGpu *gpu, const CfgKernel *kernel, const SmStats *stats);

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../stats.h"
+#include "../sm/stats.h"
 
 static gboolean G_GNUC_PRINTF(3, 4) vary_fail(GError **error, const char *key, const char *fmt, ...)
 {

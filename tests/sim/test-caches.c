@@ -5,9 +5,9 @@
 #include <check.h>
 #include <math.h>
 
-#include "cache.h"
+#include "mem/cache.h"
 #include "helpers.h"
-#include "memory.h"
+#include "mem/memory.h"
 
 /* an L1 of 8 lines (4 sets x 2 ways), an L2 of 32 lines (8 sets x 4 ways), sets by the low
  * bits of the line: a window's lines fill the sets one after the other */

@@ -3,8 +3,8 @@
  * against the definition. */
 #include <check.h>
 
-#include "engine.h"
-#include "wake.h"
+#include "core/engine.h"
+#include "core/wake.h"
 
 START_TEST(test_events_pop_in_cycle_order)
 {

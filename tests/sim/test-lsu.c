@@ -4,7 +4,7 @@
 #include <check.h>
 
 #include "helpers.h"
-#include "lsu.h"
+#include "mem/lsu.h"
 
 static CfgGpu *
 gpu_with(guint load, guint ret, guint store, guint partial, guint bytes, guint read, guint buffer)

@@ -4,8 +4,8 @@
 #include <math.h>
 
 #include "helpers.h"
-#include "memory.h"
-#include "smem.h"
+#include "mem/memory.h"
+#include "sm/smem.h"
 
 static const char toy_gpu[] = "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
                               "  ldst: {lanes_per_scheduler: 32}\n"

@@ -3,7 +3,7 @@
  * further out than it reaches. */
 #include <check.h>
 
-#include "ports.h"
+#include "core/ports.h"
 
 START_TEST(test_counts_per_cycle)
 {

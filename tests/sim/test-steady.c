@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "steady.h"
+#include "fast/steady.h"
 
 /* Runs @kernel on @gpu with @sets, fast-forward on and off; returns the cycles jumped over. */
 static guint64

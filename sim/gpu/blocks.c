@@ -1,0 +1,187 @@
+/* The block scheduler and barriers: launching grid blocks into free slots, retiring them, and
+ * releasing BAR.SYNC.  Not warp scheduling (scheduler.c) nor the cycle loop (sm.c). */
+#include "machine.h"
+
+#include <string.h>
+
+static void retire_block(SmGpu *sm, guint b, guint64 t);
+
+void
+sm_blocks_init(SmGpu *sm)
+{
+  sm->warps_per_block = MAX(sm->kernel->warps_per_block, 1u);
+  sm->slots_per_sm = (sm->warps_per_sm + sm->warps_per_block - 1) / sm->warps_per_block;
+  sm->n_block_slots = sm->slots_per_sm * sm->n_sm;
+  sm->blocks = g_new0(SmBlock, MAX(sm->n_block_slots, 1u));
+  for (guint k = 0; k < sm->n_sm; k++) {
+    for (guint b = 0; b < sm->slots_per_sm; b++) {
+      SmBlock *blk = &sm->blocks[k * sm->slots_per_sm + b];
+      blk->sm = k;
+      blk->first_local = b * sm->warps_per_block;
+      blk->n_warps = MIN(sm->warps_per_block, sm->warps_per_sm - blk->first_local);
+      for (guint i = 0; i < blk->n_warps; i++) {
+        SmWarp *w = sm_block_warp(sm, blk, i);
+        w->block = (guint16)(k * sm->slots_per_sm + b);
+        w->exists = TRUE;
+      }
+    }
+  }
+  sm->grid_blocks = sm->kernel->grid_blocks;
+  for (guint k = 0; k < sm->n_sm; k++)
+    sm->mp[k].blocks = &sm->blocks[k * sm->slots_per_sm];
+}
+
+void
+sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
+{
+  SmBlock *blk = &sm->blocks[b];
+  blk->grid_index = index;
+  blk->busy = TRUE;
+  sm->mp[blk->sm].n_blocks++;
+  blk->live = blk->arrived = 0;
+  for (guint q = 0; q < SM_MAX_SCHEDULERS; q++)
+    blk->last[q] = G_MAXUINT;
+  blk->retire = t;
+  const GArray *wp = sm->kernel->warp_passes, *bp = sm->kernel->block_passes;
+  guint block_passes = g_array_index(bp, guint, blk->grid_index % bp->len);
+  if (sm->sass)
+    sm_sass_launch(sm, b);
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
+    w->pc = 0;
+    w->depth = 0;
+    w->issued = 0;
+    w->launched = w->finish = w->last_issue = t;
+    sm->sched[w->sched].age[sm_warp_pos(sm, w)] = t;
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = t;
+    sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;
+    w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
+    /* its own place in the windows' chase, by its place in the grid */
+    w->chase = sm_hash64(sm->cfg->memory.seed * 0xD1B54A32D192ED03ULL +
+                         (guint64)blk->grid_index * 1024 + i);
+    guint threads = sm->kernel->threads_per_block;
+    guint first = i * 32; /* its first thread in the block */
+    w->lanes =
+        threads > first && threads - first < 32 ? (1u << (threads - first)) - 1 : 0xffffffffu;
+    w->active = w->lanes;
+    w->n_active = sm_popcount32(w->lanes);
+    if (w->simt) {
+      guint32 *pred = w->simt->pred;
+      memset(w->simt, 0, sizeof *w->simt);
+      w->simt->pred = pred;
+      memset(pred, 0, sizeof(guint32) * MAX(sm->prog->n_regs, 1u));
+    }
+    w->done = passes == 0;
+    w->passes_left = passes ? passes - 1 : 0;
+    if (!w->done)
+      sm_warp_settle(w, sm->prog, sm->limit);
+    if (w->exec)
+      sm_sass_settle(sm, w);
+    if (w->done) {
+      sm->sched[w->sched].wake[sm_warp_pos(sm, w)] = SM_NEVER;
+      continue;
+    }
+    sm_warp_prepare(sm, w);
+    blk->live++;
+    sm_wake_warp(sm, w, t);
+    /* resident from now on: no instruction until its scheduler first looks at it (its slot was
+     * inactive: since the run's start, or since its last warp's accesses completed) */
+    sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, t);
+  }
+  if (blk->live == 0)
+    retire_block(sm, b, t);
+}
+
+/* Block @b's last warp finished at cycle @t (or it had none when it launched then). */
+static void
+retire_block(SmGpu *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  sm->blocks_retired += sm->mp[blk->sm].weight; /* with the SMs that run alike (mirror.c) */
+  blk->busy = FALSE;
+  sm->mp[blk->sm].n_blocks--;
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_retired(sm, b, t); /* its end waits for its warps' accesses (parallel.c) */
+    return;
+  }
+  sm->end_cycle = MAX(sm->end_cycle, blk->retire);
+  blk->free_at = blk->retire + sm->cfg->block_launch_cycles;
+  if (sm->next_block < sm->grid_blocks) {
+    sm_engine_push(&sm->engine, blk->free_at, 1, SM_EVENT_BLOCK_LAUNCH, b);
+  }
+}
+
+void
+sm_blocks_dispatch(SmGpu *sm, guint64 t)
+{
+  if (sm->mirrored) {
+    sm_mirror_dispatch(sm, t); /* the same rule for SMs that run alike */
+    return;
+  }
+  while (sm->next_block < sm->grid_blocks) {
+    /* the first free slot of the SM with the fewest blocks; SMs whose slots all hold one are
+     * passed over without reading their slots (a whole GPU has thousands) */
+    guint best = G_MAXUINT, per = sm->slots_per_sm;
+    for (guint m = 0; m < sm->n_sm; m++) {
+      if (sm->mp[m].n_blocks == per ||
+          (best != G_MAXUINT && sm->mp[m].n_blocks >= sm->mp[sm->blocks[best].sm].n_blocks))
+        continue;
+      for (guint b = m * per; b < (m + 1) * per; b++) {
+        const SmBlock *blk = &sm->blocks[b];
+        if (!blk->busy && blk->free_at <= t) {
+          best = b;
+          break;
+        }
+      }
+    }
+    if (best == G_MAXUINT)
+      return;
+    sm_blocks_launch(sm, best, t, sm->next_block++);
+  }
+}
+
+/* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */
+static void
+release_barrier(SmGpu *sm, guint b, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[b];
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    if (w->done || w->dep_state != SM_STATE_BARRIER)
+      continue;
+    sm_warp_prepare(sm, w);
+    sm_wake_warp(sm, w, t + 1);
+  }
+  blk->arrived = 0;
+}
+
+void
+sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  /* wait for the block's other live warps: not before a release */
+  w->deps_at = SM_NEVER;
+  w->dep_state = SM_STATE_BARRIER;
+  SmBlock *blk = &sm->blocks[w->block];
+  if (++blk->arrived == blk->live)
+    release_barrier(sm, w->block, t);
+}
+
+void
+sm_blocks_warp_finished(SmGpu *sm, SmWarp *w)
+{
+  SmBlock *blk = &sm->blocks[w->block];
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_finished(sm, w); /* its end waits for its accesses (parallel.c) */
+  } else {
+    guint64 end = MAX(w->finish, w->last_issue + 1);
+    w->stats->resident_warp_cycles += end - w->launched;
+    blk->retire = MAX(blk->retire, end);
+    sm_warp_drained(sm, w, end);
+  }
+  blk->live--;
+  if (blk->live == 0)
+    retire_block(sm, w->block, w->last_issue);
+  else if (blk->arrived > 0 && blk->arrived == blk->live)
+    release_barrier(sm, w->block, w->last_issue); /* exited warps no longer count */
+}

@@ -1,0 +1,54 @@
+/* The end of a run: the warps' last states closed and the machine's counters set
+ * (sm_finish()), also for a run stopped before its end (sm_close()).  Not the cycle loop (sm.c). */
+#include "machine.h"
+
+void
+sm_finish(SmGpu *sm)
+{
+  guint64 end = sm->end_cycle;
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    if (!sm_warp_stepped(sm, w))
+      continue; /* padding slot, or an SM that runs like a stepped one (counted with it) */
+    w->stats->state_cycles[w->state] += end - MIN(w->state_since, end);
+    w->state_since = end;
+  }
+  sm_mirror_fold(sm);
+  sm->stats.cycles = end;
+  for (guint l = 0; l < sm->mem.n_levels; l++) {
+    sm->stats.transactions[l] = sm->mem.levels[l].transactions;
+    sm->stats.bytes[l] = sm->mem.levels[l].bytes;
+    sm->stats.write_bytes[l] = sm->mem.levels[l].write_bytes;
+  }
+  sm->stats.peak_outstanding = sm->mem.peak_outstanding;
+  const SmCacheCounts *c = &sm->mem.counts;
+  sm->stats.caches = sm_uses_caches(sm);
+  sm->stats.l1_requests = c->l1_requests;
+  sm->stats.l1_sectors = c->l1_sectors;
+  sm->stats.l1_hits = c->l1_hits;
+  sm->stats.l2_requests = c->l2_requests;
+  sm->stats.l2_sectors = c->l2_sectors;
+  sm->stats.l2_hits = c->l2_hits;
+  sm->stats.l2_far_hits = c->l2_far_hits;
+  sm->stats.write_backs = c->write_backs;
+  if (sm->clock)
+    sm_clock_finish(sm->clock, &sm->stats);
+  sm->finished = TRUE;
+}
+
+void
+sm_close(SmGpu *sm)
+{
+  if (sm->finished)
+    return;
+  guint64 end = sm->now;
+  if (sm->steady)
+    end = MAX(end, sm_steady_until(sm->steady)); /* a scheduler jumped past an interruption */
+  for (guint i = 0; i < sm->n_warps; i++) {
+    const SmWarp *w = &sm->warps[i];
+    if (sm_warp_stepped(sm, w) && !w->done)
+      w->stats->resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
+  }
+  sm->end_cycle = MAX(sm->end_cycle, end);
+  sm_finish(sm);
+}

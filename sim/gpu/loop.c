@@ -1,0 +1,562 @@
+/* The SM's cycle loop: events, then each scheduler's look at its warps and its issues; the
+ * clock jumps over cycles in which nothing can happen.  Not what one issue does (issue.c), the
+ * policies (scheduler.c), the block scheduler (blocks.c), pipe costs (pipe.c) or the memory
+ * system (memory.c). */
+#include "machine.h"
+
+#include <signal.h>
+
+/* A fixed-latency instruction of @w issued at @t would find a register-file write port free
+ * when its result arrives (variable-latency results have taken theirs already). */
+static inline gboolean
+wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (!ii->fixed_latency || !ii->writes_register)
+    return TRUE;
+  return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
+}
+
+/* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
+ * cycle that may change (SM_NEVER: only a memory completion can). */
+static inline guint
+warp_check(const SmGpu *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
+{
+  if (w->deps_at > t) {
+    *wake = w->deps_at;
+    return w->dep_state;
+  }
+  guint64 pipe = s->pipe_free[w->unit];
+  if (sm_pipe_busy(pipe, t)) {
+    *wake = pipe >> SM_TICK_SHIFT;
+    return sm->info[w->pc].throttle_state;
+  }
+  if (w->space == ISA_SPACE_NONE) {
+    *wake = t + 1;
+    if (G_UNLIKELY(sm->wb_ports) && !wb_free_for(sm, s, w, t))
+      return SM_STATE_DISPATCH_STALL;
+    return SM_STATE_ELIGIBLE;
+  }
+  if (w->space == ISA_SPACE_GLOBAL &&
+      sm->mem.sm_outstanding[w->sm] + w->n_trans > sm->mem.max_outstanding) {
+    *wake = SM_NEVER;
+    return SM_STATE_LG_THROTTLE;
+  }
+  if (w->space == ISA_SPACE_SHARED && sm_smem_full(&sm->smem, w->sm, t, wake))
+    return SM_STATE_MIO_THROTTLE;
+  *wake = t + 1;
+  return SM_STATE_ELIGIBLE;
+}
+
+/* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
+static guint64
+after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
+{
+  sm_set_state(sm, w, SM_STATE_SELECTED, t);
+  if (w->done) {
+    sm_set_state(sm, w, SM_STATE_DRAIN, t + 1); /* until its accesses are done: sm_warp_drained() */
+    if (G_UNLIKELY(sm->clock))
+      sm_clock_done(sm->clock, (guint)(w - sm->warps));
+    sm->n_done++;
+    sm_blocks_warp_finished(sm, w);
+    return SM_NEVER;
+  }
+  guint64 wake;
+  guint st = warp_check(sm, w, s, t + 1, &wake);
+  if (st == SM_STATE_ELIGIBLE) {
+    wake = t + 1; /* looked at again next cycle */
+  } else {
+    sm_set_state(sm, w, (SmState)st, t + 1);
+    if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
+      sm->lg_waiters++;
+  }
+  return wake;
+}
+
+static void
+fire_events(SmGpu *sm, guint64 t)
+{
+  SmEvent ev;
+  gboolean freed = FALSE;
+  while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
+    switch (ev.kind) {
+    case SM_EVENT_BLOCK_LAUNCH:
+      sm_blocks_dispatch(sm, t);
+      break;
+    case SM_EVENT_MEM_START:
+      sm->mem.queued--;
+      break;
+    case SM_EVENT_MEM_DONE:
+      sm_memory_complete(&sm->mem, ev.arg);
+      freed = TRUE;
+      break;
+    default:
+      g_assert_not_reached();
+    }
+  }
+  if (freed && sm->lg_waiters > 0) {
+    /* a view wakes its own SM's warps: only its own completions change what they wait for */
+    guint n = sm->defer ? sm->n_order : sm->n_sched;
+    for (guint i = 0; i < n; i++) {
+      guint si = sm->defer ? sm->order[i] : i;
+      SmScheduler *s = &sm->sched[si];
+      for (guint p = 0; p < s->n_warps; p++) {
+        if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
+          s->wake[p] = t;
+          sm->min_wake[si] = t;
+        }
+      }
+    }
+    sm->lg_waiters = 0;
+  }
+}
+
+/* Set from a signal handler: every running SM stops at its next step. */
+static volatile sig_atomic_t stop_requested;
+
+void
+sm_request_stop(void)
+{
+  stop_requested = 1;
+}
+
+gboolean
+sm_stop_requested(void)
+{
+  return stop_requested != 0;
+}
+
+/* A position whose warp is "hot": it could issue, did not, and nothing about it can change
+ * until it issues (its operands are ready, its pipe takes an instruction every cycle, and no
+ * register-file write port can be short).  Hot warps are eligible every cycle without being
+ * looked at; their wake[] holds this value so that the pass over wake times skips them.
+ * Only schedulers of at most 64 warps keep them (a bitmask). */
+#define SM_HOT (SM_NEVER - 1)
+
+/* The warp scheduler @si issues next: by policy, among all eligible warps or (block_priority)
+ * among those of the oldest or youngest block that has one, after that block's own last issue.
+ * Returns an index into sm->eligible (G_MAXUINT: none left) and sets *blk to the block whose
+ * round-robin place moves (NULL without block priority). */
+static guint
+pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
+{
+  *blk = NULL;
+  if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
+    return sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
+  if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
+    /* one candidate: no order to decide (the common case when warps wait on memory) */
+    *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[0])->block];
+    return 0;
+  }
+  /* the oldest (youngest) block with an eligible warp, its first eligible warp, and the latest
+   * resume among its eligible warps (policy last_resumed) */
+  gboolean youngest = sm->block_priority == CFG_BLOCK_PRIORITY_YOUNGEST;
+  gboolean resumed = sm->policy == CFG_POLICY_LAST_RESUMED;
+  guint32 best = 0;
+  guint64 latest = 0;
+  guint first = G_MAXUINT;
+  for (guint i = 0; i < n_el; i++) {
+    guint p = sm->eligible[i];
+    if (p == SM_SCHEDULER_TAKEN)
+      continue;
+    guint32 g = s->grid[p];
+    if (first == G_MAXUINT || (youngest ? g > best : g < best)) {
+      best = g;
+      first = i;
+      latest = resumed ? s->resumed[p] : 0;
+    } else if (resumed && g == best) {
+      latest = MAX(latest, s->resumed[p]);
+    }
+  }
+  if (first == G_MAXUINT)
+    return G_MAXUINT;
+  *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[first])->block];
+  guint last = (*blk)->last[s->local];
+  guint64 window = sm->cfg->resume_window;
+  if (sm->policy == CFG_POLICY_GTO || sm->policy == CFG_POLICY_OLDEST) {
+    /* the policy among the block's eligible warps */
+    guint n = 0;
+    for (guint i = first; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      if (p != SM_SCHEDULER_TAKEN && s->grid[p] == best) {
+        sm->prio_pos[n] = p;
+        sm->prio_at[n++] = i;
+      }
+    }
+    return sm->prio_at[sm_scheduler_pick(s, sm->policy, window, last, sm->prio_pos, n)];
+  }
+  /* round robin after the block's last issue (lrr, two_level; last_resumed among the warps
+   * resumed within the window of the latest: sm_scheduler_pick() in one pass, no copies) */
+  guint wrap = G_MAXUINT; /* the first: when none is after last */
+  for (guint i = first; i < n_el; i++) {
+    guint p = sm->eligible[i];
+    if (p == SM_SCHEDULER_TAKEN || s->grid[p] != best ||
+        (resumed && s->resumed[p] + window < latest))
+      continue;
+    if (p > last)
+      return i;
+    if (wrap == G_MAXUINT)
+      wrap = i;
+  }
+  return wrap;
+}
+
+/* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this
+ * cycle (after that none are left for it); returns its wake. */
+static inline guint64
+issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t, guint *slots)
+{
+  sm_issue(sm, s, w, t, sm->issue_width - *slots);
+  (*slots)--;
+  s->last = p;
+  if (blk)
+    blk->last[s->local] = p;
+  if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
+    /* further independent instructions of the same warp, in order */
+    guint64 wake;
+    while (*slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
+      sm_issue(sm, s, w, t, sm->issue_width - *slots);
+      (*slots)--;
+    }
+    *slots = 0;
+  }
+  return after_issue(sm, s, w, t);
+}
+
+/* @w may issue its instruction ahead of the loop (run_ahead()): it uses no memory, and the
+ * warp's check the cycle after (after_issue()) reads nothing outside its scheduler: the next
+ * instruction uses no memory either, or waits for this one's result until later; and a
+ * per-warp limit on instructions does not end the warp there. */
+static inline gboolean
+ahead_ok(const SmGpu *sm, const SmWarp *w)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (!ii->ahead_ok || (sm->limit && w->issued + 1 >= sm->limit))
+    return FALSE;
+  guint32 next = sm_warp_peek_next(w, sm->prog);
+  if (next >= sm->prog->n_insns)
+    return FALSE;
+  const SmInsnInfo *ni = &sm->info[next];
+  if (ni->space == ISA_SPACE_NONE)
+    return TRUE;
+  const IsaInsn *x = &sm->prog->insns[w->pc], *y = &sm->prog->insns[next];
+  if (x->dst == ISA_NO_REG || ii->never || ii->latency[ni->unit] < 2)
+    return FALSE;
+  gboolean reads = y->dst == x->dst;
+  for (guint i = 0; i < y->nsrc; i++)
+    reads |= y->src[i] == x->dst;
+  return reads;
+}
+
+/* The first cycle after @t at which something outside a scheduler could wake one of its
+ * warps: a block launching into its slots (a retirement from @t on launches a block
+ * block_launch_cycles after a cycle past @t at the earliest), or a memory completion waking
+ * warps held by the limit on outstanding requests (none is held: lg_waiters counts them all,
+ * and only a look at a warp holds it). */
+static guint64
+horizon(const SmGpu *sm, guint64 t)
+{
+  guint64 h = sm->run_until;
+  if (sm->lg_waiters > 0)
+    return t + 1;
+  if (sm->next_block < sm->grid_blocks)
+    h = MIN(h, MIN(sm_engine_next_launch(&sm->engine), t + 1 + sm->cfg->block_launch_cycles));
+  return h;
+}
+
+/* @w (of block @blk, or NULL) was the only warp of @s that could issue at the look at @t, and
+ * it did; its next look would be at its wake time.  Before @others no other warp of @s is due,
+ * and before horizon() nothing else can wake one; an instruction that ahead_ok() lets through
+ * reaches nothing outside @s, neither when it issues nor when the warp is checked the cycle
+ * after: the loop would look at @s only for @w, and find what is found here, cycle by cycle,
+ * without visiting those cycles.  Stops before any other instruction (the shared-memory queue
+ * and global requests are reached in the loop's order among schedulers, and checked against
+ * what other schedulers did up to that cycle), at @w's end, or at that limit; returns @w's
+ * next wake then. */
+static G_GNUC_NO_INLINE guint64
+run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 others)
+{
+  if (sm->steady || sm->trace || sm->mirrored)
+    return s->wake[w->pos]; /* they see every cycle (their state is read between steps) */
+  guint64 limit = MIN(others, horizon(sm, t));
+  guint p = w->pos;
+  guint64 u = s->wake[p];
+  while (u < limit && !w->done && ahead_ok(sm, w)) {
+    guint64 wake;
+    guint st = warp_check(sm, w, s, u, &wake);
+    if (st != SM_STATE_ELIGIBLE) {
+      sm_set_state(sm, w, (SmState)st, u);
+      u = wake;
+      continue;
+    }
+    sm_set_state(sm, w, SM_STATE_NOT_SELECTED, u);
+    if (s->busy_until > u) {
+      u = s->busy_until; /* the scheduler is still busy with an earlier issue */
+      continue;
+    }
+    s->stats->sched_issue_cycles[s->local]++;
+    guint slots = sm->issue_width;
+    u = issue_taken(sm, s, w, p, blk, u, &slots);
+  }
+  s->wake[p] = u;
+  return u;
+}
+
+/* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
+ * the earliest cycle any of its warps may change. */
+static guint64
+schedule(SmGpu *sm, guint si, guint64 t)
+{
+  if (sm->min_wake[si] > t)
+    return sm->min_wake[si];
+  SmScheduler *s = &sm->sched[si];
+  /* wakes set while this scheduler issues (a barrier its warp releases) lower it again */
+  sm->min_wake[si] = SM_NEVER;
+  /* the pass over the wake times (wake.h), 64 positions at a time: which are due now, and the
+   * earliest wake of the others */
+  guint64 smin = SM_NEVER;
+  guint n_el = 0;
+  gboolean hot_ok = sm->hot_ok && s->n_warps <= 64;
+  guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
+  for (guint base = 0; base < s->n_warps; base += 64) {
+    guint n = MIN(s->n_warps - base, 64u);
+    SmWakeDue pass =
+        n >= 8 ? sm->wake_pass(s->wake + base, n, t) : sm_wake_pass_small(s->wake + base, n, t);
+    guint64 due = pass.due;
+    smin = MIN(smin, pass.later);
+    for (; due; due &= due - 1) {
+      guint p = base + (guint)__builtin_ctzll(due);
+      SmWarp *w = sm_sched_warp(sm, s, p);
+      if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
+          sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
+        /* still eligible: its operands were ready, and a pipe that takes one instruction per
+         * cycle is free again at the start of every cycle */
+        sm->eligible[n_el++] = p;
+        s->wake[p] = t + 1;
+        continue;
+      }
+      guint64 wake;
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st == SM_STATE_ELIGIBLE) {
+        /* provisionally not selected; the warp that issues is set to selected below */
+        sm->eligible[n_el++] = p;
+        sm_set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+        s->wake[p] = t + 1;
+        continue;
+      }
+      sm_set_state(sm, w, (SmState)st, t);
+      s->wake[p] = wake;
+      if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
+        sm->lg_waiters++;
+      smin = MIN(smin, wake);
+    }
+  }
+  if (hot_ok) {
+    /* the warps eligible now that would stay so, unseen, if not taken */
+    for (guint i = 0; i < n_el; i++) {
+      guint p = sm->eligible[i];
+      const SmWarp *w = sm_sched_warp(sm, s, p);
+      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
+        new_hot |= (guint64)1 << p;
+    }
+  }
+  if (s->hot) {
+    /* merge the hot warps in: eligible[] stays in ascending positions */
+    guint64 all = s->hot;
+    for (guint i = 0; i < n_el; i++)
+      all |= (guint64)1 << sm->eligible[i];
+    n_el = 0;
+    for (; all; all &= all - 1)
+      sm->eligible[n_el++] = (guint)__builtin_ctzll(all);
+  }
+  guint n_ready = n_el; /* eligible, whether or not the policy lets them issue now */
+  if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL)) {
+    /* the active pool: warps waiting on global memory (or finished) leave it */
+    for (guint p = 0; p < s->n_warps; p++) {
+      const SmWarp *w = sm_sched_warp(sm, s, p);
+      gboolean away = w->done || w->state == SM_STATE_LONG_SCOREBOARD;
+      sm->pool_leaves[p] = (guint8)away;
+      sm->pool_joins[p] = (guint8)!away;
+    }
+    n_el = sm_scheduler_pool(s, sm->cfg->two_level_pool, sm->pool_leaves, sm->pool_joins,
+                             sm->eligible, n_el);
+  }
+  if (n_el > 0 && s->busy_until > t) {
+    for (guint i = 0; i < n_ready; i++)
+      s->wake[sm->eligible[i]] = s->busy_until;
+    smin = MIN(smin, s->busy_until);
+    n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
+    s->hot = new_hot = 0;
+  } else if (n_el > 0) {
+    s->stats->sched_issue_cycles[s->local]++;
+  }
+  guint slots = sm->issue_width, n_taken = 0;
+  guint64 taken = 0;
+  SmWarp *last = NULL;      /* the warp that issued last, its block, and the earliest wake of the */
+  SmBlock *last_blk = NULL; /* warps looked at before it issued */
+  guint64 others = SM_NEVER;
+  while (slots > 0) {
+    SmBlock *blk;
+    guint i = pick(sm, s, si, n_el, &blk);
+    if (i == G_MAXUINT)
+      break;
+    guint p = sm->eligible[i];
+    sm->eligible[i] = SM_SCHEDULER_TAKEN;
+    n_taken++;
+    taken |= (guint64)hot_ok << p;
+    SmWarp *w = sm_sched_warp(sm, s, p);
+    guint64 wake;
+    if (slots < sm->issue_width) {
+      /* a later slot of this cycle: earlier issues may have taken its pipe */
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st != SM_STATE_ELIGIBLE) {
+        sm_set_state(sm, w, (SmState)st, t);
+        s->wake[p] = wake;
+        if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
+          sm->lg_waiters++;
+        smin = MIN(smin, wake);
+        continue;
+      }
+    }
+    wake = issue_taken(sm, s, w, p, blk, t, &slots);
+    s->wake[p] = wake;
+    last = w;
+    last_blk = blk;
+    others = smin;
+    smin = MIN(smin, wake);
+  }
+  if (hot_ok) {
+    /* eligible warps not taken stay hot; the taken ones have their wake from their issue */
+    guint64 hot = (s->hot | new_hot) & ~taken;
+    for (guint64 m = hot & ~s->hot; m; m &= m - 1)
+      s->wake[__builtin_ctzll(m)] = SM_HOT;
+    s->hot = hot;
+  }
+  if (n_taken < n_ready)
+    smin = t + 1; /* eligible warps left waiting: look again next cycle */
+  else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others &&
+           !last->done && sm->info[last->pc].ahead_ok)
+    /* the one warp that could issue, did: its next issues, until another warp is due */
+    smin = MIN(others, run_ahead(sm, s, last, last_blk, t, others));
+  sm->min_wake[si] = MIN(sm->min_wake[si], smin);
+  return sm->min_wake[si];
+}
+
+static void
+step(SmGpu *sm)
+{
+  guint64 t = sm->now;
+  sm->stats.visited_cycles++;
+  if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
+    sm->trace->klass->advance(sm->trace, t);
+  fire_events(sm, t);
+  if (G_UNLIKELY(sm->order_stale)) {
+    /* within an SM, the scheduler after the last one that queued a shared-memory access looks
+     * first: the schedulers take the queue's free places in turn (before any such access, and
+     * in kernels without one, in index order); only the SMs stepped (mirror.c) look */
+    guint per = sm->sched_per_sm, n = 0;
+    for (guint i = 0; i < sm->n_sim_sm; i++) {
+      guint m = sm->sim_sms[i];
+      for (guint k = 0, s = sm->smem.first[m]; k < per; k++, s = s + 1 == per ? 0 : s + 1)
+        sm->order[n++] = m * per + s;
+    }
+    sm->n_order = n;
+    sm->order_stale = FALSE;
+  }
+  for (guint i = 0; i < sm->n_order; i++)
+    schedule(sm, sm->order[i], t);
+  /* after scheduling: issues push memory events, and a retiring block its successor's launch;
+   * read back every scheduler too: a barrier release can wake warps of one already done */
+  guint64 next = sm_engine_next_cycle(&sm->engine);
+  if (G_LIKELY(!sm->mirrored && !sm->defer)) {
+    for (guint si = 0; si < sm->n_sched; si++)
+      next = MIN(next, sm->min_wake[si]);
+  } else {
+    for (guint i = 0; i < sm->n_order; i++)
+      next = MIN(next, sm->min_wake[sm->order[i]]);
+  }
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_counters(sm, t);
+  sm->now = next;
+}
+
+void
+sm_step_view(SmGpu *view)
+{
+  if (view->now >= view->run_until)
+    return; /* already there (or its SM has nothing left to do: SM_NEVER) */
+  view->stats.view_steps++;
+  /* a view that steps fewer cycles than its schedulers take to issue once for each of their
+   * warps reaches only a few of them: the whole state asked for would cost more than it saves */
+  if (view->sass && view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
+    sm_view_prefetch(view);
+  while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
+    step(view);
+}
+
+void
+sm_run_until(SmGpu *sm, guint64 cycle)
+{
+  if (!sm->finished && sm_parallel_run(sm, cycle))
+    return;              /* its SMs stepped apart (on threads when it has them): the same results */
+  sm->run_until = cycle; /* no issue at or past it (run_ahead()) */
+  while (!sm->finished && sm->now < cycle) {
+    if (G_UNLIKELY(stop_requested))
+      return; /* the caller decides: sm_close() keeps what was simulated */
+    if (G_UNLIKELY(sm->trace) && trace_sink_failed(sm->trace)) {
+      sm_finish(sm); /* the trace hit its size limit or could not be written: stop */
+      break;
+    }
+    if (sm->blocks_retired == sm->grid_blocks) {
+      sm_finish(sm);
+      break;
+    }
+    step(sm);
+    if (G_UNLIKELY(sm->sass) && sm_error(sm))
+      return; /* the executor stopped a warp: the caller reports it */
+    if (G_UNLIKELY(sm->progress) && (sm->stats.visited_cycles & 4095) == 0)
+      sm->progress(sm, sm->progress_data);
+    if (sm->steady && sm->now != SM_NEVER)
+      sm_steady_after_step(sm, sm->steady, cycle);
+    if (sm->now == SM_NEVER) {
+      /* nothing can ever happen again: every warp finished (checked above next time) */
+      g_assert(sm->blocks_retired == sm->grid_blocks);
+      sm_finish(sm);
+    }
+  }
+  if (!sm->finished && sm->blocks_retired == sm->grid_blocks)
+    sm_finish(sm);
+}
+
+void
+sm_run(SmGpu *sm)
+{
+  sm_run_until(sm, SM_NEVER);
+}
+
+void
+sm_set_progress(SmGpu *sm, SmProgressFn fn, gpointer data)
+{
+  sm->progress = fn;
+  sm->progress_data = data;
+}
+
+gboolean
+sm_finished(const SmGpu *sm)
+{
+  return sm->finished;
+}
+
+guint64
+sm_now(const SmGpu *sm)
+{
+  return sm->now;
+}
+
+const SmStats *
+sm_stats(const SmGpu *sm)
+{
+  if (sm->mirrored)
+    return sm_mirror_totals(sm);
+  return sm->steady ? sm_steady_totals(sm, sm->steady) : &sm->stats;
+}

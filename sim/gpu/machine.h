@@ -1,0 +1,422 @@
+/* The SM loop's private state, shared by the files of one simulated machine: sm.c (the cycle
+ * loop), blocks.c (block scheduler, barriers) and sm-trace.c (records for a trace).
+ * Not for use outside sim/: everything else goes through sm.h.
+ */
+#pragma once
+
+#include "blocks.h"
+#include "../sm/clock.h"
+#include "../core/engine.h"
+#include "../mem/lsu.h"
+#include "../mem/memory.h"
+#include "../sm/pipe.h"
+#include "../sm/scheduler.h"
+#include "../sm.h"
+#include "../sm/smem.h"
+#include "../fast/steady.h"
+#include "../core/wake.h"
+#include "../sm/warp.h"
+
+#define SM_STATE_ELIGIBLE SM_STATE_COUNT
+
+/* A global access's completion while it is not yet known: a register it loads is ready then,
+ * and a warp waiting for it wakes then (an SM stepped on a thread: parallel.c).  Later than
+ * any cycle the run reaches, earlier than SM_NEVER and the hot mark (sm.c). */
+#define SM_PENDING (SM_NEVER - 2)
+
+typedef struct SmSass SmSass;
+typedef struct SmDefer SmDefer;
+
+/* One SM of the GPU: what it owns.  Its schedulers, warp slots and block slots are its slices
+ * of the GPU's arrays below, which hold every SM's SM by SM (sched_per_sm, warp_slots_per_sm
+ * and slots_per_sm each: a thread stepping one SM touches only its own); the scoreboards and
+ * per-position scheduler arrays follow its warps and schedulers.  Its port to the memory system
+ * and its L1 are in SmMemory, its shared memory's queue in SmSharedMemory, each per SM
+ * (memory.h, smem.h): the memory system's code reaches them by SM number. */
+typedef struct {
+  SmScheduler *sched; /* its schedulers: SmGpu.sched from m * sched_per_sm */
+  SmWarp *warps;      /* its warp slots: SmGpu.warps from m * warp_slots_per_sm */
+  SmBlock *blocks;    /* its block slots: SmGpu.blocks from m * slots_per_sm */
+  guint n_blocks;     /* its block slots holding a block */
+  /* SMs that run alike are stepped once (mirror.c): an SM the loop steps stands for weight SMs
+   * (its counts go into the totals that many times), one it does not for none (weight 0); rep
+   * is the SM stepped for it.  Otherwise each SM stands for itself (weight 1, rep itself). */
+  guint rep;
+  guint64 weight;
+} SmMp;
+
+/* The whole GPU: its SMs and what they share. */
+struct SmGpu {
+  /* what every part reads: the GPU file, the kernel, its instructions' costs */
+  const CfgGpu *cfg; /* the GPU file */
+  const CfgKernel *kernel;
+  const IsaProgram *prog;
+  SmInsnInfo *info;
+  SmSass *sass;   /* kernels over SASS: the executor's side (sass.c); NULL for streams */
+  SmClock *clock; /* a kernel that reads the clock: its warps' reads (clock.h); else NULL */
+  guint issue_width;
+  CfgDualIssue dual_issue;
+  CfgPolicy policy;
+  CfgBlockPriority block_priority;
+  guint64 limit;
+  guint branch_taken_cycles;
+  guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */
+  gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
+  gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
+
+  /* The SMs: mp[m] is SM m's (SmMp); the arrays hold every SM's part, SM by SM */
+  SmMp *mp;
+  guint n_sm, sched_per_sm, warps_per_sm;
+  guint warp_slots_per_sm; /* warps_per_sm rounded up to a multiple of sched_per_sm */
+  SmWarp *warps;           /* every SM's warp slots (sm_sched_warp()) */
+  guint n_warps, n_done;
+  guint64 *ready_pool;   /* per warp slot x register slot x unit: the scoreboards */
+  guint8 *producer_pool; /* per warp slot x register slot */
+  guint64 *copy_pool;    /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
+  SmSimt *simt_pool;     /* per warp, for streams with lane masks */
+  guint32 *pred_pool;    /* per warp x register slot: predicate lanes */
+  SmScheduler *sched;    /* n_sched: every SM's schedulers */
+  guint n_sched;
+  guint *sched_pool;
+  guint64 *min_wake; /* per scheduler: the minimum of its wake[], nothing to do before it (kept
+                        apart from SmScheduler: the loop reads every scheduler's every cycle) */
+  guint64 *wake_pool;
+  guint64 *age_pool;     /* per warp slot: its block's launch cycle (policy oldest) */
+  guint64 *resumed_pool; /* per warp slot: SmScheduler.resumed */
+  guint32 *grid_pool;    /* per warp slot: SmScheduler.grid */
+  guint8 *in_pool_slots; /* per warp slot: in the active pool (policy two_level) */
+  SmBlock *blocks;       /* every SM's block slots */
+  guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
+  SmSharedMemory smem;                                /* each SM's shared memory queue */
+  guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+
+  /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
+   * the block scheduler, the event queue */
+  SmMemory mem;
+  SmLsu lsu;               /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
+  guint64 *held_pool;      /* per warp slot x register slot: SmScoreboard.held; NULL: none */
+  guint8 *held_state_pool; /* ... and SmScoreboard.held_state */
+  SmCacheOutcome outcome;  /* tracing: where the last cached access found its sectors */
+  guint grid_blocks, next_block, blocks_retired;
+  guint64 end_cycle; /* latest retirement so far */
+  SmEngine engine;
+
+  /* The loop (sm.c): which SMs it steps, in what order, and its scratch */
+  guint *sim_sms, n_sim_sm; /* the SMs stepped (SmMp.weight > 0), in ascending order */
+  guint *order;             /* the schedulers of the SMs stepped, in the order they look this cycle
+                               (sm_smem_turn(), mirror.c) */
+  guint n_order;
+  gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
+  guint *eligible;
+  SmWakePass wake_pass;             /* schedule()'s pass over a scheduler's wake times (wake.h) */
+  guint *prio_pos, *prio_at;        /* scratch of pick(): the priority block's eligible warps */
+  guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
+  /* a warp alone on its scheduler issues on without the loop visiting its cycles (sm.c,
+   * run_ahead()): set when nothing but its own scheduler can wake a warp there (no barriers,
+   * no two-level pool) and a warp issues one instruction a cycle; run_until is the cycle
+   * sm_run_until() stops at */
+  gboolean run_ahead_ok;
+  guint64 run_until;
+  guint64 now;
+  gboolean finished;
+
+  /* counts */
+  SmStats stats;
+  gboolean mirrored;     /* some SMs are not stepped (mirror.c) */
+  SmStats *sm_counts;    /* while mirrored, per SM: its counts since they were last folded in */
+  SmStats *totals;       /* sm_stats() while mirrored */
+  guint *mirror_scratch; /* sm_mirror_dispatch()'s */
+
+  /* how it runs */
+  TraceSink *trace;      /* NULL: no records at all */
+  SmProgressFn progress; /* NULL: none (sm_set_progress) */
+  gpointer progress_data;
+  SmSteady *steady;  /* NULL: every cycle is stepped through */
+  guint threads;     /* sm_set_threads(): at most this many threads step the SMs */
+  gboolean one_loop; /* stepped in one loop whatever the threads (sm_restart_in_one_loop()) */
+  /* set in a view of one SM that a thread steps (parallel.c): its global accesses and warps'
+   * ends wait there for the memory system, which the SMs share; NULL in the machine itself */
+  SmDefer *defer;
+  guint64 port_max;    /* a view: the latest cycle one of its own issues took a write port for */
+  guint8 *warp_exists; /* for the trace */
+  guint64 traced_counter[TRACE_COUNTER_COUNT];
+};
+
+/* Reads the scoreboard once for the instruction now at pc: its operands' readiness cannot
+ * change until it issues (memory results are known at issue). */
+static inline void
+sm_warp_prepare(const SmGpu *sm, SmWarp *w)
+{
+  if (w->done)
+    return;
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  SmState why = SM_STATE_WAIT;
+  if (G_UNLIKELY(sm->sass != NULL))
+    w->deps_at = sm_scoreboard_deps_ready(&w->sb, &sm->prog->deps[w->pc], ii->unit, &why);
+  else
+    w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
+  w->dep_state = (guint8)why;
+  w->unit = ii->unit;
+  w->space = ii->space;
+  w->n_trans = ii->n_trans;
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_BAR) && w->smem_stores_done > w->deps_at) {
+    w->deps_at = w->smem_stores_done; /* a barrier is a fence for shared-memory stores */
+    w->dep_state = SM_STATE_BARRIER;
+  } else if (G_UNLIKELY(ii->special == SM_SPECIAL_DEPBAR)) {
+    guint64 ready = sm_warp_copies_ready(w, sm->prog->insns[w->pc].count);
+    if (ready > w->deps_at) {
+      w->deps_at = ready;
+      w->dep_state = SM_STATE_ASYNC_COPY_WAIT;
+    }
+  }
+}
+
+/* Warp slots are numbered SM by SM, as the hardware holds them: SM k's are
+ * k * warp_slots_per_sm ... (k + 1) * warp_slots_per_sm - 1, together in memory (a thread
+ * stepping one SM touches only its own), and within an SM, slot l belongs to the SM's scheduler
+ * l % sched_per_sm at position l / sched_per_sm.  Scheduler @s's warp at position @p: */
+static inline SmWarp *
+sm_sched_warp(const SmGpu *sm, const SmScheduler *s, guint p)
+{
+  return &sm->warps[s->slot0 + p * sm->sched_per_sm];
+}
+
+/* Local slot @i of block @blk (on SM blk->sm). */
+static inline SmWarp *
+sm_block_warp(SmGpu *sm, const SmBlock *blk, guint i)
+{
+  return &sm->warps[blk->sm * sm->warp_slots_per_sm + blk->first_local + i];
+}
+
+/* @w belongs to an SM the loop steps (the others run like one of those: mirror.c). */
+static inline gboolean
+sm_warp_stepped(const SmGpu *sm, const SmWarp *w)
+{
+  return w->exists && sm->mp[w->sm].weight > 0;
+}
+
+/* Position of @w in its scheduler's warps[]. */
+static inline guint
+sm_warp_pos(const SmGpu *sm, const SmWarp *w)
+{
+  return w->pos;
+}
+
+/* Nothing about @w changes before cycle @at: its scheduler looks at it again then. */
+static inline void
+sm_wake_warp(SmGpu *sm, SmWarp *w, guint64 at)
+{
+  SmScheduler *s = &sm->sched[w->sched];
+  s->wake[sm_warp_pos(sm, w)] = at;
+  sm->min_wake[w->sched] = MIN(sm->min_wake[w->sched], at);
+}
+
+/* SM @m's schedulers look from its local scheduler @first on, in index order, from the next
+ * cycle (round robin for the shared-memory queue's free places: the one after the last that
+ * queued an access); sm.c rebuilds sm->order before the next cycle. */
+static inline void
+sm_smem_turn(SmGpu *sm, guint m, guint first)
+{
+  if (sm->smem.first[m] != first) {
+    sm->smem.first[m] = (guint8)first;
+    sm->order_stale = TRUE;
+  }
+}
+
+/* SMs that run alike stepped once (mirror.c): set up before the first wave (every SM stands
+ * for itself unless all can run alike); the block scheduler's rule while some SMs are not
+ * stepped (SMs given different blocks part, one of them becoming a copy of the one it ran
+ * like); the end of it (every SM a copy of the one it ran like, all stepped: for a trace). */
+void sm_mirror_init(SmGpu *sm);
+void sm_mirror_clear(SmGpu *sm);
+void sm_mirror_dispatch(SmGpu *sm, guint64 t);
+void sm_mirror_end(SmGpu *sm);
+/* Adds the counts of the stepped SMs, each times the SMs it stands for, to sm->stats (before
+ * reading or copying it: the end of a run, a fast-forward's snapshot). */
+void sm_mirror_fold(SmGpu *sm);
+/* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
+const SmStats *sm_mirror_totals(const SmGpu *sm);
+/* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
+ * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
+gboolean sm_draws_random(const SmGpu *sm);
+/* Some of @sm's global accesses go through the caches (they name no level on a GPU with
+ * caches).  sm-new.c; sass.c for kernels over SASS */
+gboolean sm_uses_caches(const SmGpu *sm);
+gboolean sm_sass_uses_caches(const SmGpu *sm);
+
+/* Windows (window.c): the lines of @ii's next access along the chase at *@x (up to 32, with
+ * their sectors), and the warm-up pass before a run of a kernel with warm_up. */
+guint sm_window_lines(const SmGpu *sm, const SmInsnInfo *ii, guint64 *x, guint64 *lines,
+                      guint8 *sectors);
+void sm_window_warm(SmGpu *sm);
+
+/* What issuing does alike for streams (issue.c) and SASS (sass.c). */
+
+/* A global access of @w completing at @base (issued at @t): its counts, an asynchronous copy's
+ * landing. */
+static inline void
+sm_issue_global_counted(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, guint64 base)
+{
+  if (ii->is_store) {
+    sm->stats.global_stores++;
+  } else {
+    sm->stats.global_loads++;
+    if (G_LIKELY(base != SM_PENDING)) /* else when it is known (parallel.c) */
+      sm->stats.global_load_latency += base - t;
+  }
+  if (ii->special == SM_SPECIAL_LDGSTS) {
+    sm->stats.async_copies++;
+    w->copy_open = MAX(w->copy_open, base); /* the data is in shared memory then */
+  }
+}
+
+/* A shared-memory access of @passes bank passes by @w at @now_ticks: the cycle its data is
+ * there, its counts, the turn at the queue, a store's completion (BAR.SYNC waits for it). */
+static inline guint64
+sm_issue_shared(SmGpu *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
+                guint passes)
+{
+  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
+  sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
+  st->shared_accesses++;
+  st->shared_passes += passes;
+  if (ii->is_store) {
+    st->shared_stores++;
+    w->smem_stores_done = MAX(w->smem_stores_done, base + ii->max_latency);
+  }
+  return base;
+}
+
+/* The result's register-file write: a fixed-latency one was checked free at issue; a
+ * variable-latency one waits for the first free port from its arrival (*@base and *@complete
+ * move with it). */
+static inline void
+sm_issue_write_port(SmGpu *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, guint64 *base,
+                    guint64 *complete)
+{
+  if (G_LIKELY(!sm->wb_ports) || !ii->writes_register || *base == SM_PENDING)
+    return; /* a pending access takes its port when its completion is known (parallel.c) */
+  while (!ii->fixed_latency && sm_ports_used(&s->ports, *complete) >= sm->wb_ports) {
+    (*complete)++;
+    (*base)++;
+  }
+  sm_ports_take(&s->ports, t, *complete);
+  if (G_UNLIKELY(sm->defer))
+    sm->port_max = MAX(sm->port_max, *complete);
+}
+
+/* One more instruction of (lowered) op @op issued by @w at @t. */
+static inline void
+sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t)
+{
+  w->issued++;
+  w->last_issue = t;
+  st->issued++;
+  st->issued_unit[ii->unit]++;
+  st->issued_op[op]++;
+  st->thread_instructions += w->n_active;
+}
+
+/* SMs on threads (parallel.c).  sm_parallel_run() runs @sm like sm_run_until(@cycle) with its
+ * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
+ * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
+gboolean sm_parallel_run(SmGpu *sm, guint64 cycle);
+void sm_step_view(SmGpu *view);
+/* A view over SASS asks its SM's state into the host's caches before its window (defer.c). */
+void sm_view_prefetch(SmGpu *view);
+/* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
+ * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
+ * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
+guint64 sm_defer_global(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
+/* A view's warp @w finished at its last issue: its end waits for its accesses (parallel.c). */
+void sm_defer_finished(SmGpu *view, SmWarp *w);
+/* A view's block @b retired at cycle @t: its end waits for its warps' (parallel.c). */
+void sm_defer_retired(SmGpu *view, guint b, guint64 t);
+/* A view's kernel over SASS stopped a warp at cycle @t: the run stops after the window, with
+ * the error the single loop would have met first (parallel.c). */
+void sm_defer_error(SmGpu *view, guint64 t, GError *error);
+/* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
+ * through the caches with @op, issued at @t, its lines reaching the L1 at @enter and its data
+ * back @tail after the memory system's completion (the LD/ST stage, lsu.h): like
+ * sm_defer_global() (parallel.c). */
+guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
+                       const guint64 *lines, const guint8 *masks, guint level, guint op);
+/* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
+ * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
+ * another's in a window, whose order only the single loop knows (sm-new.c). */
+void sm_restart_in_one_loop(SmGpu *sm);
+/* SMs stepped apart over SASS (sass.c): whether they may be (no global atomics); the memory
+ * image's record of which window and SM touched each word, set up before the first window and
+ * asked before every global access until the windows end; a window from cycle @start to @end
+ * begins (its accesses may meet those of the windows that end after @start); whether two SMs'
+ * accesses met, one of them a write (then the run is stepped again in one loop); the error
+ * that stops the run (the earliest of the views'). */
+gboolean sm_sass_apart_ok(const SmGpu *sm);
+void sm_sass_apart_begin(SmGpu *sm);
+void sm_sass_apart_end(SmGpu *sm);
+void sm_sass_window(SmGpu *sm, guint64 start, guint64 end);
+gboolean sm_sass_conflicted(const SmGpu *sm);
+void sm_sass_set_error(SmGpu *sm, GError *error);
+/* SM @m's warps and schedulers count into @stats (mirror.c). */
+void sm_count_into(SmGpu *sm, guint m, SmStats *stats);
+/* The run's end: closes the warps' states and sets the counters (sm.c). */
+void sm_finish(SmGpu *sm);
+
+/* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
+void sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+
+/* Kernels over SASS (sass.c): the memory image and the executor's kernel (after
+ * sm_blocks_init()); a block's lane state when it launches into slot @b; a launched warp's
+ * first instruction; issuing one instruction (sm_issue() for a warp with an executor). */
+void sm_sass_init(SmGpu *sm);
+void sm_sass_clear(SmGpu *sm);
+void sm_sass_launch(SmGpu *sm, guint b);
+void sm_sass_settle(SmGpu *sm, SmWarp *w);
+void sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+/* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
+ * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each, and (when
+ * @partial is not NULL) how many of those sectors the lanes touch only in part; the bank
+ * passes of a shared one (the most distinct words any bank serves, at least those its bytes
+ * need). */
+guint sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,
+                    guint8 *masks, guint8 *partial);
+guint sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st);
+/* Each instruction's opcode with its modifiers ("IMAD.WIDE.U32"), by its index: a trace names
+ * a SASS kernel's instructions so. */
+const char *const *sm_sass_op_names(SmGpu *sm, guint *n);
+
+/* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
+ * untraced hot path stays small. */
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(SmGpu *sm, SmWarp *w, SmState state,
+                                                           guint64 at);
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_issue(SmGpu *sm, SmScheduler *s, SmWarp *w,
+                                                           guint64 t, guint slot, guint64 complete,
+                                                           guint passes);
+G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_counters(SmGpu *sm, guint64 t);
+
+/* @w is in @state from cycle @at on (its time in the state before is counted). */
+static inline void
+sm_set_state(SmGpu *sm, SmWarp *w, SmState state, guint64 at)
+{
+  if (w->state == state)
+    return;
+  w->stats->state_cycles[w->state] += at - w->state_since;
+  if (w->state == SM_STATE_LONG_SCOREBOARD && sm->policy == CFG_POLICY_LAST_RESUMED)
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = at;
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_state(sm, w, state, at);
+  w->state = (guint8)state;
+  w->state_since = at;
+}
+
+/* @w exited at its last issue and was in drain since; its last access completes at @end (at
+ * least the cycle after that issue): from then on its slot is inactive. */
+static inline void
+sm_warp_drained(SmGpu *sm, SmWarp *w, guint64 end)
+{
+  w->stats->state_cycles[SM_STATE_DRAIN] += end - w->state_since;
+  w->state = SM_STATE_INACTIVE;
+  w->state_since = end;
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_state(sm, w, SM_STATE_INACTIVE, end);
+}

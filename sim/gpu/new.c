@@ -1,0 +1,331 @@
+/* Building one simulated machine from a GPU and a kernel (its warps, schedulers, pools and
+ * units, the first wave of blocks) and freeing it.  Not how it runs: the cycle loop (sm.c). */
+#include "machine.h"
+
+#include <string.h>
+
+static gboolean portable_pass;
+static gboolean no_run_ahead;
+
+void
+sm_set_portable_pass(gboolean on)
+{
+  portable_pass = on;
+}
+
+void
+sm_set_run_ahead(gboolean on)
+{
+  no_run_ahead = !on;
+}
+
+/* The kernel reads the clock (CS2R / S2R SR_CLOCKLO): a kernel over SASS may (its reads are
+ * told apart when they issue), a stream if it has such an instruction. */
+static gboolean
+reads_clock(const SmGpu *sm)
+{
+  if (sm->kernel->sass)
+    return TRUE;
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].special == SM_SPECIAL_CLOCK)
+      return TRUE;
+  return FALSE;
+}
+
+guint64
+sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
+{
+  const CfgCache *l1 = &gpu->caches.l1;
+  if (l1->unified_bytes == 0)
+    return l1->bytes;
+  guint64 shared = (guint64)blocks_per_sm *
+                   (kernel->shared_memory_per_block + gpu->limits.reserved_shared_memory_per_block);
+  guint64 left = l1->unified_bytes > shared ? l1->unified_bytes - shared : 0;
+  guint64 unit = (guint64)gpu->memory.line_bytes * l1->ways;
+  return left / unit * unit;
+}
+
+/* Builds the machine into the zeroed @sm. */
+static void
+init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  sm->cfg = gpu;
+  sm->kernel = kernel;
+  sm->prog = kernel->program;
+  sm->n_sm = gpu->sm_count;
+  sm->threads = 1;
+  sm->warps_per_sm = kernel->warps_per_sm;
+  sm->sched_per_sm = gpu->schedulers;
+  /* every scheduler gets the same number of slots; the extra ones never hold a warp */
+  sm->warp_slots_per_sm =
+      (kernel->warps_per_sm + sm->sched_per_sm - 1) / sm->sched_per_sm * sm->sched_per_sm;
+  sm->n_warps = sm->warp_slots_per_sm * sm->n_sm;
+  sm->n_sched = sm->sched_per_sm * sm->n_sm;
+  sm->sched = g_new0(SmScheduler, sm->n_sched);
+  sm->issue_width = gpu->issue_width;
+  sm->dual_issue = gpu->dual_issue;
+  sm->policy = gpu->policy;
+  sm->block_priority = gpu->block_priority;
+  sm->limit = kernel->instructions_per_warp;
+  sm->branch_taken_cycles = gpu->branch.taken_cycles;
+  sm->wb_ports = gpu->register_write_ports;
+  sm->info = sm_pipe_decode(gpu, kernel);
+  if (sm->wb_ports >= gpu->issue_width) {
+    /* the ports can only run short when results of different latencies meet: with every
+     * register result a fixed latency after issue, and no more issues per cycle than ports,
+     * they never do; then the check is skipped (the results are the same) */
+    gboolean mixed = FALSE;
+    guint32 latency = 0;
+    for (guint i = 0; i < sm->prog->n_insns; i++) {
+      const SmInsnInfo *ii = &sm->info[i];
+      if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register)
+        continue;
+      if (!ii->fixed_latency || (latency && ii->max_latency != latency))
+        mixed = TRUE;
+      latency = ii->max_latency;
+    }
+    if (!mixed)
+      sm->wb_ports = 0;
+  }
+  sm->hot_ok = sm->wb_ports == 0; /* with ports to check, eligibility changes every cycle */
+  /* a barrier's release wakes warps of other schedulers; the active pool changes with every
+   * warp's state; a warp issuing two instructions a cycle may issue a memory access with the
+   * second */
+  if (reads_clock(sm))
+    sm->clock = sm_clock_new(sm->n_warps); /* before mirroring and fast-forward look */
+  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && !sm->clock &&
+                     sm->policy != CFG_POLICY_TWO_LEVEL &&
+                     !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
+
+  guint n_regs = MAX(sm->prog->n_regs, 1u);
+  sm->warps = g_new0(SmWarp, sm->n_warps);
+  sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
+  sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+  if (kernel->sass && cfg_gpu_has_lsu(gpu)) { /* the LD/ST stage: kernels over SASS (lsu.h) */
+    sm_lsu_init(&sm->lsu, gpu, sm->n_sm);
+    if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer) {
+      sm->held_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs);
+      sm->held_state_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+    }
+  }
+  sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->min_wake = g_new0(guint64, sm->n_sched); /* every scheduler looks at cycle 0 */
+  sm->wake_pool = g_new0(guint64, sm->n_warps);
+  sm->age_pool = g_new0(guint64, sm->n_warps);
+  sm->resumed_pool = g_new0(guint64, sm->n_warps);
+  sm->grid_pool = g_new0(guint32, sm->n_warps);
+  if (sm->policy == CFG_POLICY_TWO_LEVEL) {
+    sm->in_pool_slots = g_new0(guint8, sm->n_warps);
+    sm->pool_leaves = g_new0(guint8, sm->n_warps);
+    sm->pool_joins = g_new0(guint8, sm->n_warps);
+  }
+  sm->order = g_new0(guint, sm->n_sched);
+  for (guint i = 0; i < sm->n_sched; i++)
+    sm->order[i] = i;
+  sm->eligible = g_new0(guint, sm->n_warps + 1);
+  sm->wake_pass = portable_pass ? sm_wake_pass_portable : sm_wake_pass_choose();
+  sm->prio_pos = g_new0(guint, sm->n_warps + 1);
+  sm->prio_at = g_new0(guint, sm->n_warps + 1);
+  sm->mp = g_new0(SmMp, sm->n_sm);
+  for (guint m = 0; m < sm->n_sm; m++) {
+    sm->mp[m].sched = &sm->sched[m * sm->sched_per_sm];
+    sm->mp[m].warps = &sm->warps[m * sm->warp_slots_per_sm];
+  }
+  guint at = 0;
+  for (guint s = 0; s < sm->n_sched; s++) {
+    sm->sched[s].warps = sm->sched_pool + at;
+    sm->sched[s].wake = sm->wake_pool + at;
+    sm->sched[s].age = sm->age_pool + at;
+    sm->sched[s].resumed = sm->resumed_pool + at;
+    sm->sched[s].grid = sm->grid_pool + at;
+    if (sm->in_pool_slots)
+      sm->sched[s].in_pool = sm->in_pool_slots + at;
+    guint per = sm->sched_per_sm;
+    sm->sched[s].slot0 = s / per * sm->warp_slots_per_sm + s % per;
+    for (guint w = sm->sched[s].slot0; w < (s / per + 1) * sm->warp_slots_per_sm; w += per)
+      sm->sched_pool[at++] = w;
+    sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
+    sm->sched[s].last = G_MAXUINT;
+    sm->sched[s].local = s % sm->sched_per_sm;
+    if (sm->wb_ports)
+      sm_ports_init(&sm->sched[s].ports);
+  }
+  gboolean copies = FALSE;
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    copies |= sm->info[i].special == SM_SPECIAL_LDGDEPBAR;
+    if (sm->info[i].special == SM_SPECIAL_BAR)
+      sm->run_ahead_ok = FALSE; /* a barrier: no run-ahead (above) */
+  }
+  if (copies)
+    sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
+  if (sm->prog->simt) {
+    sm->simt_pool = g_new0(SmSimt, sm->n_warps);
+    sm->pred_pool = g_new0(guint32, (gsize)sm->n_warps * n_regs);
+  }
+  for (guint i = 0; i < sm->n_warps; i++) {
+    SmWarp *w = &sm->warps[i];
+    if (copies)
+      w->copy_done = sm->copy_pool + (gsize)i * SM_COPY_RING;
+    if (sm->simt_pool) {
+      w->simt = &sm->simt_pool[i];
+      w->simt->pred = sm->pred_pool + (gsize)i * n_regs;
+    }
+    guint l = i % sm->warp_slots_per_sm;
+    w->sm = (guint16)(i / sm->warp_slots_per_sm);
+    w->local = (guint8)(l % sm->sched_per_sm);
+    w->sched = (guint16)(w->sm * sm->sched_per_sm + w->local);
+    w->pos = (guint16)(l / sm->sched_per_sm);
+    w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
+    w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
+    if (sm->held_pool) {
+      w->sb.held = sm->held_pool + (gsize)i * n_regs;
+      w->sb.held_state = sm->held_state_pool + (gsize)i * n_regs;
+    }
+    for (guint r = 0; r < n_regs; r++)
+      w->sb.producer[r] = SM_STATE_WAIT;
+    w->state = SM_STATE_INACTIVE;
+    /* seeded by its number among all the GPU's schedulers' warps, position by position */
+    guint nth = (guint)w->pos * sm->n_sched + w->sched;
+    w->rng = sm_hash64(gpu->memory.seed * 0x9E3779B97F4A7C15ULL + nth) | 1;
+    w->done = TRUE; /* until a block launches into its slot */
+    sm->sched[w->sched].wake[w->pos] = SM_NEVER;
+  }
+  sm_blocks_init(sm);
+  if (kernel->sass)
+    sm_sass_init(sm);
+
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+    sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
+  sm_smem_init(&sm->smem, gpu, sm->n_sm);
+  sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
+  sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),
+                 sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
+  if (kernel->written_before_launch && sm_uses_caches(sm))
+    sm_memory_written_before(&sm->mem, kernel->written_before_launch);
+
+  sm_mirror_init(sm);
+  sm_blocks_dispatch(sm, 0); /* the first wave */
+  if (kernel->warm_up)
+    sm_window_warm(sm);
+  sm->stats.warps = sm->warps_per_sm * sm->n_sm;
+  sm->stats.max_warps = gpu->limits.max_warps * sm->n_sm;
+  sm->stats.n_sm = sm->n_sm;
+  sm->stats.schedulers = sm->sched_per_sm;
+  sm->stats.n_levels = gpu->memory.n_levels;
+  sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
+  sm->finished = sm->blocks_retired == sm->grid_blocks;
+  sm->steady = sm_steady_new(sm);
+}
+
+SmGpu *
+sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
+{
+  SmGpu *sm = g_new0(SmGpu, 1);
+  init(sm, gpu, kernel);
+  return sm;
+}
+
+void
+sm_set_threads(SmGpu *sm, guint n)
+{
+  sm->threads = MAX(n, 1u);
+}
+
+gboolean
+sm_uses_caches(const SmGpu *sm)
+{
+  if (!cfg_gpu_has_caches(sm->cfg))
+    return FALSE;
+  if (sm->kernel->sass)
+    return sm_sass_uses_caches(sm);
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].space == ISA_SPACE_GLOBAL &&
+        sm->info[i].level == CFG_LEVEL_CACHED)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+sm_draws_random(const SmGpu *sm)
+{
+  if (sm->kernel->sass)
+    return TRUE; /* lane values: no two blocks, and no two periods, are alike */
+  if (sm->clock)
+    return TRUE; /* each clock read keeps its own cycle: no period may be skipped */
+  for (guint i = 0; i < sm->prog->n_insns; i++) {
+    const IsaInsn *insn = &sm->prog->insns[i];
+    const SmInsnInfo *ii = &sm->info[i];
+    if (insn->kind != ISA_INSN_OP)
+      continue;
+    /* global accesses draw addresses and latencies; random shared-memory addresses and chance
+     * predicates draw per lane */
+    if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0) ||
+        (insn->op == ISA_OP_ISETP && insn->pattern == ISA_PRED_CHANCE))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Frees what init() built, leaving the struct itself. */
+static void
+clear(SmGpu *sm)
+{
+  sm_sass_clear(sm);
+  sm_clock_free(sm->clock);
+  sm_memory_clear(&sm->mem);
+  sm_engine_clear(&sm->engine);
+  g_free(sm->info);
+  g_free(sm->warps);
+  g_free(sm->ready_pool);
+  g_free(sm->producer_pool);
+  g_free(sm->held_pool);
+  g_free(sm->held_state_pool);
+  sm_lsu_clear(&sm->lsu);
+  g_free(sm->copy_pool);
+  g_free(sm->simt_pool);
+  g_free(sm->pred_pool);
+  g_free(sm->sched_pool);
+  g_free(sm->min_wake);
+  g_free(sm->wake_pool);
+  g_free(sm->age_pool);
+  g_free(sm->resumed_pool);
+  g_free(sm->grid_pool);
+  g_free(sm->in_pool_slots);
+  g_free(sm->pool_leaves);
+  g_free(sm->pool_joins);
+  g_free(sm->eligible);
+  g_free(sm->order);
+  g_free(sm->prio_pos);
+  g_free(sm->prio_at);
+  g_free(sm->blocks);
+  g_free(sm->mp);
+  sm_smem_clear(&sm->smem);
+  for (guint i = 0; i < sm->n_sched; i++)
+    sm_ports_clear(&sm->sched[i].ports);
+  g_free(sm->sched);
+  g_free(sm->warp_exists);
+  sm_mirror_clear(sm);
+  sm_steady_free(sm->steady);
+}
+
+void
+sm_free(SmGpu *sm)
+{
+  if (sm == NULL)
+    return;
+  clear(sm);
+  g_free(sm);
+}
+
+void
+sm_restart_in_one_loop(SmGpu *sm)
+{
+  SmGpu keep = *sm;
+  clear(sm);
+  memset(sm, 0, sizeof *sm);
+  init(sm, keep.cfg, keep.kernel);
+  sm->threads = keep.threads;
+  sm->progress = keep.progress;
+  sm->progress_data = keep.progress_data;
+  sm->one_loop = TRUE;
+}

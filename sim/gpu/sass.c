@@ -1,0 +1,564 @@
+/* Kernels over SASS on the timing machine: the executor (sim/exec/) says what each warp runs
+ * next and what the instruction it issued did; this file turns that into the machine's terms.
+ *
+ * A warp's next instruction comes through one of two implementations: the assembled stream's
+ * walk over loop markers and lane predicates (warp.h, simt.c), or here the executor's choice
+ * of lanes (exec_warp_peek()).  Issuing runs the instruction on real values at the cycle it
+ * issues (exec_warp_step()); its lanes' addresses become the memory transactions (distinct
+ * lines, carrying the sectors touched) or shared-memory bank passes it costs, and its result
+ * registers, pairs, predicates and uniform registers get their ready cycles in the
+ * scoreboard.  Nothing here interprets a value. */
+#include "machine.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+struct SmSass {
+  ExecMemory *mem;
+  ExecKernel *kernel;
+  guint8 *params;
+  ExecBlock **blocks;   /* per block slot: the block's lane state */
+  guint8 *buffer_level; /* per buffer: its memory level */
+  GError *error;        /* the first executor error: the run stops there */
+  char **op_names;      /* per instruction, for a trace */
+  /* SMs stepped apart (parallel.c): per buffer, a word per SHADOW_BYTES of it saying which window
+   * touched it last, by which SM (or several, all reading), and whether one wrote it (SHADOW_*);
+   * the windows are numbered from 1, and a window's accesses are all at cycles before the
+   * start of every window after safe, so no access in a window up to safe can meet a later
+   * one out of the single loop's order */
+  guint64 **shadow;
+  gsize *shadow_bytes;
+  guint64 window, safe;
+  GArray *window_ends; /* guint64 pairs: a window's number, the cycle it ends (not yet safe) */
+  gint conflict;       /* two SMs' accesses met in windows not yet safe */
+};
+
+/* Bytes a shadow word covers: as many shadow bytes as the buffer's, and a false meeting only
+ * where two blocks write neighbouring 4-byte words of one 8 (odd-sized blocks of floats) */
+#define SHADOW_BYTES 8u
+#define SHADOW_WINDOW ((G_GUINT64_CONSTANT(1) << 40) - 1)
+#define SHADOW_SM_SHIFT 40
+#define SHADOW_SEVERAL 0xffffu
+#define SHADOW_WRITTEN (G_GUINT64_CONSTANT(1) << 63)
+
+/* ---- building ---- */
+
+static guint64
+next_random(guint64 *x)
+{
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static void
+fill(guint8 *data, const CfgArg *a)
+{
+  gsize n = a->bytes;
+  guint64 rng = sm_hash64(a->seed * 0x9E3779B97F4A7C15ULL + 0x5A55) | 1;
+  if (a->fill == CFG_FILL_FILE) {
+    memcpy(data, a->data, a->data_size);
+    return;
+  }
+  if (a->fill == CFG_FILL_ZEROS)
+    return;
+  static const guint size[] = {4, 8, 4, 4, 1};
+  guint es = size[a->element];
+  for (gsize i = 0; i + es <= n; i += es) {
+    gsize k = i / es;
+    double v = a->fill == CFG_FILL_CONSTANT ? a->constant : (double)k;
+    guint64 r = a->fill == CFG_FILL_RANDOM ? next_random(&rng) : 0;
+    /* floats uniform in [-1, 1) from the top 24 or 53 bits */
+    double u = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    float f =
+        a->fill == CFG_FILL_RANDOM ? (float)((double)(r >> 40) / 16777216.0 * 2.0 - 1.0) : (float)v;
+    switch (a->element) {
+    case CFG_ELEM_F32:
+      memcpy(data + i, &f, 4);
+      break;
+    case CFG_ELEM_F64: {
+      double d = a->fill == CFG_FILL_RANDOM ? u : v;
+      memcpy(data + i, &d, 8);
+      break;
+    }
+    case CFG_ELEM_I32:
+    case CFG_ELEM_U32: {
+      guint32 x = a->fill == CFG_FILL_RANDOM   ? (guint32)(r >> 32)
+                  : a->element == CFG_ELEM_I32 ? (guint32)(gint32)v
+                                               : (guint32)v;
+      memcpy(data + i, &x, 4);
+      break;
+    }
+    default:
+      data[i] = a->fill == CFG_FILL_RANDOM ? (guint8)(r >> 56) : (guint8)(guint64)v;
+      break;
+    }
+  }
+}
+
+/* how each opcode runs on this GPU: the unit, latency, issue cycles and lanes of the GPU
+ * file's sass.ops where it says */
+static void
+decode(SmGpu *sm)
+{
+  const CfgGpu *gpu = sm->cfg;
+  const SassFunction *fn = sm->kernel->sass->fn;
+  for (guint i = 0; i < fn->n_insns; i++) {
+    SassOp op = (SassOp)fn->insns[i].op;
+    SmInsnInfo *ii = &sm->info[i];
+    if (gpu->sass.unit[op] && ii->space == ISA_SPACE_NONE) {
+      IsaUnit u = (IsaUnit)(gpu->sass.unit[op] - 1);
+      ii->unit = (guint8)u;
+      ii->fixed_latency = u == ISA_UNIT_ALU;
+      ii->result_state = u == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->units[u].lanes_per_scheduler;
+      ii->issue_cycles = gpu->units[u].issue_cycles;
+      ii->max_latency = 0;
+      for (guint c = 0; c < ISA_UNIT_COUNT; c++) {
+        guint l = gpu->units[u].latency_to[c] ? gpu->units[u].latency_to[c]
+                                              : gpu->units[u].latency_cycles;
+        ii->latency[c] = l;
+        ii->max_latency = MAX(ii->max_latency, l);
+      }
+    }
+    if (gpu->sass.latency[op] && ii->space == ISA_SPACE_NONE) {
+      for (guint c = 0; c < ISA_UNIT_COUNT; c++)
+        ii->latency[c] = gpu->sass.latency[op];
+      ii->max_latency = gpu->sass.latency[op];
+    }
+    if (gpu->sass.issue_cycles[op])
+      ii->issue_cycles = gpu->sass.issue_cycles[op];
+    if (gpu->sass.lanes[op])
+      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
+    /* what follows depends on lane values: never ahead of the loop */
+    ii->ahead_ok = 0;
+    ii->writes_register = 0;
+    const IsaDeps *d = &sm->prog->deps[i];
+    for (guint k = 0; k < d->n_dst; k++)
+      ii->writes_register |= sm->prog->reg_names[d->dst[k]][0] == 'R';
+  }
+}
+
+void
+sm_sass_init(SmGpu *sm)
+{
+  const CfgSass *cs = sm->kernel->sass;
+  SmSass *x = g_new0(SmSass, 1);
+  sm->sass = x;
+  x->mem = exec_memory_new();
+  x->buffer_level = g_new0(guint8, MAX(cs->n_args, 1u));
+  x->params = g_new0(guint8, 4096);
+  gsize at = 0;
+  guint n_buffers = 0;
+  for (guint i = 0; i < cs->n_args; i++) {
+    const CfgArg *a = &cs->args[i];
+    gsize size = a->type == CFG_ARG_I32 || a->type == CFG_ARG_U32 || a->type == CFG_ARG_F32 ? 4 : 8;
+    at = (at + size - 1) / size * size;
+    guint64 v = a->bits;
+    if (a->type == CFG_ARG_BUFFER) {
+      guint64 base = exec_memory_add(x->mem, a->name, a->bytes);
+      fill(exec_memory_data(x->mem, n_buffers, NULL, NULL), a);
+      x->buffer_level[n_buffers++] = a->level;
+      v = base + a->offset;
+    }
+    memcpy(x->params + at, &v, size);
+    at += size;
+  }
+  ExecLaunch launch = {.shared_bytes = cs->static_shared_bytes + cs->dynamic_shared_bytes,
+                       .local_bytes = cs->local_bytes_per_thread,
+                       .params = x->params,
+                       .params_size = at};
+  memcpy(launch.grid, cs->grid, sizeof launch.grid);
+  memcpy(launch.block, cs->block, sizeof launch.block);
+  /* the kernel was checked when its file was loaded: this cannot fail */
+  x->kernel = exec_kernel_new(cs->fn, cs->path, x->mem, &launch, NULL);
+  g_assert(x->kernel != NULL);
+  decode(sm);
+}
+
+gboolean
+sm_sass_uses_caches(const SmGpu *sm)
+{
+  for (guint b = 0; b < exec_memory_count(sm->sass->mem); b++)
+    if (sm->sass->buffer_level[b] == CFG_LEVEL_CACHED)
+      return TRUE;
+  return FALSE;
+}
+
+void
+sm_sass_clear(SmGpu *sm)
+{
+  SmSass *x = sm->sass;
+  if (!x)
+    return;
+  for (guint b = 0; x->blocks && b < sm->n_block_slots; b++)
+    exec_block_free(x->blocks[b]);
+  g_free(x->blocks);
+  for (guint b = 0; x->shadow && b < exec_memory_count(x->mem); b++)
+    if (x->shadow[b])
+      munmap(x->shadow[b], x->shadow_bytes[b]);
+  exec_kernel_free(x->kernel);
+  exec_memory_free(x->mem);
+  g_free(x->params);
+  g_free(x->buffer_level);
+  g_clear_error(&x->error);
+  g_strfreev(x->op_names);
+  g_free(x->shadow);
+  g_free(x->shadow_bytes);
+  if (x->window_ends)
+    g_array_free(x->window_ends, TRUE);
+  g_free(x);
+  sm->sass = NULL;
+}
+
+const char *const *
+sm_sass_op_names(SmGpu *sm, guint *n)
+{
+  const SassFunction *fn = sm->kernel->sass->fn;
+  if (!sm->sass->op_names) {
+    sm->sass->op_names = g_new0(char *, fn->n_insns + 1u);
+    for (guint i = 0; i < fn->n_insns; i++) {
+      char op[96];
+      sass_insn_opcode(&fn->insns[i], op, sizeof op);
+      sm->sass->op_names[i] = g_strdup(op);
+    }
+  }
+  *n = fn->n_insns;
+  return (const char *const *)sm->sass->op_names;
+}
+
+ExecMemory *
+sm_memory_image(SmGpu *sm)
+{
+  return sm->sass ? sm->sass->mem : NULL;
+}
+
+const GError *
+sm_error(const SmGpu *sm)
+{
+  return sm->sass ? sm->sass->error : NULL;
+}
+
+/* ---- blocks ---- */
+
+static void
+fail(SmGpu *sm, SmWarp *w, guint64 t, GError *error)
+{
+  w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
+  if (G_UNLIKELY(sm->defer)) {
+    sm_defer_error(sm, t, error); /* an SM on a thread: the earliest stops the run */
+    return;
+  }
+  if (!sm->sass->error)
+    sm->sass->error = error;
+  else
+    g_error_free(error);
+}
+
+void
+sm_sass_set_error(SmGpu *sm, GError *error)
+{
+  g_clear_error(&sm->sass->error);
+  sm->sass->error = error;
+}
+
+/* @w's next instruction and lanes from the executor; FALSE when it has none (exited, or
+ * failed: sm->sass->error says) */
+static gboolean
+next(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  guint32 pc, active;
+  GError *error = NULL;
+  ExecStepStatus s = exec_warp_peek(w->exec, &pc, &active, &error);
+  if (s == EXEC_STEP_OK) {
+    w->pc = pc;
+    w->active = active;
+    w->n_active = sm_popcount32(active);
+    return TRUE;
+  }
+  w->done = TRUE;
+  if (s == EXEC_STEP_ERROR)
+    fail(sm, w, t, error);
+  return FALSE;
+}
+
+void
+sm_sass_launch(SmGpu *sm, guint b)
+{
+  SmBlock *blk = &sm->blocks[b];
+  SmSass *x = sm->sass;
+  if (!x->blocks)
+    x->blocks = g_new0(ExecBlock *, MAX(sm->n_block_slots, 1u));
+  exec_block_free(x->blocks[b]);
+  x->blocks[b] = exec_block_new(x->kernel, blk->grid_index);
+  for (guint i = 0; i < blk->n_warps; i++) {
+    SmWarp *w = sm_block_warp(sm, blk, i);
+    w->exec = &x->blocks[b]->warps[i];
+    w->exec->smid = w->sm;
+  }
+}
+
+void
+sm_sass_settle(SmGpu *sm, SmWarp *w)
+{
+  if (!w->done)
+    next(sm, w, w->launched);
+}
+
+/* ---- issue ---- */
+
+/* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
+ * says so, unless another SM touched any of their 8-byte words in a window not yet safe, either
+ * of them writing (then the single loop might have ordered the two otherwise: a conflict, and
+ * FALSE). */
+static gboolean
+shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean write)
+{
+  guint64 *sh = x->shadow[b];
+  for (guint64 word = offset / SHADOW_BYTES; word <= (offset + len - 1) / SHADOW_BYTES; word++) {
+    guint64 old = __atomic_load_n(&sh[word], __ATOMIC_RELAXED), new;
+    do {
+      guint who = (guint)(old >> SHADOW_SM_SHIFT) & 0xffffu;
+      gboolean wrote = (old & SHADOW_WRITTEN) != 0;
+      if ((old & SHADOW_WINDOW) <= x->safe) {
+        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write ? SHADOW_WRITTEN : 0);
+      } else if (who == m) {
+        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write || wrote ? SHADOW_WRITTEN : 0);
+      } else if (write || wrote) {
+        g_atomic_int_set(&x->conflict, 1);
+        return FALSE;
+      } else {
+        new = x->window | (guint64)SHADOW_SEVERAL << SHADOW_SM_SHIFT;
+      }
+      if (new == old)
+        break;
+    } while (!__atomic_compare_exchange_n(&sh[word], &old, new, TRUE, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+  }
+  return TRUE;
+}
+
+/* The executor's guard on global memory while the SMs step apart (exec_memory_set_guard()):
+ * an access's words go into the shadow before it touches them, so two SMs never touch one word
+ * in a window where one of them writes; the second is refused (a conflict: the run is stepped
+ * again in one loop).  Lanes whose bytes run on from the previous lanes' are marked together,
+ * a span at a time. */
+static gboolean
+shadow_guard(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
+             gboolean write)
+{
+  SmSass *x = data;
+  gint b = -1, span = -1; /* the buffer found last; the span's (-1: no span) */
+  gsize size = 0;
+  guint64 base = 0, lo = 0, hi = 0; /* buffer b's address and size; the span's bytes */
+  guint len = MAX(bytes, 1u);
+  for (guint32 e = lanes; e; e &= e - 1) {
+    guint64 a = addr[__builtin_ctz(e)];
+    if (span >= 0 && a >= lo && a <= hi && a < base + size) {
+      hi = MAX(hi, MIN(a + len, base + size));
+      continue;
+    }
+    if (span >= 0 && !shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write))
+      return FALSE;
+    span = -1;
+    if (b < 0 || a < base || a >= base + size) { /* (lanes mostly stay in one buffer) */
+      b = exec_memory_index(x->mem, a, 1);
+      if (b < 0)
+        continue; /* the executor refuses it: the run stops */
+      exec_memory_data(x->mem, (guint)b, &size, &base);
+    }
+    span = b;
+    lo = a;
+    hi = MIN(a + len, base + size);
+  }
+  return span < 0 || shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write);
+}
+
+gboolean
+sm_sass_apart_ok(const SmGpu *sm)
+{
+  const SassFunction *fn = sm->kernel->sass->fn;
+  for (guint i = 0; i < fn->n_insns; i++) {
+    SassOp op = (SassOp)fn->insns[i].op;
+    if (op == SASS_OP_ATOM || op == SASS_OP_ATOMG || op == SASS_OP_RED || op == SASS_OP_REDG)
+      return FALSE; /* blocks that meet in global memory: their order is the single loop's */
+  }
+  return TRUE;
+}
+
+void
+sm_sass_apart_begin(SmGpu *sm)
+{
+  SmSass *x = sm->sass;
+  exec_memory_set_guard(x->mem, shadow_guard, x);
+  if (x->shadow)
+    return;
+  guint n = exec_memory_count(x->mem);
+  x->shadow = g_new0(guint64 *, MAX(n, 1u));
+  x->shadow_bytes = g_new0(gsize, MAX(n, 1u));
+  x->window_ends = g_array_new(FALSE, FALSE, 2 * sizeof(guint64));
+  for (guint b = 0; b < n; b++) {
+    gsize size;
+    exec_memory_data(x->mem, b, &size, NULL);
+    x->shadow_bytes[b] = MAX((size + SHADOW_BYTES - 1) / SHADOW_BYTES, 1u) * sizeof(guint64);
+    /* untouched pages cost nothing: most of a large buffer's shadow stays unread */
+    void *p =
+        mmap(NULL, x->shadow_bytes[b], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      g_error("cannot map %" G_GSIZE_FORMAT " bytes for the threads' record of buffer %s",
+              x->shadow_bytes[b], exec_memory_name(x->mem, b));
+    x->shadow[b] = p;
+  }
+}
+
+void
+sm_sass_apart_end(SmGpu *sm)
+{
+  exec_memory_set_guard(sm->sass->mem, NULL, NULL);
+}
+
+void
+sm_sass_window(SmGpu *sm, guint64 start, guint64 end)
+{
+  SmSass *x = sm->sass;
+  GArray *ends = x->window_ends;
+  guint done = 0;
+  while (done < ends->len && g_array_index(ends, guint64, 2 * done + 1) <= start) {
+    x->safe = g_array_index(ends, guint64, 2 * done);
+    done++;
+  }
+  g_array_remove_range(ends, 0, done);
+  x->window++;
+  if (x->window > SHADOW_WINDOW)
+    g_error("threads: more than %" G_GUINT64_FORMAT " windows", SHADOW_WINDOW);
+  guint64 e[2] = {x->window, end};
+  g_array_append_vals(ends, e, 1);
+}
+
+gboolean
+sm_sass_conflicted(const SmGpu *sm)
+{
+  return g_atomic_int_get(&sm->sass->conflict) != 0;
+}
+
+void
+sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
+{
+  static const guint32 no_latency[ISA_UNIT_COUNT];
+  SmSass *x = sm->sass;
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  const IsaDeps *deps = &sm->prog->deps[w->pc];
+  const SassInsn *in = &sm->kernel->sass->fn->insns[w->pc];
+  SmStats *st = w->stats;
+  guint64 now_ticks = sm_ticks(t);
+  s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
+  s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
+  w->exec->clock = t;
+  ExecStep step;
+  GError *error = NULL;
+  ExecStepStatus status = exec_warp_step(w->exec, &step, &error);
+  if (status == EXEC_STEP_ERROR || status == EXEC_STEP_EXITED) {
+    if (!error)
+      error = g_error_new(EXEC_ERROR, 1, "a warp issued with no lane left");
+    fail(sm, w, t, error);
+    return;
+  }
+  guint64 base = t;
+  guint passes = 0;
+  const guint32 *latency = ii->latency;
+  if (ii->space == ISA_SPACE_GLOBAL && step.enabled) {
+    guint64 lines[SM_MEMORY_MAX_LINES];
+    guint bytes[SM_MEMORY_MAX_LINES];
+    guint8 masks[SM_MEMORY_MAX_LINES];
+    guint8 partial[SM_MEMORY_MAX_LINES];
+    gboolean stage_store = ii->is_store && sm->lsu.on;
+    guint n = sm_sass_lines(sm, &step, lines, bytes, masks, stage_store ? partial : NULL);
+    guint level = ii->level;
+    if (step.space == EXEC_SPACE_GLOBAL) {
+      /* the level of the buffer the first lane reaches */
+      gint b = exec_memory_index(x->mem, step.addr[__builtin_ctz(step.enabled)], 1);
+      if (b >= 0)
+        level = x->buffer_level[b];
+    }
+    /* .STRONG.GPU and .STRONG.SYS are coherent beyond the SM: the L2 serves them; .STRONG.SM
+     * (PTX ld.ca) is coherent within it, and its L1 keeps it like a plain load */
+    SmCacheOp op = sass_has(in, SASS_MOD_STRONG) && !sass_has(in, SASS_MOD_SM) ? SM_CACHE_OP_GLOBAL
+                   : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
+                                                     : SM_CACHE_OP_PLAIN;
+    /* the SM's LD/ST stage first (lsu.h): the lines reach the L1 at p.enter */
+    SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, ii->is_store, n, partial,
+                              (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u));
+    if (ii->is_store && w->sb.held)
+      sm_scoreboard_hold(&w->sb, deps, p.read, SM_STATE_LONG_SCOREBOARD);
+    if (G_UNLIKELY(sm->defer)) { /* known later (parallel.c) */
+      base = sm_defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
+    } else if (level == CFG_LEVEL_CACHED) {
+      base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks, op, ii->is_store,
+                                     sm->trace ? &sm->outcome : NULL) +
+             p.tail;
+    } else {
+      base =
+          sm_memory_access_lines(&sm->mem, w->sm, level, p.enter, n, lines, bytes, ii->is_store) +
+          p.tail;
+      sm_memory_count_issued(&sm->mem, w->sm, n);
+    }
+    latency = no_latency;
+    sm_issue_global_counted(sm, w, ii, t, base);
+  } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
+    passes = sm_sass_bank_passes(sm, &step);
+    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
+    /* a store's data is read pass by pass: its registers are not to be overwritten until its
+     * last pass (short_scoreboard: bench/h100/mempipe.cu's smem stores) */
+    if (ii->is_store && w->sb.held)
+      sm_scoreboard_hold(&w->sb, deps, base, SM_STATE_SHORT_SCOREBOARD);
+  } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
+    sm_warp_close_copy_group(w);
+  }
+  guint64 complete = base + (latency == no_latency ? 0 : ii->max_latency);
+  if (G_UNLIKELY(base == SM_PENDING))
+    complete = t; /* the warp's finish takes the completion when it is known */
+  sm_issue_write_port(sm, s, ii, t, &base, &complete);
+  /* the SASS's own stall counts hold whether or not a lane runs it (an arithmetic op's result
+   * is waited for even when no lane writes it); a memory access without lanes returns nothing */
+  gboolean memory = ii->space == ISA_SPACE_GLOBAL || ii->space == ISA_SPACE_SHARED;
+  if (step.enabled || !memory)
+    for (guint k = 0; k < deps->n_dst; k++)
+      sm_scoreboard_write(&w->sb, deps->dst[k], base, latency, (SmState)ii->result_state);
+  w->finish = MAX(w->finish, complete);
+  if (G_UNLIKELY(sm->trace))
+    sm_trace_issue(sm, s, w, t, slot, complete, passes);
+  sm_issue_count(w, st, ii, sm->prog->insns[w->pc].op, t);
+  gboolean is_bra = in->op == SASS_OP_BRA;
+  st->branches += is_bra;
+  if (G_UNLIKELY((in->op == SASS_OP_CS2R || in->op == SASS_OP_S2R) && step.enabled &&
+                 in->n_operands > 1 && in->opd[1].kind == SASS_OPD_SREG &&
+                 in->opd[1].reg == SASS_SR_CLOCKLO)) {
+    sm_clock_read(sm->clock, (guint)(w - sm->warps), t);
+  }
+  guint32 pc = w->pc;
+  gboolean divergent =
+      next(sm, w, t) && is_bra && step.enabled && step.enabled != step.active && w->exec->diverged;
+  st->divergent_branches += divergent;
+  if (status == EXEC_STEP_BARRIER && !w->done) {
+    sm_warp_prepare(sm, w);
+    sm_blocks_arrive(sm, w, t);
+    return;
+  }
+  if (w->done)
+    return;
+  sm_warp_prepare(sm, w);
+  gboolean taken = w->pc != pc + 1;
+  const CfgGpu *g = sm->cfg;
+  guint extra = in->op == SASS_OP_BSSY                     ? g->branch.bssy_cycles
+                : in->op == SASS_OP_BSYNC                  ? g->branch.bsync_cycles
+                : is_bra && !taken && in->guard != SASS_PT ? g->branch.not_taken_cycles
+                                                           : 0;
+  if (divergent)
+    extra += g->branch.divergent_cycles;
+  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  if (wait && t + 1 + wait > w->deps_at) {
+    w->deps_at = t + 1 + wait;
+    w->dep_state = SM_STATE_WAIT;
+  }
+}

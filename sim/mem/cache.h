@@ -1,0 +1,39 @@
+/* A set-associative, sectored cache: which lines (and which of their sectors) it holds, and
+ * which line a miss replaces.  Tags only: the data lives in the executor's memory (kernels
+ * over SASS) or nowhere (assembled streams).  Not when anything completes (memory.c). */
+#pragma once
+
+#include <glib.h>
+
+#include "../../config/gpu.h"
+
+typedef struct {
+  guint64 *tag;    /* sets x ways: line + 1; 0 = empty */
+  guint64 *stamp;  /* sets x ways: last use (lru) */
+  guint8 *sectors; /* sets x ways: the sectors held, one bit each */
+  guint8 *dirty;   /* sets x ways: sectors written and not yet written back */
+  guint sets, ways;
+  gboolean hashed, random;
+  guint64 clock; /* uses so far: the lru stamp */
+  guint64 rng;
+} SmCache;
+
+/* What one lookup found and did. */
+typedef struct {
+  guint8 hit;           /* the sectors asked for that were there */
+  guint8 evicted_dirty; /* sectors of the replaced line to write back (0: none) */
+  guint64 evicted_line; /* that line */
+} SmCacheResult;
+
+/* A cache of @bytes in lines of @line_bytes, @ways per set; @bytes = 0: holds nothing. */
+void sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, int replacement,
+                   int index, guint64 seed);
+void sm_cache_clear(SmCache *c);
+
+/* Looks up @sectors of @line; when @allocate, a missing line replaces one of its set and the
+ * sectors become held (and dirty when @write).  Without @allocate a store drops the line. */
+SmCacheResult sm_cache_access(SmCache *c, guint64 line, guint8 sectors, gboolean allocate,
+                              gboolean write);
+
+/* Whether all of @sectors of @line are held (no change to the cache). */
+gboolean sm_cache_holds(const SmCache *c, guint64 line, guint8 sectors);

@@ -1,0 +1,48 @@
+/* The LD/ST path of each SM between its warps and the memory system (the GPU file's `lsu`):
+ * the L1TEX stage that looks up a global warp-access's lines before they go on, and the data
+ * of stores, read from the register file into a buffer of the SM's in front of that stage.
+ *
+ * The stage takes one access at a time per SM, in issue order: a load for load_line_cycles a
+ * line, a store for store_line_cycles a line plus partial_sector_cycles a sector it writes only
+ * in part, and at least its bytes over store_bytes_per_cycle.  An access reaches the L1 (and
+ * the levels behind it) when the stage is done with it; a load's data then comes back a line
+ * at a time (return_line_cycles after the first).  A store's registers (address and data) are
+ * read store_read_cycles after its issue, but no earlier than a place in the store buffer is
+ * free (the stage is done with the store that many before it): until then an instruction that
+ * writes one of them waits (Nsight's long_scoreboard on a store's registers).  The stage is the
+ * SM's own: nothing of another SM reaches it, so an SM stepped on a thread keeps it.
+ *
+ * Kernels over SASS only: an assembled stream's accesses reach the memory system at issue.  So
+ * neither the fast-forward nor mirroring (streams only) encodes or copies this state; SMs
+ * stepped on threads each keep their own (free[m], their buffer), as the single loop does. */
+#pragma once
+
+#include <glib.h>
+
+#include "../../config/gpu.h"
+
+typedef struct {
+  gboolean on;
+  guint load_line, return_line, store_line, partial_sector, store_bytes, read, buffer;
+  guint64 *free;     /* per SM: the cycle the stage is done with the accesses it took */
+  guint64 *buf_done; /* per SM x buffer: when the stage is done with each of the last stores */
+  guint *buf_head;   /* per SM: the oldest of them */
+} SmLsu;
+
+/* What one access gets: when it reaches the L1 (its lines' time in the memory system), what
+ * its data's return adds to the memory system's completion (loads), and for a store when its
+ * registers are read. */
+typedef struct {
+  guint64 enter;
+  guint64 tail;
+  guint64 read;
+} SmLsuPass;
+
+void sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm);
+void sm_lsu_clear(SmLsu *lsu);
+
+/* A global access by SM @m at cycle @t of @n lines takes its turn at the stage; a store writes
+ * @data_bytes in all and @partial[i] sectors of line i only in part.  With the stage off, it
+ * enters at @t, adds nothing and a store's registers are read at @t. */
+SmLsuPass sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n,
+                      const guint8 *partial, guint data_bytes);

@@ -1,0 +1,439 @@
+/* Memory levels and channels: transactions, hashed channel choice, FIFO service, latency.
+ * Not the LD/ST pipe's issue rules (sm.c, pipe.h). */
+#include "memory.h"
+
+#include <math.h>
+
+#include "../core/fixed.h"
+
+void
+sm_memory_transactions(const CfgGpu *gpu, IsaPatternKind pattern, guint stride, guint width,
+                       guint *n, guint *bytes)
+{
+  guint line = gpu->memory.line_bytes, sector = gpu->memory.sector_bytes;
+  guint lane_sectors = (MAX(width, 1u) + sector - 1) / sector; /* a lane's own sectors */
+  if (pattern == ISA_PATTERN_RANDOM) {
+    *n = 32;
+    *bytes = lane_sectors * sector;
+    return;
+  }
+  if (pattern == ISA_PATTERN_BROADCAST) {
+    *n = 1;
+    *bytes = lane_sectors * sector;
+    return;
+  }
+  if (pattern != ISA_PATTERN_STRIDE)
+    stride = 1;
+  /* lanes' byte ranges [W i stride, W i stride + W) in increasing order: count the distinct
+   * lines and sectors they touch */
+  guint lines = 0, sectors = 0;
+  guint64 last_line = G_MAXUINT64, last_sector = G_MAXUINT64;
+  for (guint lane = 0; lane < 32; lane++) {
+    guint64 first = (guint64)lane * width * stride, end = first + width - 1;
+    for (guint64 l = first / line; l <= end / line; l++)
+      if (l != last_line)
+        lines++, last_line = l;
+    for (guint64 c = first / sector; c <= end / sector; c++)
+      if (c != last_sector)
+        sectors++, last_sector = c;
+  }
+  *n = lines;
+  *bytes = sectors * sector / lines;
+}
+
+static void
+caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
+{
+  if (!cfg_gpu_has_caches(gpu))
+    return;
+  const CfgCache *l1 = &gpu->caches.l1, *l2 = &gpu->caches.l2;
+  if (l1_bytes) {
+    mem->l1 = g_new0(SmCache, n_sm);
+    for (guint s = 0; s < n_sm; s++)
+      sm_cache_init(&mem->l1[s], l1_bytes, gpu->memory.line_bytes, l1->ways, l1->replacement,
+                    l1->index, gpu->memory.seed + s);
+  }
+  mem->l1_latency = l1->latency_cycles;
+  mem->l1_loads = (guint8)l1->loads;
+  mem->l1_write_allocate = l1->write_allocate;
+  if (l2->bytes) {
+    mem->l2_parts = l2->partitions;
+    mem->l2 = g_new0(SmCache, l2->partitions);
+    for (guint p = 0; p < l2->partitions; p++)
+      sm_cache_init(&mem->l2[p], l2->bytes / l2->partitions, gpu->memory.line_bytes, l2->ways,
+                    l2->replacement, l2->index, gpu->memory.seed ^ (0xA5A5ULL + p));
+    mem->hit_level = (guint)l2->hit_level_index;
+    guint hit_latency = gpu->memory.levels[mem->hit_level].latency_cycles;
+    mem->far_extra =
+        l2->far_latency_cycles > hit_latency ? l2->far_latency_cycles - hit_latency : 0;
+  }
+  mem->miss_level = (guint)l2->miss_level_index;
+}
+
+void
+sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, gboolean caches,
+               guint64 l1_bytes)
+{
+  *mem = (SmMemory){0};
+  mem->engine = engine;
+  mem->n_levels = gpu->memory.n_levels;
+  mem->line_bytes = gpu->memory.line_bytes;
+  mem->sector_bytes = gpu->memory.sector_bytes;
+  mem->max_outstanding = gpu->memory.max_outstanding;
+  mem->sm_outstanding = g_new0(guint64, n_sm);
+  mem->sm_count = n_sm;
+  if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
+    mem->port_free = g_new0(guint64, n_sm);
+    mem->port_ticks_per_byte = SM_TICKS_PER_CYCLE / gpu->memory.sm_bytes_per_cycle;
+  }
+  for (guint i = 0; i < mem->n_levels; i++) {
+    const CfgMemLevel *cfg = &gpu->memory.levels[i];
+    SmMemLevel *lv = &mem->levels[i];
+    lv->channels = cfg->channels * n_sm;
+    lv->channel_free = g_new0(guint64, lv->channels);
+    lv->latency = cfg->latency_cycles;
+    lv->ticks_per_byte = isinf(cfg->bytes_per_cycle) ? 0
+                                                     : (double)SM_TICKS_PER_CYCLE * cfg->channels /
+                                                           cfg->bytes_per_cycle; /* per channel */
+    lv->min_access_bytes = cfg->min_access_bytes;
+    lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
+    lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
+    lv->n_latencies = cfg->n_latencies;
+    if (cfg->n_latencies) {
+      lv->latency_bin = g_new(guint32, cfg->n_latencies);
+      lv->latency_cum = g_new(guint64, cfg->n_latencies);
+      double total = 0, cum = 0, sum = 0;
+      for (guint b = 0; b < cfg->n_latencies; b++) {
+        total += cfg->latency_weight[b];
+        sum += cfg->latency_weight[b] * cfg->latency_bin[b];
+      }
+      /* the histogram gives the spread, latency_cycles the mean */
+      lv->latency_shift = (gint64)cfg->latency_cycles - (gint64)floor(sum / total + 0.5);
+      for (guint b = 0; b < cfg->n_latencies; b++) {
+        cum += cfg->latency_weight[b];
+        lv->latency_bin[b] = cfg->latency_bin[b];
+        lv->latency_cum[b] = (guint64)(cum / total * 4294967296.0);
+      }
+      lv->latency_cum[cfg->n_latencies - 1] = (guint64)1 << 32;
+      /* a guide table: where the search for a draw u starts (the same bin as a binary
+       * search finds, in one or two steps) */
+      guint n_guide = 1u << SM_LATENCY_GUIDE_BITS;
+      lv->latency_guide = g_new(guint16, n_guide);
+      guint b = 0;
+      for (guint k = 0; k < n_guide; k++) {
+        guint64 lo = (guint64)k << (32 - SM_LATENCY_GUIDE_BITS);
+        while (b + 1 < cfg->n_latencies && lv->latency_cum[b] <= lo)
+          b++;
+        lv->latency_guide[k] = (guint16)b;
+      }
+    }
+    guint ch = lv->channels;
+    lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
+  }
+  if (caches)
+    caches_init(mem, gpu, n_sm, l1_bytes);
+}
+
+void
+sm_memory_clear(SmMemory *mem)
+{
+  for (guint i = 0; i < mem->n_levels; i++) {
+    g_clear_pointer(&mem->levels[i].channel_free, g_free);
+    g_clear_pointer(&mem->levels[i].latency_bin, g_free);
+    g_clear_pointer(&mem->levels[i].latency_cum, g_free);
+    g_clear_pointer(&mem->levels[i].latency_guide, g_free);
+  }
+  g_clear_pointer(&mem->sm_outstanding, g_free);
+  g_clear_pointer(&mem->port_free, g_free);
+  for (guint s = 0; mem->l1 && s < mem->sm_count; s++)
+    sm_cache_clear(&mem->l1[s]);
+  for (guint p = 0; p < mem->l2_parts; p++)
+    sm_cache_clear(&mem->l2[p]);
+  g_clear_pointer(&mem->l1, g_free);
+  g_clear_pointer(&mem->l2, g_free);
+}
+
+static guint64
+service_ticks(SmMemLevel *lv, guint bytes)
+{
+  double mean = lv->ticks_per_byte * MAX(bytes, lv->min_access_bytes);
+  if (!lv->exponential)
+    return (guint64)(mean + 0.5);
+  /* u in (0, 1]: 53 random bits */
+  double u = ((double)(sm_rng_next(&lv->rng) >> 11) + 1.0) / 9007199254740992.0;
+  return (guint64)(-mean * log(u) + 0.5);
+}
+
+/* A transaction's unloaded latency: fixed, or drawn from the level's histogram. */
+static inline guint64
+draw_latency(SmMemLevel *lv)
+{
+  if (lv->n_latencies == 0)
+    return lv->latency;
+  guint64 u = sm_rng_next(&lv->rng) >> 32;
+  /* the first bin whose cumulative weight exceeds u */
+  guint lo = lv->latency_guide[u >> (32 - SM_LATENCY_GUIDE_BITS)];
+  while (lv->latency_cum[lo] <= u)
+    lo++;
+  gint64 drawn = (gint64)lv->latency_bin[lo] + lv->latency_shift;
+  return (guint64)MAX(drawn, 1);
+}
+
+/* the channel @line hashes to */
+static inline guint
+channel_of(const SmMemLevel *lv, guint64 line)
+{
+  guint64 h = sm_hash64(line);
+  return lv->channel_mask || lv->channels == 1 ? (guint)(h & lv->channel_mask)
+                                               : (guint)(h % lv->channels);
+}
+
+/* one transaction of @bytes to @line at cycle @now: its channel's queue, its completion */
+static inline guint64
+transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
+            guint64 latency)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint ch = channel_of(lv, line);
+  guint64 arrive = now << SM_TICK_SHIFT;
+  if (mem->port_free) { /* the SM's port first, in order */
+    arrive = MAX(arrive, mem->port_free[sm]);
+    mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
+  }
+  guint64 start = MAX(arrive, lv->channel_free[ch]);
+  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+  guint64 done = begins + latency;
+  if (mem->count_queued && begins > now) {
+    mem->queued++;
+    sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
+  }
+  sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level | ((guint64)sm << 8));
+  return done;
+}
+
+guint64
+sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint n,
+                       const guint64 *lines, const guint *bytes, gboolean write)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint64 last = now, latency = draw_latency(lv), total = 0;
+  for (guint i = 0; i < n; i++) {
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], latency);
+    last = MAX(last, done);
+    total += bytes[i];
+  }
+  lv->transactions += n;
+  lv->bytes += total;
+  if (write)
+    lv->write_bytes += total;
+  return last;
+}
+
+guint64
+sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
+                 guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint64 last = now;
+  /* one unloaded latency for the whole warp-access: its lines travel together */
+  guint64 latency = draw_latency(lv);
+  for (guint i = 0; i < n; i++) {
+    guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
+    guint64 done = transaction(mem, sm, level, now, line, bytes, latency);
+    last = MAX(last, done);
+  }
+  lv->transactions += n;
+  lv->bytes += (guint64)n * bytes;
+  if (write)
+    lv->write_bytes += (guint64)n * bytes;
+  return last;
+}
+
+gboolean
+sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op)
+{
+  if (!mem->l1 || op == SM_CACHE_OP_GLOBAL)
+    return FALSE;
+  return mem->l1_loads == CFG_L1_LOADS_ALL ||
+         (mem->l1_loads == CFG_L1_LOADS_CONSTANT && op == SM_CACHE_OP_CONSTANT);
+}
+
+/* the L2 partition @line's home is (a hash of it; an SM's own is its index modulo partitions) */
+static inline guint
+l2_home(const SmMemory *mem, guint64 line)
+{
+  return (guint)(sm_hash64(line * 0xD6E8FEB86659FD93ULL) % mem->l2_parts);
+}
+
+/* A dirty line an L2 eviction writes back: it takes its miss level's channel time. */
+static void
+write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
+{
+  SmMemLevel *lv = &mem->levels[mem->miss_level];
+  guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
+  guint ch = channel_of(lv, line);
+  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  lv->transactions++;
+  lv->bytes += bytes;
+  lv->write_bytes += bytes;
+  mem->counts.write_backs += (guint)sm_popcount32(dirty);
+}
+
+/* Looks up @sectors of @line in the L2 from SM @sm: returns the level that serves it and sets
+ * *@far when the line's home partition (not the SM's) had it. */
+static guint
+l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gboolean write,
+         guint *hit_sectors, gboolean *far)
+{
+  *far = FALSE;
+  *hit_sectors = 0;
+  if (mem->l2_parts == 0)
+    return mem->miss_level;
+  guint n = (guint)sm_popcount32(sectors);
+  mem->counts.l2_requests++;
+  mem->counts.l2_sectors += n;
+  guint near = sm % mem->l2_parts, home = l2_home(mem, line);
+  /* a written line is dirty in its home partition only (the SM's own keeps a clean copy), so
+   * it is written back once */
+  SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write && home == near);
+  if (r.evicted_dirty)
+    write_back(mem, now, r.evicted_line, r.evicted_dirty);
+  guint8 hit = r.hit;
+  if (home != near && (hit != sectors || write)) {
+    r = sm_cache_access(&mem->l2[home], line, sectors, TRUE, write);
+    if (r.evicted_dirty)
+      write_back(mem, now, r.evicted_line, r.evicted_dirty);
+    if (hit != sectors && (guint8)(hit | r.hit) == sectors) {
+      *far = TRUE;
+      mem->counts.l2_far_hits += (guint)sm_popcount32(sectors & ~hit);
+      hit = sectors;
+    }
+  }
+  *hit_sectors = (guint)sm_popcount32(hit);
+  mem->counts.l2_hits += *hit_sectors;
+  return hit == sectors || write ? mem->hit_level : mem->miss_level;
+}
+
+guint
+sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                    const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out,
+                    guint64 *last, guint64 *rest_lines, guint8 *rest_sectors)
+{
+  gboolean keep = !write && sm_memory_l1_keeps(mem, op);
+  guint m = 0;
+  for (guint i = 0; i < n; i++) {
+    guint8 want = sectors[i];
+    guint k = (guint)sm_popcount32(want);
+    if (mem->l1 && (keep || write)) {
+      if (!write) {
+        mem->counts.l1_requests++;
+        mem->counts.l1_sectors += k;
+      }
+      SmCacheResult r =
+          sm_cache_access(&mem->l1[sm], lines[i], want, !write || mem->l1_write_allocate, write);
+      if (!write) {
+        guint hits = (guint)sm_popcount32(r.hit);
+        mem->counts.l1_hits += hits;
+        if (out)
+          out->l1_hits += hits;
+        if (r.hit == want) { /* all there: the SM's own L1 answers */
+          guint64 done = now + mem->l1_latency;
+          sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, (guint64)sm << 8);
+          *last = MAX(*last, done);
+          continue;
+        }
+        want &= (guint8)~r.hit;
+      }
+    }
+    rest_lines[m] = lines[i];
+    rest_sectors[m++] = want;
+  }
+  return m;
+}
+
+guint64
+sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                    const guint8 *sectors, gboolean write, SmCacheOutcome *out)
+{
+  guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
+  for (guint i = 0; i < n; i++) {
+    guint8 want = sectors[i];
+    guint l2_hits;
+    gboolean far;
+    guint level = l2_route(mem, sm, now, lines[i], want, write, &l2_hits, &far);
+    if (out) {
+      out->l2_hits += l2_hits;
+      out->misses += (guint)sm_popcount32(want) - MIN(l2_hits, (guint)sm_popcount32(want));
+    }
+    SmMemLevel *lv = &mem->levels[level];
+    if (latency[level] == 0) /* one draw per level for the whole warp-access */
+      latency[level] = draw_latency(lv);
+    guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes,
+                               latency[level] + (far ? mem->far_extra : 0));
+    lv->transactions++;
+    lv->bytes += bytes;
+    if (write)
+      lv->write_bytes += bytes;
+    last = MAX(last, done);
+  }
+  return last;
+}
+
+guint64
+sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
+                        const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out)
+{
+  guint64 rest_lines[SM_MEMORY_MAX_LINES];
+  guint8 rest_sectors[SM_MEMORY_MAX_LINES];
+  g_assert(n <= SM_MEMORY_MAX_LINES);
+  guint64 last = now;
+  guint m = sm_memory_l1_access(mem, sm, now, n, lines, sectors, op, write, out, &last, rest_lines,
+                                rest_sectors);
+  guint64 l2_last = sm_memory_l2_access(mem, sm, now, m, rest_lines, rest_sectors, write, out);
+  last = MAX(last, l2_last); /* (MAX evaluates twice) */
+  sm_memory_count_issued(mem, sm, n);
+  return last;
+}
+
+void
+sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
+               SmCacheOp op, gboolean l1)
+{
+  gboolean keep = l1 && sm_memory_l1_keeps(mem, op);
+  for (guint i = 0; i < n; i++) {
+    if (keep && sm_cache_access(&mem->l1[sm], lines[i], sectors[i], TRUE, FALSE).hit == sectors[i])
+      continue;
+    if (mem->l2_parts == 0)
+      continue;
+    guint near = sm % mem->l2_parts, home = l2_home(mem, lines[i]);
+    if (sm_cache_access(&mem->l2[near], lines[i], sectors[i], TRUE, FALSE).hit != sectors[i] &&
+        home != near)
+      sm_cache_access(&mem->l2[home], lines[i], sectors[i], TRUE, FALSE);
+  }
+}
+
+/* the first line of the buffer written before the launch: above every address a kernel uses */
+#define FOREIGN_LINE (G_GUINT64_CONSTANT(1) << 52)
+
+void
+sm_memory_written_before(SmMemory *mem, guint64 bytes)
+{
+  if (mem->l2_parts == 0)
+    return;
+  guint64 n = bytes / mem->line_bytes, held = 0;
+  for (guint p = 0; p < mem->l2_parts; p++)
+    held += (guint64)mem->l2[p].sets * mem->l2[p].ways;
+  guint8 all = (guint8)((1u << (mem->line_bytes / mem->sector_bytes)) - 1);
+  /* least recently used: the last four L2-fulls of lines leave nothing older behind */
+  for (guint64 i = n > 4 * held ? n - 4 * held : 0; i < n; i++) {
+    guint64 line = FOREIGN_LINE + i;
+    guint sm = (guint)(i % mem->sm_count);
+    guint near = sm % mem->l2_parts, home = l2_home(mem, line);
+    sm_cache_access(&mem->l2[near], line, all, TRUE, home == near);
+    if (home != near)
+      sm_cache_access(&mem->l2[home], line, all, TRUE, TRUE);
+  }
+}

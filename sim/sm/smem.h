@@ -1,0 +1,61 @@
+/* Shared memory: one access queue per SM and its banks.  A warp-access is served in passes:
+ * each pass delivers one bank_width_bytes word from every bank, so lanes whose different words
+ * fall in one bank (a bank conflict) need as many passes as the most crowded bank holds words;
+ * lanes reading the same word share it (broadcast).  Accesses wider than 4 bytes per lane are
+ * split into phases of lanes that fill the banks once (LDS.128: four phases of 8 lanes).
+ *
+ * A conflict-free 32-bit warp-access occupies the queue cycles_per_access cycles; one that
+ * needs d times the passes occupies it d times as long, and its result arrives latency_cycles
+ * after its last pass starts, so latency grows by cycles_per_access per extra pass.  Beyond
+ * queue_depth accesses waiting, warps stall in mio_throttle.
+ * Not the scoreboard: the SM writes the result's readiness from the cycle returned here.
+ */
+#pragma once
+
+#include "../../config/gpu.h"
+#include "../../isa/stream.h"
+#include "../core/fixed.h"
+
+typedef struct {
+  guint64 *free; /* per SM: ticks the queue is served up to */
+  guint8 *first; /* per SM: the scheduler that looks first each cycle (sm.c), next after the last
+                    one that queued an access: round robin for the queue's free places */
+  guint64 ticks_per_access, depth_ticks;
+  guint64 ticks_per_pass;     /* ticks_per_access / passes of a conflict-free 32-bit access */
+  guint64 pass_latency_ticks; /* each extra pass's delay of the result; 0: ticks_per_pass */
+  guint banks, bank_width;    /* for per-lane random addresses, drawn at every access */
+} SmSharedMemory;
+
+void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm);
+void sm_smem_clear(SmSharedMemory *smem);
+
+/* Passes one warp-access of 32 lanes x @width bytes with @pattern (@stride in elements of the
+ * width) takes on @banks banks of @bank_width bytes.  Random addresses draw from @rng (each
+ * lane an element among 32 x @banks of them). */
+guint sm_smem_passes(guint banks, guint bank_width, IsaPatternKind pattern, guint stride,
+                     guint width, guint64 *rng);
+
+/* SM @sm's queue is full at cycle @t; *wake = the first cycle it may take an access. */
+static inline gboolean
+sm_smem_full(const SmSharedMemory *smem, guint sm, guint64 t, guint64 *wake)
+{
+  if (smem->free[sm] < sm_ticks(t) + smem->depth_ticks)
+    return FALSE;
+  *wake = ((smem->free[sm] - smem->depth_ticks) >> SM_TICK_SHIFT) + 1;
+  return TRUE;
+}
+
+/* Queues a warp-access of @passes passes at @now_ticks; returns the cycle its last pass starts
+ * (the result is ready a latency after it), or with pass_latency_cycles, the cycle its last
+ * pass's data is there to go on: passes beyond the first that many cycles apart. */
+static inline guint64
+sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes)
+{
+  guint64 start = MAX(now_ticks, smem->free[sm]);
+  guint64 cost = passes * smem->ticks_per_pass;
+  smem->free[sm] = start + cost;
+  guint64 last = start + cost - smem->ticks_per_pass;
+  if (smem->pass_latency_ticks)
+    last = MAX(last, start + (guint64)(passes - 1) * smem->pass_latency_ticks);
+  return sm_ticks_ceil_cycle(last);
+}

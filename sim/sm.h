@@ -1,7 +1,9 @@
-/* The simulated machine, a GPU of SMs running one kernel: the cycle loop, the machine's only
- * entry point; not the units it wires (sm-internal.h lists them).  SmGpu is the whole GPU: its
+/* The simulated machine, a GPU of SMs running one kernel: its only entry point for study/, cli/
+ * and the tests.  Built and run by fast/run.c (the machine of gpu/ with fast-forward, mirroring
+ * and threads above it), stepped by gpu/loop.c; not the units it wires (gpu/machine.h lists
+ * them).  SmGpu is the whole GPU: its
  * SMs (each its schedulers, warp slots, pipes, block slots and shared memory, SmMp in
- * sm-internal.h) and what they share (the memory system below their ports, the block
+ * gpu/machine.h) and what they share (the memory system below their ports, the block
  * scheduler, the event queue).  Functions and handles are named sm_ and sm after the library
  * (smsim), not after one SM.
  *
@@ -61,26 +63,26 @@ void sm_set_mirroring(gboolean on);
 void sm_set_portable_pass(gboolean on);
 /* Process-wide switch for tests: SMs built while it is off visit every cycle in which a warp
  * alone on its scheduler issues, instead of issuing its next instructions without the loop
- * (sm.c, run_ahead()); the results are the same.  On by default. */
+ * (gpu/loop.c, run_ahead()); the results are the same.  On by default. */
 void sm_set_run_ahead(gboolean on);
 
 /* Up to @n threads step @sm's SMs (1, the default: one).  Every result is the same for any
- * @n; runs that threads cannot share are stepped by one (parallel.c says which). */
+ * @n; runs that threads cannot share are stepped by one (fast/parallel.c says which). */
 void sm_set_threads(SmGpu *sm, guint n);
 
 /* Process-wide switch for tests: SMs built or run while it is off are stepped in one loop even
- * where they could be stepped apart, each by a view of its own, in windows (parallel.c: on
+ * where they could be stepped apart, each by a view of its own, in windows (fast/parallel.c: on
  * threads with sm_set_threads(), else on one); the results are the same.  On by default. */
 void sm_set_apart(gboolean on);
 /* Process-wide setting for tests: the cycles a window keeps clear, beyond a result's latency,
- * for a result whose register-file write port was taken when it came (lookahead.c; 16 by
+ * for a result whose register-file write port was taken when it came (fast/lookahead.c; 16 by
  * default; negative shortens the latencies' own room).  Less gives longer windows, and a run in
  * which a completion's port may then have been taken by a later issue is stepped again in one
- * loop (parallel.c); the results are the same. */
+ * loop (fast/parallel.c); the results are the same. */
 void sm_set_port_slack(gint cycles);
 /* Once no block is left to launch, on more than one thread, one thread sends a window's
  * accesses to the memory system either alone after it (OFF) or beside the views stepping the
- * next, in windows half as long (ON; parallel.c).  Which is faster depends on the run and the
+ * next, in windows half as long (ON; fast/parallel.c).  Which is faster depends on the run and the
  * host: AUTO, the default, times each way now and then and keeps the faster; ALTERNATE, for
  * tests, switches every window.  Process-wide; the results are the same every way. */
 typedef enum { SM_PIPE_AUTO, SM_PIPE_OFF, SM_PIPE_ON, SM_PIPE_ALTERNATE } SmPipe;

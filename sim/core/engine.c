@@ -1,5 +1,5 @@
 /* The event heap: push and pop in (cycle, priority, sequence) order.  Not what events mean:
- * the SM loop (sm.c) fires them. */
+ * the SM loop (gpu/loop.c) fires them. */
 #include "engine.h"
 
 static inline gboolean

@@ -1,12 +1,12 @@
-/* The event queue and clock; not what the events mean (sm.c fires them).
+/* The event queue and clock; not what the events mean (gpu/loop.c fires them).
  *
  * Events are ordered by (cycle, priority, sequence number): two events at the same cycle
  * fire in priority order, and events of equal priority in the order they were scheduled, so
  * the same input always gives the same run.  The queue is a binary heap in one array; it is
  * sized up front and only grows (by doubling) if an estimate was too small.  Beside it, the
  * block launches queued are kept again in a small heap of their own: the earliest launch
- * (which bounds how far a warp may run ahead, sm.c) is read often, and a walk over thousands of
- * memory events would cost more than the launches themselves.
+ * (which bounds how far a warp may run ahead, gpu/loop.c) is read often, and a walk over thousands
+ * of memory events would cost more than the launches themselves.
  */
 #pragma once
 

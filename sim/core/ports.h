@@ -1,7 +1,8 @@
 /* Register-file write ports of one scheduler: how many results are written in each cycle
  * from now on.  A fixed-latency instruction needs its write cycle free when it issues; a
  * variable-latency result (SFU, shared or global memory) takes the first free cycle from its
- * arrival on.  Not who decides when a warp may issue (sm.c) nor what an issue takes (issue.c).
+ * arrival on.  Not who decides when a warp may issue (gpu/loop.c) nor what an issue takes
+ * (gpu/issue.c).
  *
  * A ring of pages of 64 cycles, one byte of count a cycle (a page is one cache line), each
  * slot tagged with the page of cycles it holds: a whole-GPU grid keeps one ring per scheduler,

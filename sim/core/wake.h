@@ -1,7 +1,7 @@
 /* The pass over one scheduler's wake times at the start of its look: which of its warps are
  * due, and when the others next are.  Chosen once per machine: AVX-512 where the host has it
  * (eight wake times a compare), else a portable branch-free loop; both give the same answer.
- * Not what a due warp's look does (sm.c). */
+ * Not what a due warp's look does (gpu/loop.c). */
 #pragma once
 
 #include <glib.h>

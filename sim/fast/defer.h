@@ -4,7 +4,7 @@
  * Not the windows, the threads or the block scheduler (parallel.c). */
 #pragma once
 
-#include "../gpu/machine.h"
+#include "fast.h"
 
 /* A record's lines are its own (lines[], sectors[]) up to this many; more (an access over
  * SASS may touch up to SM_MEMORY_MAX_LINES) are kept in its set's ext_lines and ext_sectors. */

@@ -98,7 +98,7 @@ sm_uses_global(const SmGpu *sm)
 guint64
 sm_window_cycles(const SmGpu *sm)
 {
-  if (sm->n_sm < 2 || sm->one_loop || sm->trace || sm->steady || sm->mirrored ||
+  if (sm->n_sm < 2 || sm->fast->one_loop || sm->trace || sm->fast->steady || sm->mirrored ||
       (sm->sass && !sm_sass_apart_ok(sm)) || sm->copy_pool || sm->policy == CFG_POLICY_TWO_LEVEL)
     return 0;
   if (sm->next_block < sm->grid_blocks && sm->cfg->block_launch_cycles + 1 < MIN_WINDOW)

@@ -9,7 +9,7 @@
  * one kind given different blocks part, the first of a new kind becoming a copy of the SM it
  * ran like.  A trace wants every SM: then all become copies and all are stepped.  The results
  * are those of stepping every SM (tests/sim/test-mirror.c compares both). */
-#include "../gpu/machine.h"
+#include "fast.h"
 
 #include <string.h>
 
@@ -36,23 +36,14 @@ mirror_possible(const SmGpu *sm)
   return TRUE;
 }
 
-void
-sm_count_into(SmGpu *sm, guint m, SmStats *stats)
-{
-  for (guint q = 0; q < sm->sched_per_sm; q++)
-    sm->mp[m].sched[q].stats = stats;
-  for (guint l = 0; l < sm->warp_slots_per_sm; l++)
-    sm->mp[m].warps[l].stats = stats;
-}
-
 /* SM @m's counts so far go into the totals, for the SMs it stands for. */
 static void
 fold(SmGpu *sm, guint m)
 {
-  if (sm->sm_counts == NULL || sm->mp[m].weight == 0)
+  if (sm->fast->sm_counts == NULL || sm->mp[m].weight == 0)
     return;
-  sm_stats_add_scaled(&sm->stats, &sm->sm_counts[m], NULL, sm->mp[m].weight);
-  memset(&sm->sm_counts[m], 0, sizeof sm->sm_counts[m]);
+  sm_stats_add_scaled(&sm->stats, &sm->fast->sm_counts[m], NULL, sm->mp[m].weight);
+  memset(&sm->fast->sm_counts[m], 0, sizeof sm->fast->sm_counts[m]);
 }
 
 void
@@ -65,12 +56,12 @@ sm_mirror_fold(SmGpu *sm)
 const SmStats *
 sm_mirror_totals(const SmGpu *sm)
 {
-  *sm->totals = sm->stats;
+  *sm->fast->totals = sm->stats;
   for (guint i = 0; i < sm->n_sim_sm; i++) {
     guint m = sm->sim_sms[i];
-    sm_stats_add_scaled(sm->totals, &sm->sm_counts[m], NULL, sm->mp[m].weight);
+    sm_stats_add_scaled(sm->fast->totals, &sm->fast->sm_counts[m], NULL, sm->mp[m].weight);
   }
-  return sm->totals;
+  return sm->fast->totals;
 }
 
 /* SM @m stands for @weight SMs (0: it is not stepped). */
@@ -90,40 +81,37 @@ stop_mirroring(SmGpu *sm)
     sm_count_into(sm, m, &sm->stats);
   sm->mirrored = FALSE;
   sm->order_stale = TRUE;
-  if (sm->steady)
-    sm_steady_forget(sm->steady);
+  if (sm->fast->steady)
+    sm_steady_forget(sm->fast->steady);
 }
 
 void
 sm_mirror_init(SmGpu *sm)
 {
+  /* the machine steps every SM, each standing for itself (sm_machine_init()) */
+  if (!mirror_possible(sm))
+    return;
   guint n = sm->n_sm;
-  sm->sim_sms = g_new(guint, n);
-  sm->mirrored = mirror_possible(sm);
-  if (sm->mirrored) {
-    sm->sm_counts = g_new0(SmStats, n);
-    sm->totals = g_new0(SmStats, 1);
-  }
+  sm->mirrored = TRUE;
+  sm->fast->sm_counts = g_new0(SmStats, n);
+  sm->fast->totals = g_new0(SmStats, 1);
   for (guint m = 0; m < n; m++) {
-    sm->mp[m].rep = sm->mirrored ? 0 : m;
-    sm->mp[m].weight = sm->mirrored ? (m == 0 ? n : 0) : 1;
-    sm->sim_sms[m] = m;
-    sm_count_into(sm, m, sm->mirrored ? &sm->sm_counts[m] : &sm->stats);
+    sm->mp[m].rep = 0;
+    sm->mp[m].weight = m == 0 ? n : 0;
+    sm_count_into(sm, m, &sm->fast->sm_counts[m]);
   }
-  sm->n_sim_sm = sm->mirrored ? 1 : n;
+  sm->n_sim_sm = 1;
   sm->stats.stepped_sms = sm->n_sim_sm;
-  sm->order_stale = TRUE; /* the schedulers that look (sm.c) */
-  if (sm->mirrored)
-    sm->mirror_scratch = g_new(guint, (gsize)n * (3 + sm->slots_per_sm) + sm->slots_per_sm + 1);
+  sm->order_stale = TRUE; /* the schedulers that look (loop.c) */
+  sm->fast->mirror_scratch = g_new(guint, (gsize)n * (3 + sm->slots_per_sm) + sm->slots_per_sm + 1);
 }
 
 void
 sm_mirror_clear(SmGpu *sm)
 {
-  g_free(sm->sim_sms);
-  g_free(sm->mirror_scratch);
-  g_free(sm->sm_counts);
-  g_free(sm->totals);
+  g_clear_pointer(&sm->fast->mirror_scratch, g_free);
+  g_clear_pointer(&sm->fast->sm_counts, g_free);
+  g_clear_pointer(&sm->fast->totals, g_free);
 }
 
 /* @to becomes a copy of @from, an SM @k places further (its own slots, pools and numbers). */
@@ -223,7 +211,7 @@ void
 sm_mirror_dispatch(SmGpu *sm, guint64 t)
 {
   guint n = sm->n_sm, slots = sm->slots_per_sm;
-  guint *n_free = sm->mirror_scratch, *held = n_free + n, *given = held + n, *got = given + n;
+  guint *n_free = sm->fast->mirror_scratch, *held = n_free + n, *given = held + n, *got = given + n;
   /* every SM has the free slots and the blocks of the SM it runs like */
   for (guint m = 0; m < n; m++) {
     guint r = sm->mp[m].rep;
@@ -260,7 +248,7 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
       if (to == G_MAXUINT) {
         to = kind[given[m]] = m;
         copy_sm(sm, r, m);
-        sm_count_into(sm, m, &sm->sm_counts[m]); /* its own, still empty */
+        sm_count_into(sm, m, &sm->fast->sm_counts[m]); /* its own, still empty */
         add_stepped(sm, m);
       }
       sm->mp[m].rep = to;
@@ -279,8 +267,8 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
   }
   if (sm->n_sim_sm == n)
     stop_mirroring(sm); /* every SM is stepped: the plain rule from now on */
-  else if (sm->steady)
-    sm_steady_forget(sm->steady);
+  else if (sm->fast->steady)
+    sm_steady_forget(sm->fast->steady);
 }
 
 void

@@ -433,7 +433,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   if (sm->sass)
     sm_sass_apart_begin(sm);
   Par p = {.sm = sm, .n_views = sm->n_sm};
-  p.n_threads = MIN(sm->threads, sm->n_sm);
+  p.n_threads = MIN(sm->fast->threads, sm->n_sm);
   p.views = g_new(SmGpu *, sm->n_sm);
   p.shares = aligned_alloc(_Alignof(Share), p.n_threads * sizeof(Share));
   if (p.shares == NULL)

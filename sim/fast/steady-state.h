@@ -2,7 +2,7 @@
  * shifted by whole periods, by one walk over the machine or over one of its schedulers. */
 #pragma once
 
-#include "../gpu/machine.h"
+#include "fast.h"
 
 /* The whole SM, not one scheduler. */
 #define SM_SCOPE_SM G_MAXUINT

@@ -1,6 +1,6 @@
 /* Exact fast-forward over periodic steady states (see steady.h): when to look, what repeats,
  * how far to jump.  The state itself is walked in steady-state.c. */
-#include "steady.h"
+#include "fast.h"
 
 #include <string.h>
 
@@ -190,7 +190,7 @@ sm_steady_free(SmSteady *st)
 void
 sm_steady_end(SmGpu *sm)
 {
-  SmSteady *st = sm->steady;
+  SmSteady *st = sm->fast->steady;
   if (st == NULL)
     return;
   if (st->counts) {
@@ -202,7 +202,8 @@ sm_steady_end(SmGpu *sm)
       sm->warps[i].stats = &sm->stats;
   }
   sm_steady_free(st);
-  sm->steady = NULL;
+  sm->fast->steady = NULL;
+  sm->watched = FALSE;
 }
 
 guint64

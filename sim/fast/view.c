@@ -30,8 +30,7 @@ sm_view_new(SmGpu *sm, guint m)
   v->blocks_retired = 0;
   v->lg_waiters = sm->lg_waiters ? 1 : 0; /* some may be here: the next completion looks */
   v->progress = NULL;
-  v->sm_counts = NULL;
-  v->totals = NULL;
+  v->fast = NULL;  /* no fast-forward, mirroring or threads of its own */
   if (sm->clock) { /* its warps' reads are their own; the spans of those that end, the view's */
     v->clock = g_new(SmClock, 1);
     *v->clock = *sm->clock;

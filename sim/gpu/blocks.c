@@ -1,5 +1,5 @@
 /* The block scheduler and barriers: launching grid blocks into free slots, retiring them, and
- * releasing BAR.SYNC.  Not warp scheduling (scheduler.c) nor the cycle loop (sm.c). */
+ * releasing BAR.SYNC.  Not warp scheduling (scheduler.c) nor the cycle loop (loop.c). */
 #include "machine.h"
 
 #include <string.h>
@@ -98,11 +98,11 @@ static void
 retire_block(SmGpu *sm, guint b, guint64 t)
 {
   SmBlock *blk = &sm->blocks[b];
-  sm->blocks_retired += sm->mp[blk->sm].weight; /* with the SMs that run alike (mirror.c) */
+  sm->blocks_retired += sm->mp[blk->sm].weight; /* with the SMs that run alike (fast/mirror.c) */
   blk->busy = FALSE;
   sm->mp[blk->sm].n_blocks--;
   if (G_UNLIKELY(sm->defer)) {
-    sm_defer_retired(sm, b, t); /* its end waits for its warps' accesses (parallel.c) */
+    sm->above->defer_retired(sm, b, t); /* its end waits for its warps' accesses */
     return;
   }
   sm->end_cycle = MAX(sm->end_cycle, blk->retire);
@@ -116,7 +116,7 @@ void
 sm_blocks_dispatch(SmGpu *sm, guint64 t)
 {
   if (sm->mirrored) {
-    sm_mirror_dispatch(sm, t); /* the same rule for SMs that run alike */
+    sm->above->dispatch(sm, t); /* the same rule for SMs that run alike (fast/mirror.c) */
     return;
   }
   while (sm->next_block < sm->grid_blocks) {
@@ -172,7 +172,7 @@ sm_blocks_warp_finished(SmGpu *sm, SmWarp *w)
 {
   SmBlock *blk = &sm->blocks[w->block];
   if (G_UNLIKELY(sm->defer)) {
-    sm_defer_finished(sm, w); /* its end waits for its accesses (parallel.c) */
+    sm->above->defer_finished(sm, w); /* its end waits for its accesses (fast/defer.c) */
   } else {
     guint64 end = MAX(w->finish, w->last_issue + 1);
     w->stats->resident_warp_cycles += end - w->launched;

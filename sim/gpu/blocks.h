@@ -1,6 +1,6 @@
 /* Block slots and the block scheduler: which grid block runs where and when, launches,
  * retirements and BAR.SYNC.  Part of the SM loop (they work on its private state,
- * sm-internal.h); nothing outside sim/ calls them.
+ * gpu/machine.h); nothing outside sim/ calls them.
  */
 #pragma once
 
@@ -30,7 +30,7 @@ void sm_blocks_init(SmGpu *sm);
  * goes to a free slot of the SM holding the fewest blocks (the lowest-numbered on ties), so a
  * wave spreads over the SMs. */
 void sm_blocks_dispatch(SmGpu *sm, guint64 t);
-/* Grid block @index takes block slot @b at cycle @t (the block scheduler, mirror.c). */
+/* Grid block @index takes block slot @b at cycle @t (the block scheduler, fast/mirror.c). */
 void sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index);
 /* @w issued BAR.SYNC at cycle @t: it waits until the block's other live warps arrive. */
 void sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t);

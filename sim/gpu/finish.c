@@ -1,5 +1,5 @@
-/* The end of a run: the warps' last states closed and the machine's counters set
- * (sm_finish()), also for a run stopped before its end (sm_close()).  Not the cycle loop (sm.c). */
+/* The end of a run: the warps' last states closed and the machine's counters set (also for a
+ * run stopped before its end: sm_close() in fast/run.c).  Not the cycle loop (loop.c). */
 #include "machine.h"
 
 void
@@ -13,7 +13,8 @@ sm_finish(SmGpu *sm)
     w->stats->state_cycles[w->state] += end - MIN(w->state_since, end);
     w->state_since = end;
   }
-  sm_mirror_fold(sm);
+  if (sm->mirrored)
+    sm->above->fold(sm); /* the stepped SMs' counts, for the SMs they stand for */
   sm->stats.cycles = end;
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     sm->stats.transactions[l] = sm->mem.levels[l].transactions;
@@ -34,21 +35,4 @@ sm_finish(SmGpu *sm)
   if (sm->clock)
     sm_clock_finish(sm->clock, &sm->stats);
   sm->finished = TRUE;
-}
-
-void
-sm_close(SmGpu *sm)
-{
-  if (sm->finished)
-    return;
-  guint64 end = sm->now;
-  if (sm->steady)
-    end = MAX(end, sm_steady_until(sm->steady)); /* a scheduler jumped past an interruption */
-  for (guint i = 0; i < sm->n_warps; i++) {
-    const SmWarp *w = &sm->warps[i];
-    if (sm_warp_stepped(sm, w) && !w->done)
-      w->stats->resident_warp_cycles += end - MIN(w->launched, end); /* still resident */
-  }
-  sm->end_cycle = MAX(sm->end_cycle, end);
-  sm_finish(sm);
 }

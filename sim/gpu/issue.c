@@ -1,7 +1,7 @@
 /* Issuing one instruction: its pipe, its memory access (global transactions, shared-memory
  * bank passes, asynchronous copies), its result's readiness and write port, statistics, and
  * the warp's next instruction (loops, SIMT control flow, barriers, taken branches).  Not when
- * a warp may issue nor which one does (sm.c, scheduler.c). */
+ * a warp may issue nor which one does (loop.c, scheduler.c). */
 #include "machine.h"
 
 /* A global access with a window: its lines along the warp's chase, through the caches when
@@ -37,7 +37,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->n_active = sm_popcount32(w->active);
   }
   guint64 now_ticks = sm_ticks(t);
-  SmStats *st = w->stats; /* its SM's counts (mirror.c) */
+  SmStats *st = w->stats; /* its SM's counts (fast/mirror.c) */
   s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   /* the result is ready for a consumer on unit u at base + latency[u] */
@@ -47,7 +47,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
     if (G_UNLIKELY(sm->defer)) {
-      base = sm_defer_global(sm, w, ii, t); /* an SM on a thread: known later (parallel.c) */
+      base = sm->above->defer_global(sm, w, ii, t); /* an SM on a thread: known later */
     } else if (G_UNLIKELY(ii->chase_units)) {
       base = window_access(sm, w, ii, t);
     } else {

@@ -276,7 +276,7 @@ horizon(const SmGpu *sm, guint64 t)
 static G_GNUC_NO_INLINE guint64
 run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64 others)
 {
-  if (sm->steady || sm->trace || sm->mirrored)
+  if (sm->watched || sm->trace || sm->mirrored)
     return s->wake[w->pos]; /* they see every cycle (their state is read between steps) */
   guint64 limit = MIN(others, horizon(sm, t));
   guint p = w->pos;
@@ -453,7 +453,7 @@ step(SmGpu *sm)
   if (G_UNLIKELY(sm->order_stale)) {
     /* within an SM, the scheduler after the last one that queued a shared-memory access looks
      * first: the schedulers take the queue's free places in turn (before any such access, and
-     * in kernels without one, in index order); only the SMs stepped (mirror.c) look */
+     * in kernels without one, in index order); only the SMs stepped (fast/mirror.c) look */
     guint per = sm->sched_per_sm, n = 0;
     for (guint i = 0; i < sm->n_sim_sm; i++) {
       guint m = sm->sim_sms[i];
@@ -489,16 +489,14 @@ sm_step_view(SmGpu *view)
   /* a view that steps fewer cycles than its schedulers take to issue once for each of their
    * warps reaches only a few of them: the whole state asked for would cost more than it saves */
   if (view->sass && view->run_until - view->now >= view->warp_slots_per_sm / view->sched_per_sm)
-    sm_view_prefetch(view);
-  while (view->now < view->run_until) /* (a retirement may lower it: parallel.c) */
+    view->above->prefetch(view);
+  while (view->now < view->run_until) /* (a retirement may lower it: fast/parallel.c) */
     step(view);
 }
 
 void
-sm_run_until(SmGpu *sm, guint64 cycle)
+sm_machine_run_until(SmGpu *sm, guint64 cycle)
 {
-  if (!sm->finished && sm_parallel_run(sm, cycle))
-    return;              /* its SMs stepped apart (on threads when it has them): the same results */
   sm->run_until = cycle; /* no issue at or past it (run_ahead()) */
   while (!sm->finished && sm->now < cycle) {
     if (G_UNLIKELY(stop_requested))
@@ -516,8 +514,8 @@ sm_run_until(SmGpu *sm, guint64 cycle)
       return; /* the executor stopped a warp: the caller reports it */
     if (G_UNLIKELY(sm->progress) && (sm->stats.visited_cycles & 4095) == 0)
       sm->progress(sm, sm->progress_data);
-    if (sm->steady && sm->now != SM_NEVER)
-      sm_steady_after_step(sm, sm->steady, cycle);
+    if (sm->watched && sm->now != SM_NEVER)
+      sm->above->after_step(sm, cycle); /* fast-forward (fast/steady.c) */
     if (sm->now == SM_NEVER) {
       /* nothing can ever happen again: every warp finished (checked above next time) */
       g_assert(sm->blocks_retired == sm->grid_blocks);
@@ -526,12 +524,6 @@ sm_run_until(SmGpu *sm, guint64 cycle)
   }
   if (!sm->finished && sm->blocks_retired == sm->grid_blocks)
     sm_finish(sm);
-}
-
-void
-sm_run(SmGpu *sm)
-{
-  sm_run_until(sm, SM_NEVER);
 }
 
 void
@@ -551,12 +543,4 @@ guint64
 sm_now(const SmGpu *sm)
 {
   return sm->now;
-}
-
-const SmStats *
-sm_stats(const SmGpu *sm)
-{
-  if (sm->mirrored)
-    return sm_mirror_totals(sm);
-  return sm->steady ? sm_steady_totals(sm, sm->steady) : &sm->stats;
 }

@@ -1,6 +1,9 @@
-/* The SM loop's private state, shared by the files of one simulated machine: sm.c (the cycle
- * loop), blocks.c (block scheduler, barriers) and sm-trace.c (records for a trace).
- * Not for use outside sim/: everything else goes through sm.h.
+/* The machine's own state, shared by the files of gpu/: loop.c (the cycle loop), new.c (building
+ * it), issue.c, blocks.c (block scheduler, barriers), sass.c (kernels over SASS), trace.c
+ * (records for a trace), finish.c.  Its parts are the units of sm/, mem/ and core/ below.
+ * The layer above (fast/: fast-forward, mirroring, SMs on threads, the run) reads and writes it
+ * through this header; the machine calls that layer only through SmAbove.  Not for use outside
+ * sim/: study/ and cli/ go through sm.h.
  */
 #pragma once
 
@@ -13,19 +16,46 @@
 #include "../sm/scheduler.h"
 #include "../sm.h"
 #include "../sm/smem.h"
-#include "../fast/steady.h"
 #include "../core/wake.h"
 #include "../sm/warp.h"
 
 #define SM_STATE_ELIGIBLE SM_STATE_COUNT
 
 /* A global access's completion while it is not yet known: a register it loads is ready then,
- * and a warp waiting for it wakes then (an SM stepped on a thread: parallel.c).  Later than
- * any cycle the run reaches, earlier than SM_NEVER and the hot mark (sm.c). */
+ * and a warp waiting for it wakes then (an SM stepped on a thread: fast/parallel.c).  Later than
+ * any cycle the run reaches, earlier than SM_NEVER and the hot mark (loop.c). */
 #define SM_PENDING (SM_NEVER - 2)
 
 typedef struct SmSass SmSass;
-typedef struct SmDefer SmDefer;
+typedef struct SmDefer SmDefer; /* a view's records (fast/defer.h) */
+typedef struct SmFast SmFast;   /* what only the layer above keeps (fast/fast.h) */
+
+/* What the machine asks of the layer above it (fast/), which sets SmGpu.above when it takes
+ * part: the machine knows that layer only through these. */
+typedef struct {
+  /* fast-forward (SmGpu.watched): looks at the state after each step of sm_machine_run_until()
+   * and may jump over whole periods, never to @limit or past it */
+  void (*after_step)(SmGpu *sm, guint64 limit);
+  /* some SMs are not stepped (SmGpu.mirrored: fast/mirror.c): the block scheduler's rule while
+   * they are; the stepped SMs' counts folded into sm->stats, each times the SMs it stands for */
+  void (*dispatch)(SmGpu *sm, guint64 t);
+  void (*fold)(SmGpu *sm);
+  /* a view of one SM stepped on a thread (SmGpu.defer set: fast/defer.c): a global access
+   * whose completion the memory system, which the SMs share, gives later (SM_PENDING, or its
+   * completion when the SM's L1 answers it whole), over a stream (@ii at the warp's pc) or
+   * over SASS (@n lines, sectors in @masks, to memory level @level or through the caches with
+   * @op, its lines reaching the L1 at @enter and its data back @tail after the memory system's
+   * completion: lsu.h); a warp finished at its last issue, a block retired at @t (their ends
+   * wait for their accesses); an executor's error at @t (the run stops after the window) */
+  guint64 (*defer_global)(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
+  guint64 (*defer_lines)(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
+                         const guint64 *lines, const guint8 *masks, guint level, guint op);
+  void (*defer_finished)(SmGpu *view, SmWarp *w);
+  void (*defer_retired)(SmGpu *view, guint b, guint64 t);
+  void (*defer_error)(SmGpu *view, guint64 t, GError *error);
+  /* a view over SASS asks its SM's state into the host's caches before its window */
+  void (*prefetch)(SmGpu *view);
+} SmAbove;
 
 /* One SM of the GPU: what it owns.  Its schedulers, warp slots and block slots are its slices
  * of the GPU's arrays below, which hold every SM's SM by SM (sched_per_sm, warp_slots_per_sm
@@ -38,7 +68,7 @@ typedef struct {
   SmWarp *warps;      /* its warp slots: SmGpu.warps from m * warp_slots_per_sm */
   SmBlock *blocks;    /* its block slots: SmGpu.blocks from m * slots_per_sm */
   guint n_blocks;     /* its block slots holding a block */
-  /* SMs that run alike are stepped once (mirror.c): an SM the loop steps stands for weight SMs
+  /* SMs that run alike are stepped once (fast/mirror.c): an SM the loop steps stands for weight SMs
    * (its counts go into the totals that many times), one it does not for none (weight 0); rep
    * is the SM stepped for it.  Otherwise each SM stands for itself (weight 1, rep itself). */
   guint rep;
@@ -101,17 +131,17 @@ struct SmGpu {
   guint64 end_cycle; /* latest retirement so far */
   SmEngine engine;
 
-  /* The loop (sm.c): which SMs it steps, in what order, and its scratch */
+  /* The loop (loop.c): which SMs it steps, in what order, and its scratch */
   guint *sim_sms, n_sim_sm; /* the SMs stepped (SmMp.weight > 0), in ascending order */
   guint *order;             /* the schedulers of the SMs stepped, in the order they look this cycle
-                               (sm_smem_turn(), mirror.c) */
+                               (sm_smem_turn(), fast/mirror.c) */
   guint n_order;
   gboolean order_stale; /* smem.first changed: order is rebuilt before the next cycle */
   guint *eligible;
   SmWakePass wake_pass;             /* schedule()'s pass over a scheduler's wake times (wake.h) */
   guint *prio_pos, *prio_at;        /* scratch of pick(): the priority block's eligible warps */
   guint8 *pool_leaves, *pool_joins; /* scratch of one scheduler's two_level step */
-  /* a warp alone on its scheduler issues on without the loop visiting its cycles (sm.c,
+  /* a warp alone on its scheduler issues on without the loop visiting its cycles (loop.c,
    * run_ahead()): set when nothing but its own scheduler can wake a warp there (no barriers,
    * no two-level pool) and a warp issues one instruction a cycle; run_until is the cycle
    * sm_run_until() stops at */
@@ -122,24 +152,25 @@ struct SmGpu {
 
   /* counts */
   SmStats stats;
-  gboolean mirrored;     /* some SMs are not stepped (mirror.c) */
-  SmStats *sm_counts;    /* while mirrored, per SM: its counts since they were last folded in */
-  SmStats *totals;       /* sm_stats() while mirrored */
-  guint *mirror_scratch; /* sm_mirror_dispatch()'s */
 
   /* how it runs */
   TraceSink *trace;      /* NULL: no records at all */
   SmProgressFn progress; /* NULL: none (sm_set_progress) */
   gpointer progress_data;
-  SmSteady *steady;  /* NULL: every cycle is stepped through */
-  guint threads;     /* sm_set_threads(): at most this many threads step the SMs */
-  gboolean one_loop; /* stepped in one loop whatever the threads (sm_restart_in_one_loop()) */
-  /* set in a view of one SM that a thread steps (parallel.c): its global accesses and warps'
-   * ends wait there for the memory system, which the SMs share; NULL in the machine itself */
-  SmDefer *defer;
-  guint64 port_max;    /* a view: the latest cycle one of its own issues took a write port for */
   guint8 *warp_exists; /* for the trace */
   guint64 traced_counter[TRACE_COUNTER_COUNT];
+
+  /* the layer above (fast/): its hooks, what it keeps (NULL in a view), and what it tells the
+   * machine: some SMs are not stepped (fast/mirror.c); the state is read between steps
+   * (fast-forward: no run-ahead); a view of one SM stepped on a thread (fast/parallel.c), whose
+   * global accesses and warps' ends wait for the memory system (NULL in the machine itself), and
+   * the latest cycle one of its own issues took a write port for */
+  const SmAbove *above;
+  SmFast *fast;
+  gboolean mirrored;
+  gboolean watched;
+  SmDefer *defer;
+  guint64 port_max;
 };
 
 /* Reads the scoreboard once for the instruction now at pc: its operands' readiness cannot
@@ -188,7 +219,7 @@ sm_block_warp(SmGpu *sm, const SmBlock *blk, guint i)
   return &sm->warps[blk->sm * sm->warp_slots_per_sm + blk->first_local + i];
 }
 
-/* @w belongs to an SM the loop steps (the others run like one of those: mirror.c). */
+/* @w belongs to an SM the loop steps (the others run like one of those: fast/mirror.c). */
 static inline gboolean
 sm_warp_stepped(const SmGpu *sm, const SmWarp *w)
 {
@@ -213,7 +244,7 @@ sm_wake_warp(SmGpu *sm, SmWarp *w, guint64 at)
 
 /* SM @m's schedulers look from its local scheduler @first on, in index order, from the next
  * cycle (round robin for the shared-memory queue's free places: the one after the last that
- * queued an access); sm.c rebuilds sm->order before the next cycle. */
+ * queued an access); loop.c rebuilds sm->order before the next cycle. */
 static inline void
 sm_smem_turn(SmGpu *sm, guint m, guint first)
 {
@@ -223,24 +254,12 @@ sm_smem_turn(SmGpu *sm, guint m, guint first)
   }
 }
 
-/* SMs that run alike stepped once (mirror.c): set up before the first wave (every SM stands
- * for itself unless all can run alike); the block scheduler's rule while some SMs are not
- * stepped (SMs given different blocks part, one of them becoming a copy of the one it ran
- * like); the end of it (every SM a copy of the one it ran like, all stepped: for a trace). */
-void sm_mirror_init(SmGpu *sm);
-void sm_mirror_clear(SmGpu *sm);
-void sm_mirror_dispatch(SmGpu *sm, guint64 t);
-void sm_mirror_end(SmGpu *sm);
-/* Adds the counts of the stepped SMs, each times the SMs it stands for, to sm->stats (before
- * reading or copying it: the end of a run, a fast-forward's snapshot). */
-void sm_mirror_fold(SmGpu *sm);
-/* sm->stats with those counts added, leaving both alone (sm_stats() mid-run). */
-const SmStats *sm_mirror_totals(const SmGpu *sm);
 /* @sm's stream draws random numbers (addresses, latencies, chance predicates): every warp
- * draws its own, so no two SMs (mirror.c), and no two periods (steady.c), are alike.  sm-new.c */
+ * draws its own, so no two SMs (fast/mirror.c), and no two periods (fast/steady.c), are alike.
+ * new.c */
 gboolean sm_draws_random(const SmGpu *sm);
 /* Some of @sm's global accesses go through the caches (they name no level on a GPU with
- * caches).  sm-new.c; sass.c for kernels over SASS */
+ * caches).  new.c; sass.c for kernels over SASS */
 gboolean sm_uses_caches(const SmGpu *sm);
 gboolean sm_sass_uses_caches(const SmGpu *sm);
 
@@ -261,7 +280,7 @@ sm_issue_global_counted(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, g
     sm->stats.global_stores++;
   } else {
     sm->stats.global_loads++;
-    if (G_LIKELY(base != SM_PENDING)) /* else when it is known (parallel.c) */
+    if (G_LIKELY(base != SM_PENDING)) /* else when it is known (fast/parallel.c) */
       sm->stats.global_load_latency += base - t;
   }
   if (ii->special == SM_SPECIAL_LDGSTS) {
@@ -295,7 +314,7 @@ sm_issue_write_port(SmGpu *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, 
                     guint64 *complete)
 {
   if (G_LIKELY(!sm->wb_ports) || !ii->writes_register || *base == SM_PENDING)
-    return; /* a pending access takes its port when its completion is known (parallel.c) */
+    return; /* a pending access takes its port when its completion is known (fast/parallel.c) */
   while (!ii->fixed_latency && sm_ports_used(&s->ports, *complete) >= sm->wb_ports) {
     (*complete)++;
     (*base)++;
@@ -317,34 +336,21 @@ sm_issue_count(SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint op, guint64 t
   st->thread_instructions += w->n_active;
 }
 
-/* SMs on threads (parallel.c).  sm_parallel_run() runs @sm like sm_run_until(@cycle) with its
- * SMs stepped by several threads, and returns FALSE (having done nothing) where that cannot give
- * the same results; sm_step_view() steps the cycles of a view before its run_until (sm.c). */
-gboolean sm_parallel_run(SmGpu *sm, guint64 cycle);
+/* The machine built into the zeroed @sm, before its first wave of blocks (new.c); the first wave
+ * launched, the run's constant counts set; what sm_machine_init() built freed, leaving the
+ * struct.  The layer above builds a run from these (fast/run.c: sm_new()). */
+void sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel);
+void sm_machine_start(SmGpu *sm);
+void sm_machine_clear(SmGpu *sm);
+/* SM @m's warps and schedulers count into @stats (new.c). */
+void sm_count_into(SmGpu *sm, guint m, SmStats *stats);
+/* The cycle loop (loop.c): every cycle with work before @cycle in one loop (then sm->now >=
+ * @cycle, or the run finished or stopped); a view's cycles before its run_until. */
+void sm_machine_run_until(SmGpu *sm, guint64 cycle);
 void sm_step_view(SmGpu *view);
-/* A view over SASS asks its SM's state into the host's caches before its window (defer.c). */
-void sm_view_prefetch(SmGpu *view);
-/* A view's global access of @w at @t (the instruction @ii at its pc): what the SM itself knows
- * of it is done (its L1, its count in flight) and the rest recorded for the memory system;
- * returns SM_PENDING, or its completion when the SM's L1 answers it whole. */
-guint64 sm_defer_global(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
-/* A view's warp @w finished at its last issue: its end waits for its accesses (parallel.c). */
-void sm_defer_finished(SmGpu *view, SmWarp *w);
-/* A view's block @b retired at cycle @t: its end waits for its warps' (parallel.c). */
-void sm_defer_retired(SmGpu *view, guint b, guint64 t);
-/* A view's kernel over SASS stopped a warp at cycle @t: the run stops after the window, with
- * the error the single loop would have met first (parallel.c). */
-void sm_defer_error(SmGpu *view, guint64 t, GError *error);
-/* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
- * through the caches with @op, issued at @t, its lines reaching the L1 at @enter and its data
- * back @tail after the memory system's completion (the LD/ST stage, lsu.h): like
- * sm_defer_global() (parallel.c). */
-guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-                       const guint64 *lines, const guint8 *masks, guint level, guint op);
-/* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
- * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
- * another's in a window, whose order only the single loop knows (sm-new.c). */
-void sm_restart_in_one_loop(SmGpu *sm);
+/* The trace's records from now on (trace.c; the layer above first stops what a trace cannot
+ * follow: sm_attach_trace() in fast/run.c). */
+gboolean sm_machine_attach_trace(SmGpu *sm, TraceSink *sink, GError **error);
 /* SMs stepped apart over SASS (sass.c): whether they may be (no global atomics); the memory
  * image's record of which window and SM touched each word, set up before the first window and
  * asked before every global access until the windows end; a window from cycle @start to @end
@@ -357,9 +363,7 @@ void sm_sass_apart_end(SmGpu *sm);
 void sm_sass_window(SmGpu *sm, guint64 start, guint64 end);
 gboolean sm_sass_conflicted(const SmGpu *sm);
 void sm_sass_set_error(SmGpu *sm, GError *error);
-/* SM @m's warps and schedulers count into @stats (mirror.c). */
-void sm_count_into(SmGpu *sm, guint m, SmStats *stats);
-/* The run's end: closes the warps' states and sets the counters (sm.c). */
+/* The run's end: closes the warps' states and sets the counters (finish.c). */
 void sm_finish(SmGpu *sm);
 
 /* Issues the instruction at @w's pc on scheduler @s at cycle @t in issue slot @slot (issue.c). */
@@ -385,7 +389,7 @@ guint sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st);
  * a SASS kernel's instructions so. */
 const char *const *sm_sass_op_names(SmGpu *sm, guint *n);
 
-/* Trace records (sm-trace.c); called only when sm->trace is set, kept out of line so the
+/* Trace records (trace.c); called only when sm->trace is set, kept out of line so the
  * untraced hot path stays small. */
 G_GNUC_NO_INLINE __attribute__((cold)) void sm_trace_state(SmGpu *sm, SmWarp *w, SmState state,
                                                            guint64 at);

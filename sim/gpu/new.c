@@ -1,8 +1,7 @@
 /* Building one simulated machine from a GPU and a kernel (its warps, schedulers, pools and
- * units, the first wave of blocks) and freeing it.  Not how it runs: the cycle loop (sm.c). */
+ * units, the first wave of blocks) and freeing it.  Not how it runs: the cycle loop (loop.c);
+ * not what the layer above adds to it (fast/run.c: sm_new()). */
 #include "machine.h"
-
-#include <string.h>
 
 static gboolean portable_pass;
 static gboolean no_run_ahead;
@@ -45,15 +44,22 @@ sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
   return left / unit * unit;
 }
 
-/* Builds the machine into the zeroed @sm. */
-static void
-init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
+void
+sm_count_into(SmGpu *sm, guint m, SmStats *stats)
+{
+  for (guint q = 0; q < sm->sched_per_sm; q++)
+    sm->mp[m].sched[q].stats = stats;
+  for (guint l = 0; l < sm->warp_slots_per_sm; l++)
+    sm->mp[m].warps[l].stats = stats;
+}
+
+void
+sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
 {
   sm->cfg = gpu;
   sm->kernel = kernel;
   sm->prog = kernel->program;
   sm->n_sm = gpu->sm_count;
-  sm->threads = 1;
   sm->warps_per_sm = kernel->warps_per_sm;
   sm->sched_per_sm = gpu->schedulers;
   /* every scheduler gets the same number of slots; the extra ones never hold a warp */
@@ -203,7 +209,25 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   if (kernel->written_before_launch && sm_uses_caches(sm))
     sm_memory_written_before(&sm->mem, kernel->written_before_launch);
 
-  sm_mirror_init(sm);
+  /* every SM stepped, each standing for itself (fast/mirror.c may change that before the
+   * first wave) */
+  sm->sim_sms = g_new(guint, sm->n_sm);
+  for (guint m = 0; m < sm->n_sm; m++) {
+    sm->mp[m].rep = m;
+    sm->mp[m].weight = 1;
+    sm->sim_sms[m] = m;
+    sm_count_into(sm, m, &sm->stats);
+  }
+  sm->n_sim_sm = sm->n_sm;
+  sm->stats.stepped_sms = sm->n_sm;
+  sm->order_stale = TRUE; /* the schedulers that look (loop.c) */
+}
+
+void
+sm_machine_start(SmGpu *sm)
+{
+  const CfgGpu *gpu = sm->cfg;
+  const CfgKernel *kernel = sm->kernel;
   sm_blocks_dispatch(sm, 0); /* the first wave */
   if (kernel->warm_up)
     sm_window_warm(sm);
@@ -214,21 +238,6 @@ init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->stats.n_levels = gpu->memory.n_levels;
   sm->stats.shared_base_passes = (guint)(sm->smem.ticks_per_access / sm->smem.ticks_per_pass);
   sm->finished = sm->blocks_retired == sm->grid_blocks;
-  sm->steady = sm_steady_new(sm);
-}
-
-SmGpu *
-sm_new(const CfgGpu *gpu, const CfgKernel *kernel)
-{
-  SmGpu *sm = g_new0(SmGpu, 1);
-  init(sm, gpu, kernel);
-  return sm;
-}
-
-void
-sm_set_threads(SmGpu *sm, guint n)
-{
-  sm->threads = MAX(n, 1u);
 }
 
 gboolean
@@ -266,9 +275,8 @@ sm_draws_random(const SmGpu *sm)
   return FALSE;
 }
 
-/* Frees what init() built, leaving the struct itself. */
-static void
-clear(SmGpu *sm)
+void
+sm_machine_clear(SmGpu *sm)
 {
   sm_sass_clear(sm);
   sm_clock_free(sm->clock);
@@ -304,28 +312,5 @@ clear(SmGpu *sm)
     sm_ports_clear(&sm->sched[i].ports);
   g_free(sm->sched);
   g_free(sm->warp_exists);
-  sm_mirror_clear(sm);
-  sm_steady_free(sm->steady);
-}
-
-void
-sm_free(SmGpu *sm)
-{
-  if (sm == NULL)
-    return;
-  clear(sm);
-  g_free(sm);
-}
-
-void
-sm_restart_in_one_loop(SmGpu *sm)
-{
-  SmGpu keep = *sm;
-  clear(sm);
-  memset(sm, 0, sizeof *sm);
-  init(sm, keep.cfg, keep.kernel);
-  sm->threads = keep.threads;
-  sm->progress = keep.progress;
-  sm->progress_data = keep.progress_data;
-  sm->one_loop = TRUE;
+  g_free(sm->sim_sms);
 }

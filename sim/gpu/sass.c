@@ -21,11 +21,11 @@ struct SmSass {
   guint8 *buffer_level; /* per buffer: its memory level */
   GError *error;        /* the first executor error: the run stops there */
   char **op_names;      /* per instruction, for a trace */
-  /* SMs stepped apart (parallel.c): per buffer, a word per SHADOW_BYTES of it saying which window
-   * touched it last, by which SM (or several, all reading), and whether one wrote it (SHADOW_*);
-   * the windows are numbered from 1, and a window's accesses are all at cycles before the
-   * start of every window after safe, so no access in a window up to safe can meet a later
-   * one out of the single loop's order */
+  /* SMs stepped apart (fast/parallel.c): per buffer, a word per SHADOW_BYTES of it saying which
+   * window touched it last, by which SM (or several, all reading), and whether one wrote it
+   * (SHADOW_*); the windows are numbered from 1, and a window's accesses are all at cycles before
+   * the start of every window after safe, so no access in a window up to safe can meet a later one
+   * out of the single loop's order */
   guint64 **shadow;
   gsize *shadow_bytes;
   guint64 window, safe;
@@ -247,7 +247,7 @@ fail(SmGpu *sm, SmWarp *w, guint64 t, GError *error)
 {
   w->deps_at = SM_NEVER; /* it issues nothing more; the run stops (sm_run_until()) */
   if (G_UNLIKELY(sm->defer)) {
-    sm_defer_error(sm, t, error); /* an SM on a thread: the earliest stops the run */
+    sm->above->defer_error(sm, t, error); /* an SM on a thread: the earliest stops the run */
     return;
   }
   if (!sm->sass->error)
@@ -491,8 +491,8 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
                               (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u));
     if (ii->is_store && w->sb.held)
       sm_scoreboard_hold(&w->sb, deps, p.read, SM_STATE_LONG_SCOREBOARD);
-    if (G_UNLIKELY(sm->defer)) { /* known later (parallel.c) */
-      base = sm_defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
+    if (G_UNLIKELY(sm->defer)) { /* known later (fast/parallel.c) */
+      base = sm->above->defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
     } else if (level == CFG_LEVEL_CACHED) {
       base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks, op, ii->is_store,
                                      sm->trace ? &sm->outcome : NULL) +

@@ -48,7 +48,7 @@ sm_trace_counters(SmGpu *sm, guint64 t)
 }
 
 gboolean
-sm_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
+sm_machine_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
 {
   static const char *unit_names[ISA_UNIT_COUNT];
   static const char *state_names[SM_STATE_COUNT];
@@ -59,8 +59,6 @@ sm_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
     state_names[i] = sm_state_name(i);
   for (guint i = 0; i < ISA_OP_COUNT; i++)
     op_names[i] = isa_op_info(i)->mnemonic;
-  sm_mirror_end(sm); /* a trace records every SM ... */
-  sm_steady_end(sm); /* ... and every cycle: no fast-forward */
   g_free(sm->warp_exists);
   sm->warp_exists = g_new0(guint8, sm->n_warps);
   for (guint i = 0; i < sm->n_warps; i++)

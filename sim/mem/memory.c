@@ -1,5 +1,5 @@
 /* Memory levels and channels: transactions, hashed channel choice, FIFO service, latency.
- * Not the LD/ST pipe's issue rules (sm.c, pipe.h). */
+ * Not the LD/ST pipe's issue rules (gpu/loop.c, pipe.h). */
 #include "memory.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Clock reads (CS2R / S2R Rd, SR_CLOCKLO): the cycle each warp reads the clock, as a
  * clock64-timed measurement records it.  Over all warps of a run that read the clock at least
  * twice, the cycles between each one's first and last read give SmStats.clock_* (median,
- * minimum, maximum).  Not how the read issues (issue.c, sass.c). */
+ * minimum, maximum).  Not how the read issues (gpu/issue.c, sass.c). */
 #pragma once
 
 #include <glib.h>

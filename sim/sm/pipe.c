@@ -75,7 +75,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       break;
     }
     }
-    /* what comes after it is known without lane masks; it reaches no memory (sm.c) */
+    /* what comes after it is known without lane masks; it reaches no memory (gpu/loop.c) */
     ii->ahead_ok = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
                    ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
     if (insn->guard == ISA_GUARD_NEVER) {

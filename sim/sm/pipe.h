@@ -36,7 +36,7 @@ typedef struct {
   guint8 writes_register; /* has a destination in the register file (not a predicate) */
   guint8 fixed_latency;   /* its result arrives a fixed latency after issue (ALU ops) */
   guint8 ahead_ok;        /* uses no memory, and the next instruction is known without lane masks:
-                             a warp alone may issue it ahead of the loop (sm.c, run_ahead()) */
+                             a warp alone may issue it ahead of the loop (gpu/loop.c, run_ahead()) */
   guint16 n_trans;        /* global: transactions per warp-instruction */
   guint32 trans_bytes;    /* global: bytes per transaction */
   guint8 cache_op;        /* global: SmCacheOp (cache=) */

@@ -1,5 +1,6 @@
 /* Warp selection policies (lrr, gto, oldest, two_level, last_resumed): which eligible warp a
- * scheduler issues.  Not when a warp is eligible (sm.c) nor the pipes it issues to (pipe.h). */
+ * scheduler issues.  Not when a warp is eligible (gpu/loop.c) nor the pipes it issues to (pipe.h).
+ */
 #include "scheduler.h"
 
 guint

@@ -1,5 +1,5 @@
 /* Warp schedulers: their warps, wake cycles and pipe state, and which eligible warp issues.
- * Not eligibility itself: the SM loop (sm.c) decides which warps can issue. */
+ * Not eligibility itself: the SM loop (gpu/loop.c) decides which warps can issue. */
 #pragma once
 
 #include "../../config/gpu.h"
@@ -12,7 +12,7 @@ typedef struct {
                     (SM_NEVER: finished, or waiting for a memory completion) */
   guint n_warps;
   guint local;    /* its number within its SM */
-  SmStats *stats; /* where its counts go: the run's, or its SM's (mirror.c) */
+  SmStats *stats; /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint last;     /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint slot0;    /* the warp slot at position 0; position p's is slot0 + p * schedulers per SM */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
@@ -26,7 +26,7 @@ typedef struct {
   guint8 *in_pool;  /* per position: in the active pool (policy two_level) */
   guint pool_n;     /* warps in the active pool */
   guint pool_next;  /* where the search for the next warp to admit starts */
-  guint64 hot;      /* positions eligible again next cycle without a look (see sm.c, schedule) */
+  guint64 hot; /* positions eligible again next cycle without a look (see gpu/loop.c, schedule) */
 } SmScheduler;
 
 #define SM_SCHEDULER_TAKEN G_MAXUINT

@@ -1,6 +1,6 @@
 /* SIMT control flow of one warp: its active lanes, predicates, convergence barriers and the
  * paths of divergent branches still to run.  Not the warp's place in the stream (warp.h) nor
- * issue timing (sm.c).
+ * issue timing (gpu/loop.c).
  *
  * Volta-style reconvergence: BSSY Bn records the active lanes in barrier n.  A branch whose
  * active lanes disagree runs its fall-through lanes first and keeps the taken ones (the branch

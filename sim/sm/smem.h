@@ -18,8 +18,8 @@
 
 typedef struct {
   guint64 *free; /* per SM: ticks the queue is served up to */
-  guint8 *first; /* per SM: the scheduler that looks first each cycle (sm.c), next after the last
-                    one that queued an access: round robin for the queue's free places */
+  guint8 *first; /* per SM: the scheduler that looks first each cycle (gpu/loop.c), next after the
+                    last one that queued an access: round robin for the queue's free places */
   guint64 ticks_per_access, depth_ticks;
   guint64 ticks_per_pass;     /* ticks_per_access / passes of a conflict-free 32-bit access */
   guint64 pass_latency_ticks; /* each extra pass's delay of the result; 0: ticks_per_pass */

@@ -34,8 +34,8 @@ typedef struct {
   guint64 visited_cycles;      /* cycles the loop stepped through (the rest were skipped) */
   guint64 fast_forward_cycles; /* cycles jumped over as repeats of a periodic state */
   guint stepped_sms;           /* most SMs stepped at once; the others ran like one of them */
-  guint64 windows;             /* windows the SMs were stepped apart in (parallel.c); 0: none */
-  guint64 view_steps;          /* a view stepping on from where it stopped, in those windows */
+  guint64 windows;    /* windows the SMs were stepped apart in (fast/parallel.c); 0: none */
+  guint64 view_steps; /* a view stepping on from where it stopped, in those windows */
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
   guint64 issued;

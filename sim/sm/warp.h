@@ -37,7 +37,7 @@ typedef struct SmWarp {
   guint16 sm;          /* SM it belongs to */
   guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
   SmScoreboard sb;
-  SmStats *stats;           /* where its counts go: the run's, or its SM's (mirror.c) */
+  SmStats *stats;           /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
   /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */
   guint64 copy_open;   /* completion of the copies in the group still open */

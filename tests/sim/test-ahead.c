@@ -1,4 +1,4 @@
-/* A warp alone on its scheduler issuing on without the loop visiting its cycles (sim/sm.c,
+/* A warp alone on its scheduler issuing on without the loop visiting its cycles (sim/gpu/loop.c,
  * run_ahead()): every count must be what visiting each cycle gives, whatever else runs on the
  * SM (memory waits, the limit on outstanding requests, write ports, waves of blocks, several
  * SMs, barriers, divergence, asynchronous copies, a run stopped mid-way), and it must happen

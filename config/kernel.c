@@ -290,8 +290,7 @@ check_ops(const CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError *
     const IsaInsn *insn = &k->program->insns[i];
     if (insn->kind != ISA_INSN_OP)
       continue;
-    gboolean async =
-        insn->op == ISA_OP_LDGSTS || insn->op == ISA_OP_LDGDEPBAR || insn->op == ISA_OP_DEPBAR;
+    gboolean async = isa_op_is_async(insn->op);
     const char *why = NULL;
     if (async && !gpu->smem.async_copy)
       why = "has no asynchronous copies (shared_memory.async_copy is false)";

@@ -325,10 +325,7 @@ isa_asm_parse(const char *text, GHashTable *params, guint *err_line, guint *err_
     guint i = 0;
     program->dynamic_count = count_dynamic(program->insns, &i, program->n_insns);
     for (i = 0; i < program->n_insns; i++) {
-      const IsaInsn *insn = &program->insns[i];
-      if (insn->kind == ISA_INSN_OP &&
-          (insn->op == ISA_OP_BSSY || (insn->op == ISA_OP_BRA && insn->count) ||
-           (insn->op == ISA_OP_ISETP && insn->pattern != ISA_PRED_COMPARE)))
+      if (isa_insn_needs_lanes(&program->insns[i]))
         program->simt = TRUE;
     }
   } else {

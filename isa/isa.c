@@ -4,26 +4,19 @@
 
 #include <string.h>
 
-static const IsaOpInfo op_table[ISA_OP_COUNT] = {
-#define ISA_OP(e, m, u, s, sp) [ISA_OP_##e] = {m, u, s, sp},
+const IsaOpInfo isa_op_table[ISA_OP_COUNT] = {
+#define ISA_OP(e, m, u, s, sp, ef) [ISA_OP_##e] = {m, u, s, sp, ef},
 #include "isa-ops.def"
 #undef ISA_OP
 };
 
 static const char *const unit_names[ISA_UNIT_COUNT] = {"alu", "sfu", "ldst"};
 
-const IsaOpInfo *
-isa_op_info(IsaOp op)
-{
-  g_return_val_if_fail(op < ISA_OP_COUNT, NULL);
-  return &op_table[op];
-}
-
 gboolean
 isa_op_lookup(const char *mnemonic, IsaOp *op)
 {
   for (guint i = 0; i < ISA_OP_COUNT; i++) {
-    if (strcmp(op_table[i].mnemonic, mnemonic) == 0) {
+    if (strcmp(isa_op_table[i].mnemonic, mnemonic) == 0) {
       *op = (IsaOp)i;
       return TRUE;
     }

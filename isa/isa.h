@@ -30,8 +30,21 @@ typedef enum {
 
 typedef enum { ISA_SPACE_NONE, ISA_SPACE_GLOBAL, ISA_SPACE_SHARED } IsaSpace;
 
+/* What an op does beyond computing its result (the op table's last column). */
 typedef enum {
-#define ISA_OP(e, m, u, s, sp) ISA_OP_##e,
+  ISA_EFFECT_NONE,
+  ISA_EFFECT_LOAD,        /* reads memory into its destination register */
+  ISA_EFFECT_STORE,       /* writes a register to memory */
+  ISA_EFFECT_COPY,        /* an asynchronous copy, global to shared: joins the open group */
+  ISA_EFFECT_COPY_COMMIT, /* closes the open group of copies */
+  ISA_EFFECT_COPY_WAIT,   /* waits until at most N groups are outstanding */
+  ISA_EFFECT_BARRIER,     /* the block's barrier (shared-memory stores complete first) */
+  ISA_EFFECT_CLOCK,       /* reads the clock */
+  ISA_EFFECT_LANES,       /* sets or follows lane masks (predicates, branches, convergence) */
+} IsaEffect;
+
+typedef enum {
+#define ISA_OP(e, m, u, s, sp, ef) ISA_OP_##e,
 #include "isa-ops.def"
 #undef ISA_OP
   ISA_OP_COUNT
@@ -42,9 +55,23 @@ typedef struct {
   IsaUnit unit;
   IsaShape shape;
   IsaSpace space;
+  IsaEffect effect;
 } IsaOpInfo;
 
-const IsaOpInfo *isa_op_info(IsaOp op);
+extern const IsaOpInfo isa_op_table[ISA_OP_COUNT];
+
+static inline const IsaOpInfo *
+isa_op_info(IsaOp op)
+{
+  return &isa_op_table[op];
+}
+/* Ops that need an asynchronous-copy unit (shared_memory.async_copy). */
+static inline gboolean
+isa_op_is_async(IsaOp op)
+{
+  IsaEffect e = isa_op_table[op].effect;
+  return e == ISA_EFFECT_COPY || e == ISA_EFFECT_COPY_COMMIT || e == ISA_EFFECT_COPY_WAIT;
+}
 /* Returns TRUE and sets *op when @mnemonic names an op (case-sensitive, SASS spelling). */
 gboolean isa_op_lookup(const char *mnemonic, IsaOp *op);
 const char *isa_unit_name(IsaUnit unit);
@@ -54,11 +81,11 @@ gboolean isa_unit_lookup(const char *name, IsaUnit *unit);
 static inline gboolean
 isa_op_is_load(IsaOp op)
 {
-  return op == ISA_OP_LDG || op == ISA_OP_LDS;
+  return isa_op_table[op].effect == ISA_EFFECT_LOAD;
 }
 
 static inline gboolean
 isa_op_is_store(IsaOp op)
 {
-  return op == ISA_OP_STG || op == ISA_OP_STS;
+  return isa_op_table[op].effect == ISA_EFFECT_STORE;
 }

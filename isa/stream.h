@@ -86,6 +86,35 @@ typedef struct {
   guint32 line;   /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
+/* In a stream with lane masks (IsaProgram.simt), the SIMT stack runs @insn (sim/sm/simt.c): an
+ * op that sets or follows lanes, but a BRA that closes a repeat body (no label: the loop walk
+ * decides it). */
+static inline gboolean
+isa_insn_follows_lanes(const IsaInsn *insn)
+{
+  if (insn->kind != ISA_INSN_OP)
+    return FALSE;
+  const IsaOpInfo *op = isa_op_info((IsaOp)insn->op);
+  return op->effect == ISA_EFFECT_LANES && !(op->shape == ISA_SHAPE_BRA && !insn->count);
+}
+
+/* @insn makes its stream need lane masks: it follows lanes, and is not a predicate that holds
+ * in every lane (a comparison of data smsim does not track). */
+static inline gboolean
+isa_insn_needs_lanes(const IsaInsn *insn)
+{
+  return isa_insn_follows_lanes(insn) && !(isa_op_info((IsaOp)insn->op)->shape == ISA_SHAPE_SETP &&
+                                           insn->pattern == ISA_PRED_COMPARE);
+}
+
+/* @insn draws random numbers lane by lane (a chance predicate), whatever memory it touches. */
+static inline gboolean
+isa_insn_draws_chance(const IsaInsn *insn)
+{
+  return insn->kind == ISA_INSN_OP && isa_op_info((IsaOp)insn->op)->shape == ISA_SHAPE_SETP &&
+         insn->pattern == ISA_PRED_CHANCE;
+}
+
 /* The register slots one instruction reads and writes, when they do not fit IsaInsn's src[] and
  * dst (SASS: register pairs and quads, predicates, uniform registers, several results). */
 #define ISA_DEPS_MAX_SRC 14u

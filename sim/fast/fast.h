@@ -62,3 +62,14 @@ guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64
  * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
  * another's in a window, whose order only the single loop knows (run.c). */
 void sm_restart_in_one_loop(SmGpu *sm);
+
+/* The machine's state that this layer copies (mirror.c: copy_warp(), copy_scheduler(),
+ * copy_sm()) and encodes (steady-state.c: walk_warp(), walk_scheduler(), walk()) part by part.
+ * A field added to one of these structs stops the build here: teach those functions about it
+ * (a field they miss makes mirroring or fast-forward wrong without a word), then write the new
+ * size.  Sizes on 64-bit hosts. */
+#if GLIB_SIZEOF_VOID_P == 8
+G_STATIC_ASSERT(sizeof(SmWarp) == 344);
+G_STATIC_ASSERT(sizeof(SmScheduler) == 160);
+G_STATIC_ASSERT(sizeof(SmBlock) == 112);
+#endif

@@ -112,7 +112,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   sm_warp_settle(w, sm->prog, sm->limit);
   sm_warp_prepare(sm, w);
-  if (G_UNLIKELY(insn->op == ISA_OP_BAR_SYNC) && !w->done)
+  if (G_UNLIKELY(ii->special == SM_SPECIAL_BAR) && !w->done)
     sm_blocks_arrive(sm, w, t);
   guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
   if (G_UNLIKELY(taken || extra) && !w->done && t + 1 + wait > w->deps_at) {

@@ -269,7 +269,7 @@ sm_draws_random(const SmGpu *sm)
     /* global accesses draw addresses and latencies; random shared-memory addresses and chance
      * predicates draw per lane */
     if (ii->space == ISA_SPACE_GLOBAL || (ii->space == ISA_SPACE_SHARED && ii->passes == 0) ||
-        (insn->op == ISA_OP_ISETP && insn->pattern == ISA_PRED_CHANCE))
+        isa_insn_draws_chance(insn))
       return TRUE;
   }
   return FALSE;

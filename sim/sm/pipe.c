@@ -21,14 +21,14 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     ii->space = op->space;
     ii->is_load = isa_op_is_load(insn->op);
     ii->is_store = isa_op_is_store(insn->op);
-    ii->special = insn->op == ISA_OP_BAR_SYNC                         ? SM_SPECIAL_BAR
-                  : insn->op == ISA_OP_LDGSTS                         ? SM_SPECIAL_LDGSTS
-                  : insn->op == ISA_OP_LDGDEPBAR                      ? SM_SPECIAL_LDGDEPBAR
-                  : insn->op == ISA_OP_DEPBAR                         ? SM_SPECIAL_DEPBAR
-                  : insn->op == ISA_OP_CS2R || insn->op == ISA_OP_S2R ? SM_SPECIAL_CLOCK
-                                                                      : SM_SPECIAL_NONE;
-    if (prog->simt && (insn->op == ISA_OP_ISETP || (insn->op == ISA_OP_BRA && insn->count) ||
-                       insn->op == ISA_OP_BSSY || insn->op == ISA_OP_BSYNC))
+    static const SmSpecial special[] = {
+        [ISA_EFFECT_COPY] = SM_SPECIAL_LDGSTS,      [ISA_EFFECT_COPY_COMMIT] = SM_SPECIAL_LDGDEPBAR,
+        [ISA_EFFECT_COPY_WAIT] = SM_SPECIAL_DEPBAR, [ISA_EFFECT_BARRIER] = SM_SPECIAL_BAR,
+        [ISA_EFFECT_CLOCK] = SM_SPECIAL_CLOCK,      [ISA_EFFECT_LANES] = SM_SPECIAL_NONE,
+        [ISA_EFFECT_NONE] = SM_SPECIAL_NONE,        [ISA_EFFECT_LOAD] = SM_SPECIAL_NONE,
+        [ISA_EFFECT_STORE] = SM_SPECIAL_NONE};
+    ii->special = special[op->effect];
+    if (prog->simt && isa_insn_follows_lanes(insn))
       ii->special = SM_SPECIAL_SIMT;
     ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';
     ii->fixed_latency = op->unit == ISA_UNIT_ALU && op->space == ISA_SPACE_NONE;

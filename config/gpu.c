@@ -221,12 +221,10 @@ set_defaults(CfgGpu *g)
   g->limits.register_alloc_granularity = CFG_REG_PER_WARP;
   g->limits.warp_alloc_granularity = 1;
   g->limits.shared_memory_alloc_unit = 256;
-  g->units[ISA_UNIT_ALU] =
-      (CfgUnit){.lanes_per_scheduler = 32, .latency_cycles = 6, .issue_cycles = 1};
-  g->units[ISA_UNIT_SFU] =
-      (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 13, .issue_cycles = 1};
-  g->units[ISA_UNIT_LDST] =
-      (CfgUnit){.lanes_per_scheduler = 8, .latency_cycles = 1, .issue_cycles = 1};
+  for (guint u = 0; u < ISA_UNIT_COUNT; u++) /* the unit table's defaults (isa/isa-units.def) */
+    g->units[u] = (CfgUnit){.lanes_per_scheduler = isa_unit_table[u].lanes_per_scheduler,
+                            .latency_cycles = isa_unit_table[u].latency_cycles,
+                            .issue_cycles = isa_unit_table[u].issue_cycles};
   g->smem.latency_cycles = 24;
   g->smem.cycles_per_access = 1;
   g->smem.issue_cycles = 1;

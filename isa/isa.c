@@ -10,7 +10,11 @@ const IsaOpInfo isa_op_table[ISA_OP_COUNT] = {
 #undef ISA_OP
 };
 
-static const char *const unit_names[ISA_UNIT_COUNT] = {"alu", "sfu", "ldst"};
+const IsaUnitInfo isa_unit_table[ISA_UNIT_COUNT] = {
+#define ISA_UNIT(e, n, l, lat, iss, r) [ISA_UNIT_##e] = {n, l, lat, iss, r},
+#include "isa-units.def"
+#undef ISA_UNIT
+};
 
 gboolean
 isa_op_lookup(const char *mnemonic, IsaOp *op)
@@ -28,14 +32,14 @@ const char *
 isa_unit_name(IsaUnit unit)
 {
   g_return_val_if_fail(unit < ISA_UNIT_COUNT, "?");
-  return unit_names[unit];
+  return isa_unit_table[unit].name;
 }
 
 gboolean
 isa_unit_lookup(const char *name, IsaUnit *unit)
 {
   for (guint i = 0; i < ISA_UNIT_COUNT; i++) {
-    if (strcmp(unit_names[i], name) == 0) {
+    if (strcmp(isa_unit_table[i].name, name) == 0) {
       *unit = (IsaUnit)i;
       return TRUE;
     }

@@ -4,13 +4,28 @@
 
 #include <glib.h>
 
-/* Pipelines an op can execute on.  Order is used as an array index everywhere. */
+/* Pipelines an op can execute on (isa-units.def).  Order is used as an array index everywhere. */
 typedef enum {
-  ISA_UNIT_ALU,  /* CUDA cores: FADD, FFMA, MOV, ... */
-  ISA_UNIT_SFU,  /* special function units: MUFU.* */
-  ISA_UNIT_LDST, /* load/store units: LDG, STG, LDS, STS, LDGSTS */
+#define ISA_UNIT(e, n, l, lat, iss, r) ISA_UNIT_##e,
+#include "isa-units.def"
+#undef ISA_UNIT
   ISA_UNIT_COUNT
 } IsaUnit;
+
+/* How a warp waits for a unit's result. */
+typedef enum {
+  ISA_RESULT_FIXED,      /* a fixed latency: the instruction after it waits (state "wait") */
+  ISA_RESULT_SCOREBOARD, /* a scoreboard the consumer waits on (state "short_scoreboard") */
+} IsaResult;
+
+/* A unit's row of isa-units.def: its name and its defaults. */
+typedef struct {
+  const char *name;
+  guint lanes_per_scheduler, latency_cycles, issue_cycles;
+  IsaResult result;
+} IsaUnitInfo;
+
+extern const IsaUnitInfo isa_unit_table[ISA_UNIT_COUNT];
 
 typedef enum {
   ISA_SHAPE_NONE,  /* NOP */

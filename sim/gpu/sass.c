@@ -110,8 +110,10 @@ decode(SmGpu *sm)
     if (gpu->sass.unit[op] && ii->space == ISA_SPACE_NONE) {
       IsaUnit u = (IsaUnit)(gpu->sass.unit[op] - 1);
       ii->unit = (guint8)u;
-      ii->fixed_latency = u == ISA_UNIT_ALU;
-      ii->result_state = u == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->fixed_latency = isa_unit_table[u].result == ISA_RESULT_FIXED;
+      ii->result_state = isa_unit_table[u].result == ISA_RESULT_SCOREBOARD
+                             ? SM_STATE_SHORT_SCOREBOARD
+                             : SM_STATE_WAIT;
       ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->units[u].lanes_per_scheduler;
       ii->issue_cycles = gpu->units[u].issue_cycles;
       ii->max_latency = 0;

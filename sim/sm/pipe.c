@@ -31,7 +31,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     if (prog->simt && isa_insn_follows_lanes(insn))
       ii->special = SM_SPECIAL_SIMT;
     ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';
-    ii->fixed_latency = op->unit == ISA_UNIT_ALU && op->space == ISA_SPACE_NONE;
+    ii->fixed_latency =
+        isa_unit_table[op->unit].result == ISA_RESULT_FIXED && op->space == ISA_SPACE_NONE;
     ii->issue_cycles = cfg_gpu_op_issue_cycles(gpu, insn->op);
     guint lanes = gpu->units[op->unit].lanes_per_scheduler;
     ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / lanes;
@@ -41,7 +42,9 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     switch (op->space) {
     case ISA_SPACE_NONE:
-      ii->result_state = op->unit == ISA_UNIT_SFU ? SM_STATE_SHORT_SCOREBOARD : SM_STATE_WAIT;
+      ii->result_state = isa_unit_table[op->unit].result == ISA_RESULT_SCOREBOARD
+                             ? SM_STATE_SHORT_SCOREBOARD
+                             : SM_STATE_WAIT;
       ii->throttle_state = SM_STATE_MATH_PIPE_THROTTLE;
       break;
     case ISA_SPACE_SHARED:

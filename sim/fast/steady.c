@@ -39,8 +39,8 @@ typedef struct {
   guint64 until;           /* the cycle its last jump reached (a scheduler's) */
   guint ref;               /* reference warp slot; G_MAXUINT: none chosen */
   guint64 ref_issued;      /* its issue count at the last look */
-  guint level;             /* the loop level whose iterations it looks at */
-  guint32 count;           /* that loop's counter at the last look */
+  guint loop_level;        /* the loop level whose iterations it looks at */
+  guint32 loop_left;       /* that loop's iterations left at the last look */
   guint64 iter;            /* iterations of that loop seen since the last sm_steady_forget() */
   guint n, next;           /* hashes held; where the next one goes */
   guint looks, wait;       /* looks without a repeat; iterations to let pass before the next */
@@ -405,78 +405,92 @@ try_jump(SmGpu *sm, Detector *st, const Snapshot *old, guint64 limit)
    * now have their times n periods on, past the clock) */
   const SmWarp *ref = &sm->warps[st->ref];
   st->ref_issued = ref->issued;
-  st->count = ref->loop_left[st->level];
+  st->loop_left = ref->loop_left[st->loop_level];
   return TRUE;
 }
 
+/* A new reference: of the warps still running, the one furthest ahead (the first of them on
+ * ties), so that a warp a priority keeps waiting does not set the pace of the looks; what was
+ * seen before is forgotten. */
 static void
-detector_after_step(SmGpu *sm, Detector *st, guint64 limit)
+choose_reference(SmGpu *sm, Detector *st)
 {
-  SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
-  if (ref == NULL || ref->done) {
-    /* a new reference: of the warps still running, the one furthest ahead (the first of
-     * them on ties), so that a warp a priority keeps waiting does not set the pace of the
-     * looks; what was seen before is forgotten */
-    st->ref = G_MAXUINT;
-    forget(st);
-    SM_FOR_SCOPE_WARPS (sm, st->scope, i)
-      if (sm->warps[i].exists && !sm->warps[i].done &&
-          (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
-        st->ref = i;
-    if (st->ref == G_MAXUINT)
-      return;
-    ref = &sm->warps[st->ref];
-    st->ref_issued = ref->issued;
-    st->level = G_MAXUINT;
+  st->ref = G_MAXUINT;
+  forget(st);
+  SM_FOR_SCOPE_WARPS (sm, st->scope, i)
+    if (sm->warps[i].exists && !sm->warps[i].done &&
+        (st->ref == G_MAXUINT || sm->warps[i].issued > sm->warps[st->ref].issued))
+      st->ref = i;
+  if (st->ref == G_MAXUINT)
     return;
-  }
+  st->ref_issued = sm->warps[st->ref].issued;
+  st->loop_level = G_MAXUINT;
+}
+
+/* The reference warp @ref just ended an iteration of its outermost loop that still has a few
+ * to go (an inner loop when the outer one is nearly done): the moment to look. */
+static gboolean
+iteration_ended(Detector *st, const SmWarp *ref)
+{
   if (ref->issued == st->ref_issued)
-    return;
+    return FALSE;
   st->ref_issued = ref->issued;
-  /* a look each time the reference warp ends an iteration of its outermost loop that still has
-   * a few to go (an inner loop when the outer one is nearly done) */
   guint level = 0;
   while (level < ref->depth && ref->loop_left[level] <= 2)
     level++;
   if (level >= ref->depth)
-    return;
-  if (level != st->level) {
-    st->level = level;
-    st->count = ref->loop_left[level];
+    return FALSE;
+  if (level != st->loop_level) {
+    st->loop_level = level;
+    st->loop_left = ref->loop_left[level];
     forget(st);
-    return;
+    return FALSE;
   }
-  if (ref->loop_left[level] == st->count)
-    return;
-  st->count = ref->loop_left[level];
+  if (ref->loop_left[level] == st->loop_left)
+    return FALSE;
+  st->loop_left = ref->loop_left[level];
   st->iter++;
+  return TRUE;
+}
+
+/* Takes the state now into st->cur where this iteration is one to look at; tries first the
+ * state a hash said would come back.  Returns FALSE when there is nothing more to do (no look,
+ * or a jump made). */
+static gboolean
+take_look(SmGpu *sm, Detector *st, guint64 limit)
+{
   if (sm->engine.queue.n > 0 || sm->now >= limit)
-    return; /* events in flight (a block launch) belong to no period */
+    return FALSE; /* events in flight (a block launch) belong to no period */
   if (st->scope == SM_SCOPE_SM && sm_steady_until(st->owner) > sm->now)
-    return; /* a scheduler jumped on alone: the SM's state is whole again when it is due */
+    return FALSE; /* a scheduler jumped on alone: the SM's state is whole again when it is due */
   if (st->pending) {
     if (st->iter < st->due)
-      return;
+      return FALSE;
     /* the state a hash said would come back: compare it in full */
     st->pending = FALSE;
     take(sm, st, &st->cur, sm->now);
-    if (try_jump(sm, st, &st->cand, limit))
-      return;
-  } else {
-    if (st->wait > 0) {
-      st->wait--;
-      return;
-    }
-    take(sm, st, &st->cur, sm->now);
+    return !try_jump(sm, st, &st->cand, limit);
   }
+  if (st->wait > 0) {
+    st->wait--;
+    return FALSE;
+  }
+  take(sm, st, &st->cur, sm->now);
+  return TRUE;
+}
+
+/* Compares st->cur with the states kept whole, newest first (a match jumps: TRUE), then with
+ * older ones by their hashes (a match is a repeat if the hash tells the truth: this state is
+ * kept to compare with the one as many iterations ahead). */
+static gboolean
+compare_with_seen(SmGpu *sm, Detector *st, guint64 limit)
+{
   if (st->keep == 0)
     st->keep = MIN(CLAMP(KEEP_BYTES / (st->cur.state.len + 1), MIN_KEEP, MAX_KEEP), keep_at_most);
   guint whole = MIN(st->n, st->keep);
   for (guint j = 0; j < whole; j++)
     if (try_jump(sm, st, &st->snap[(st->next_whole + st->keep - 1 - j) % st->keep], limit))
-      return;
-  /* older states by their hashes: a match is a repeat if the hash tells the truth; keep this
-   * state and compare it with the one as many iterations ahead */
+      return TRUE;
   guint64 h = st->cur.hash;
   for (guint j = whole; j < st->n; j++) {
     const Seen *old = &st->seen[(st->next + HISTORY - 1 - j) % HISTORY];
@@ -487,8 +501,15 @@ detector_after_step(SmGpu *sm, Detector *st, guint64 limit)
       break;
     }
   }
-  /* remember this state (swap buffers with the oldest kept whole) */
-  st->seen[st->next] = (Seen){h, st->iter};
+  return FALSE;
+}
+
+/* Remembers st->cur (its hash, and whole in place of the oldest kept whole), and backs off
+ * after many looks without a repeat. */
+static void
+remember(Detector *st)
+{
+  st->seen[st->next] = (Seen){st->cur.hash, st->iter};
   st->next = (st->next + 1) % HISTORY;
   st->n = MIN(st->n + 1, HISTORY);
   Snapshot *slot = &st->snap[st->next_whole];
@@ -502,6 +523,21 @@ detector_after_step(SmGpu *sm, Detector *st, guint64 limit)
   st->next_whole = (st->next_whole + 1) % st->keep;
   if (!st->pending && ++st->looks > EAGER_LOOKS)
     st->wait = MIN(st->looks - EAGER_LOOKS, MAX_BACKOFF);
+}
+
+static void
+detector_after_step(SmGpu *sm, Detector *st, guint64 limit)
+{
+  SmWarp *ref = st->ref == G_MAXUINT ? NULL : &sm->warps[st->ref];
+  if (ref == NULL || ref->done) {
+    choose_reference(sm, st);
+    return;
+  }
+  if (!iteration_ended(st, ref) || !take_look(sm, st, limit))
+    return;
+  if (compare_with_seen(sm, st, limit))
+    return;
+  remember(st);
 }
 
 void

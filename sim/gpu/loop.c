@@ -302,6 +302,145 @@ run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64
   return u;
 }
 
+/* What one scheduler's look at its warps found this cycle (schedule()). */
+typedef struct {
+  guint n_el;      /* eligible warps, by position, ascending, in sm->eligible */
+  guint n_ready;   /* of those, the ones the policy lets issue now (two_level: its pool) are
+                      the first n_el; n_ready counts all */
+  guint64 smin;    /* the earliest wake of the warps not eligible */
+  guint64 new_hot; /* eligible now, and would stay so unseen if not taken (SM_HOT) */
+  gboolean hot_ok; /* the scheduler keeps hot warps (at most 64) */
+} Look;
+
+/* @w (position @p) cannot issue at @t, for reason @st, until @wake. */
+static inline void
+park(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, guint st, guint64 wake, guint64 t, Look *k)
+{
+  sm_set_state(sm, w, (SmState)st, t);
+  s->wake[p] = wake;
+  if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
+    sm->lg_waiters++;
+  k->smin = MIN(k->smin, wake);
+}
+
+/* The pass over the wake times (wake.h), 64 positions at a time: the warps due now are looked
+ * at, the eligible ones listed, the others parked until their wake. */
+static inline void
+look_due(SmGpu *sm, SmScheduler *s, guint64 t, Look *k)
+{
+  for (guint base = 0; base < s->n_warps; base += 64) {
+    guint n = MIN(s->n_warps - base, 64u);
+    SmWakeDue pass =
+        n >= 8 ? sm->wake_pass(s->wake + base, n, t) : sm_wake_pass_small(s->wake + base, n, t);
+    guint64 due = pass.due;
+    k->smin = MIN(k->smin, pass.later);
+    for (; due; due &= due - 1) {
+      guint p = base + (guint)__builtin_ctzll(due);
+      SmWarp *w = sm_sched_warp(sm, s, p);
+      if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
+          sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
+        /* still eligible: its operands were ready, and a pipe that takes one instruction per
+         * cycle is free again at the start of every cycle */
+        sm->eligible[k->n_el++] = p;
+        s->wake[p] = t + 1;
+        continue;
+      }
+      guint64 wake;
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st == SM_STATE_ELIGIBLE) {
+        /* provisionally not selected; the warp that issues is set to selected below */
+        sm->eligible[k->n_el++] = p;
+        sm_set_state(sm, w, SM_STATE_NOT_SELECTED, t);
+        s->wake[p] = t + 1;
+        continue;
+      }
+      park(sm, s, w, p, st, wake, t, k);
+    }
+  }
+}
+
+/* The eligible warps that would stay so unseen if not taken become candidates for SM_HOT; the
+ * hot warps (eligible without a look) join the list, which stays in ascending positions. */
+static inline void
+merge_hot(SmGpu *sm, SmScheduler *s, Look *k)
+{
+  if (k->hot_ok) {
+    for (guint i = 0; i < k->n_el; i++) {
+      guint p = sm->eligible[i];
+      const SmWarp *w = sm_sched_warp(sm, s, p);
+      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
+        k->new_hot |= (guint64)1 << p;
+    }
+  }
+  if (s->hot) {
+    guint64 all = s->hot;
+    for (guint i = 0; i < k->n_el; i++)
+      all |= (guint64)1 << sm->eligible[i];
+    k->n_el = 0;
+    for (; all; all &= all - 1)
+      sm->eligible[k->n_el++] = (guint)__builtin_ctzll(all);
+  }
+  k->n_ready = k->n_el;
+}
+
+/* Policy two_level: only the warps of the active pool may issue (warps waiting on global
+ * memory, or finished, leave it; others join in their place). */
+static inline void
+narrow_to_pool(SmGpu *sm, SmScheduler *s, Look *k)
+{
+  for (guint p = 0; p < s->n_warps; p++) {
+    const SmWarp *w = sm_sched_warp(sm, s, p);
+    gboolean away = w->done || w->state == SM_STATE_LONG_SCOREBOARD;
+    sm->pool_leaves[p] = (guint8)away;
+    sm->pool_joins[p] = (guint8)!away;
+  }
+  k->n_el = sm_scheduler_pool(s, sm->cfg->two_level_pool, sm->pool_leaves, sm->pool_joins,
+                              sm->eligible, k->n_el);
+}
+
+/* What the issues of one look did (issue_picked()). */
+typedef struct {
+  guint n_taken;
+  guint64 taken;     /* their positions, while the scheduler keeps hot warps */
+  SmWarp *last;      /* the warp that issued last, its block, and the earliest wake of the */
+  SmBlock *last_blk; /* warps looked at before it issued */
+  guint64 others;
+} Issued;
+
+/* Issues by policy into the cycle's issue slots, each pick from the eligible warps left; a
+ * warp picked for a later slot is checked again (an earlier issue may have taken its pipe). */
+static inline void
+issue_picked(SmGpu *sm, SmScheduler *s, guint si, guint64 t, Look *k, Issued *out)
+{
+  guint slots = sm->issue_width;
+  *out = (Issued){.others = SM_NEVER};
+  while (slots > 0) {
+    SmBlock *blk;
+    guint i = pick(sm, s, si, k->n_el, &blk);
+    if (i == G_MAXUINT)
+      break;
+    guint p = sm->eligible[i];
+    sm->eligible[i] = SM_SCHEDULER_TAKEN;
+    out->n_taken++;
+    out->taken |= (guint64)k->hot_ok << p;
+    SmWarp *w = sm_sched_warp(sm, s, p);
+    guint64 wake;
+    if (slots < sm->issue_width) {
+      guint st = warp_check(sm, w, s, t, &wake);
+      if (st != SM_STATE_ELIGIBLE) {
+        park(sm, s, w, p, st, wake, t, k);
+        continue;
+      }
+    }
+    wake = issue_taken(sm, s, w, p, blk, t, &slots);
+    s->wake[p] = wake;
+    out->last = w;
+    out->last_blk = blk;
+    out->others = k->smin;
+    k->smin = MIN(k->smin, wake);
+  }
+}
+
 /* One scheduler's cycle: look at its warps that may have changed, issue by policy.  Returns
  * the earliest cycle any of its warps may change. */
 static guint64
@@ -312,132 +451,37 @@ schedule(SmGpu *sm, guint si, guint64 t)
   SmScheduler *s = &sm->sched[si];
   /* wakes set while this scheduler issues (a barrier its warp releases) lower it again */
   sm->min_wake[si] = SM_NEVER;
-  /* the pass over the wake times (wake.h), 64 positions at a time: which are due now, and the
-   * earliest wake of the others */
-  guint64 smin = SM_NEVER;
-  guint n_el = 0;
-  gboolean hot_ok = sm->hot_ok && s->n_warps <= 64;
-  guint64 new_hot = 0; /* eligible now, and would be hot if not taken */
-  for (guint base = 0; base < s->n_warps; base += 64) {
-    guint n = MIN(s->n_warps - base, 64u);
-    SmWakeDue pass =
-        n >= 8 ? sm->wake_pass(s->wake + base, n, t) : sm_wake_pass_small(s->wake + base, n, t);
-    guint64 due = pass.due;
-    smin = MIN(smin, pass.later);
-    for (; due; due &= due - 1) {
-      guint p = base + (guint)__builtin_ctzll(due);
-      SmWarp *w = sm_sched_warp(sm, s, p);
-      if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
-          sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
-        /* still eligible: its operands were ready, and a pipe that takes one instruction per
-         * cycle is free again at the start of every cycle */
-        sm->eligible[n_el++] = p;
-        s->wake[p] = t + 1;
-        continue;
-      }
-      guint64 wake;
-      guint st = warp_check(sm, w, s, t, &wake);
-      if (st == SM_STATE_ELIGIBLE) {
-        /* provisionally not selected; the warp that issues is set to selected below */
-        sm->eligible[n_el++] = p;
-        sm_set_state(sm, w, SM_STATE_NOT_SELECTED, t);
-        s->wake[p] = t + 1;
-        continue;
-      }
-      sm_set_state(sm, w, (SmState)st, t);
-      s->wake[p] = wake;
-      if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
-        sm->lg_waiters++;
-      smin = MIN(smin, wake);
-    }
-  }
-  if (hot_ok) {
-    /* the warps eligible now that would stay so, unseen, if not taken */
-    for (guint i = 0; i < n_el; i++) {
-      guint p = sm->eligible[i];
-      const SmWarp *w = sm_sched_warp(sm, s, p);
-      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
-        new_hot |= (guint64)1 << p;
-    }
-  }
-  if (s->hot) {
-    /* merge the hot warps in: eligible[] stays in ascending positions */
-    guint64 all = s->hot;
-    for (guint i = 0; i < n_el; i++)
-      all |= (guint64)1 << sm->eligible[i];
-    n_el = 0;
-    for (; all; all &= all - 1)
-      sm->eligible[n_el++] = (guint)__builtin_ctzll(all);
-  }
-  guint n_ready = n_el; /* eligible, whether or not the policy lets them issue now */
-  if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL)) {
-    /* the active pool: warps waiting on global memory (or finished) leave it */
-    for (guint p = 0; p < s->n_warps; p++) {
-      const SmWarp *w = sm_sched_warp(sm, s, p);
-      gboolean away = w->done || w->state == SM_STATE_LONG_SCOREBOARD;
-      sm->pool_leaves[p] = (guint8)away;
-      sm->pool_joins[p] = (guint8)!away;
-    }
-    n_el = sm_scheduler_pool(s, sm->cfg->two_level_pool, sm->pool_leaves, sm->pool_joins,
-                             sm->eligible, n_el);
-  }
-  if (n_el > 0 && s->busy_until > t) {
-    for (guint i = 0; i < n_ready; i++)
+  Look k = {.smin = SM_NEVER, .hot_ok = sm->hot_ok && s->n_warps <= 64};
+  look_due(sm, s, t, &k);
+  merge_hot(sm, s, &k);
+  if (G_UNLIKELY(sm->policy == CFG_POLICY_TWO_LEVEL))
+    narrow_to_pool(sm, s, &k);
+  if (k.n_el > 0 && s->busy_until > t) {
+    for (guint i = 0; i < k.n_ready; i++)
       s->wake[sm->eligible[i]] = s->busy_until;
-    smin = MIN(smin, s->busy_until);
-    n_el = n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
-    s->hot = new_hot = 0;
-  } else if (n_el > 0) {
+    k.smin = MIN(k.smin, s->busy_until);
+    k.n_el = k.n_ready = 0; /* all wait for the scheduler: nobody looks before busy_until */
+    s->hot = k.new_hot = 0;
+  } else if (k.n_el > 0) {
     s->stats->sched_issue_cycles[s->local]++;
   }
-  guint slots = sm->issue_width, n_taken = 0;
-  guint64 taken = 0;
-  SmWarp *last = NULL;      /* the warp that issued last, its block, and the earliest wake of the */
-  SmBlock *last_blk = NULL; /* warps looked at before it issued */
-  guint64 others = SM_NEVER;
-  while (slots > 0) {
-    SmBlock *blk;
-    guint i = pick(sm, s, si, n_el, &blk);
-    if (i == G_MAXUINT)
-      break;
-    guint p = sm->eligible[i];
-    sm->eligible[i] = SM_SCHEDULER_TAKEN;
-    n_taken++;
-    taken |= (guint64)hot_ok << p;
-    SmWarp *w = sm_sched_warp(sm, s, p);
-    guint64 wake;
-    if (slots < sm->issue_width) {
-      /* a later slot of this cycle: earlier issues may have taken its pipe */
-      guint st = warp_check(sm, w, s, t, &wake);
-      if (st != SM_STATE_ELIGIBLE) {
-        sm_set_state(sm, w, (SmState)st, t);
-        s->wake[p] = wake;
-        if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
-          sm->lg_waiters++;
-        smin = MIN(smin, wake);
-        continue;
-      }
-    }
-    wake = issue_taken(sm, s, w, p, blk, t, &slots);
-    s->wake[p] = wake;
-    last = w;
-    last_blk = blk;
-    others = smin;
-    smin = MIN(smin, wake);
-  }
-  if (hot_ok) {
+  Issued out;
+  issue_picked(sm, s, si, t, &k, &out);
+  if (k.hot_ok) {
     /* eligible warps not taken stay hot; the taken ones have their wake from their issue */
-    guint64 hot = (s->hot | new_hot) & ~taken;
+    guint64 hot = (s->hot | k.new_hot) & ~out.taken;
     for (guint64 m = hot & ~s->hot; m; m &= m - 1)
       s->wake[__builtin_ctzll(m)] = SM_HOT;
     s->hot = hot;
   }
-  if (n_taken < n_ready)
+  guint64 smin = k.smin;
+  if (out.n_taken < k.n_ready)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
-  else if (n_ready == 1 && n_taken == 1 && sm->run_ahead_ok && s->wake[last->pos] < others &&
-           !last->done && sm->info[last->pc].ahead_ok)
+  else if (k.n_ready == 1 && out.n_taken == 1 && sm->run_ahead_ok &&
+           s->wake[out.last->pos] < out.others && !out.last->done &&
+           sm->info[out.last->pc].ahead_ok)
     /* the one warp that could issue, did: its next issues, until another warp is due */
-    smin = MIN(others, run_ahead(sm, s, last, last_blk, t, others));
+    smin = MIN(out.others, run_ahead(sm, s, out.last, out.last_blk, t, out.others));
   sm->min_wake[si] = MIN(sm->min_wake[si], smin);
   return sm->min_wake[si];
 }

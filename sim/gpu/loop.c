@@ -228,10 +228,10 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
  * instruction uses no memory either, or waits for this one's result until later; and a
  * per-warp limit on instructions does not end the warp there. */
 static inline gboolean
-ahead_ok(const SmGpu *sm, const SmWarp *w)
+warp_may_run_ahead(const SmGpu *sm, const SmWarp *w)
 {
   const SmInsnInfo *ii = &sm->info[w->pc];
-  if (!ii->ahead_ok || (sm->limit && w->issued + 1 >= sm->limit))
+  if (!ii->may_run_ahead || (sm->limit && w->issued + 1 >= sm->limit))
     return FALSE;
   guint32 next = sm_warp_peek_next(w, sm->prog);
   if (next >= sm->prog->n_insns)
@@ -266,8 +266,8 @@ horizon(const SmGpu *sm, guint64 t)
 
 /* @w (of block @blk, or NULL) was the only warp of @s that could issue at the look at @t, and
  * it did; its next look would be at its wake time.  Before @others no other warp of @s is due,
- * and before horizon() nothing else can wake one; an instruction that ahead_ok() lets through
- * reaches nothing outside @s, neither when it issues nor when the warp is checked the cycle
+ * and before horizon() nothing else can wake one; an instruction that warp_may_run_ahead() lets
+ * through reaches nothing outside @s, neither when it issues nor when the warp is checked the cycle
  * after: the loop would look at @s only for @w, and find what is found here, cycle by cycle,
  * without visiting those cycles.  Stops before any other instruction (the shared-memory queue
  * and global requests are reached in the loop's order among schedulers, and checked against
@@ -281,7 +281,7 @@ run_ahead(SmGpu *sm, SmScheduler *s, SmWarp *w, SmBlock *blk, guint64 t, guint64
   guint64 limit = MIN(others, horizon(sm, t));
   guint p = w->pos;
   guint64 u = s->wake[p];
-  while (u < limit && !w->done && ahead_ok(sm, w)) {
+  while (u < limit && !w->done && warp_may_run_ahead(sm, w)) {
     guint64 wake;
     guint st = warp_check(sm, w, s, u, &wake);
     if (st != SM_STATE_ELIGIBLE) {
@@ -479,7 +479,7 @@ schedule(SmGpu *sm, guint si, guint64 t)
     smin = t + 1; /* eligible warps left waiting: look again next cycle */
   else if (k.n_ready == 1 && out.n_taken == 1 && sm->run_ahead_ok &&
            s->wake[out.last->pos] < out.others && !out.last->done &&
-           sm->info[out.last->pc].ahead_ok)
+           sm->info[out.last->pc].may_run_ahead)
     /* the one warp that could issue, did: its next issues, until another warp is due */
     smin = MIN(out.others, run_ahead(sm, s, out.last, out.last_blk, t, out.others));
   sm->min_wake[si] = MIN(sm->min_wake[si], smin);

@@ -134,7 +134,7 @@ decode(SmGpu *sm)
     if (gpu->sass.lanes[op])
       ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
     /* what follows depends on lane values: never ahead of the loop */
-    ii->ahead_ok = 0;
+    ii->may_run_ahead = 0;
     ii->writes_register = 0;
     const IsaDeps *d = &sm->prog->deps[i];
     for (guint k = 0; k < d->n_dst; k++)

@@ -79,7 +79,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     }
     /* what comes after it is known without lane masks; it reaches no memory (gpu/loop.c) */
-    ii->ahead_ok = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
+    ii->may_run_ahead = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
                    ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
@@ -92,7 +92,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->special = SM_SPECIAL_NONE;
       ii->n_trans = 0;
       ii->writes_register = 0;
-      ii->ahead_ok = 1;
+      ii->may_run_ahead = 1;
     }
   }
   return info;

@@ -297,8 +297,8 @@ check_ops(const CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError *
     else if (insn->op == ISA_OP_LDGSTS && k->shared_memory_per_block == 0)
       why = "needs shared memory: the kernel declares no shared_memory_per_block";
     g_autofree char *where = cfg_node_where_in_text(stream, insn->line, 1);
-    if (why == NULL && isa_op_info(insn->op)->space == ISA_SPACE_GLOBAL && insn->jump &&
-        k->program->accesses[insn->jump - 1].window &&
+    if (why == NULL && isa_op_info(insn->op)->space == ISA_SPACE_GLOBAL && insn->access &&
+        k->program->accesses[insn->access - 1].window &&
         gpu->memory.line_bytes / gpu->memory.sector_bytes > 8) {
       g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
                   "%s: window= needs lines of at most 8 sectors (memory.line_bytes %u / "

@@ -44,7 +44,7 @@ parse_repeat(Asm *a, const Tok *kw)
     return FALSE;
   if (a->open_loops->len >= ISA_MAX_LOOP_DEPTH)
     return asm_fail_at(a, kw, "repeat blocks nested deeper than %u", ISA_MAX_LOOP_DEPTH);
-  IsaInsn loop = {.kind = ISA_INSN_LOOP, .count = (guint32)count, .line = kw->line};
+  IsaInsn loop = {.kind = ISA_INSN_LOOP, .iterations = (guint32)count, .line = kw->line};
   guint index = a->insns->len;
   g_array_append_val(a->insns, loop);
   g_array_append_val(a->open_loops, index);
@@ -53,8 +53,8 @@ parse_repeat(Asm *a, const Tok *kw)
   if (!parse_block_at(a, &close) || !asm_scope_leave(a, close))
     return FALSE;
   g_array_set_size(a->open_loops, a->open_loops->len - 1);
-  IsaInsn end = {.kind = ISA_INSN_END, .jump = index, .line = kw->line};
-  g_array_index(a->insns, IsaInsn, index).jump = a->insns->len;
+  IsaInsn end = {.kind = ISA_INSN_END, .partner = index, .line = kw->line};
+  g_array_index(a->insns, IsaInsn, index).partner = a->insns->len;
   g_array_append_val(a->insns, end);
   return TRUE;
 }
@@ -262,11 +262,11 @@ count_dynamic(const IsaInsn *insns, guint *i, guint end)
       (*i)++;
     } else if (insn->kind == ISA_INSN_LOOP) {
       guint body = *i + 1;
-      guint64 inner = count_dynamic(insns, &body, insn->jump);
-      n = n + inner * insn->count;
+      guint64 inner = count_dynamic(insns, &body, insn->partner);
+      n = n + inner * insn->iterations;
       if (n > G_MAXUINT64 / 4)
         n = G_MAXUINT64 / 4;
-      *i = insn->jump + 1;
+      *i = insn->partner + 1;
     } else {
       (*i)++;
     }

@@ -254,8 +254,8 @@ asm_flow_finish(Asm *a)
                             "label '%s' must mark this region's BSYNC B%u (where its lanes "
                             "reconverge)",
                             b->name, r->barrier);
-      insns[r->bssy].jump = r->bsync;
-      insns[r->bsync].jump = r->bssy;
+      insns[r->bssy].sync = r->bsync;
+      insns[r->bsync].sync = r->bssy;
       continue;
     }
     if (l->index <= b->insn)
@@ -271,8 +271,8 @@ asm_flow_finish(Asm *a)
                             "could not reconverge",
                             b->name, r->barrier);
     }
-    insns[b->insn].jump = l->index;
-    insns[b->insn].count = 1;
+    insns[b->insn].target = l->index;
+    insns[b->insn].labelled = 1;
   }
   return TRUE;
 }

@@ -115,10 +115,10 @@ parse_setp_sources(Asm *a, IsaInsn *insn)
       return asm_fail_at(a, at, "chance(p) needs a probability from 0 to 1, got %g", p.num);
     if (p.num >= 1 || p.num <= 0) {
       insn->pattern = ISA_PRED_LANES;
-      insn->count = p.num >= 1 ? 0xffffffffu : 0;
+      insn->lanes = p.num >= 1 ? 0xffffffffu : 0;
     } else {
       insn->pattern = ISA_PRED_CHANCE;
-      insn->count = (guint32)MIN(p.num * 4294967296.0 + 0.5, 4294967295.0);
+      insn->chance = (guint32)MIN(p.num * 4294967296.0 + 0.5, 4294967295.0);
     }
     return TRUE;
   }
@@ -145,7 +145,7 @@ parse_setp_sources(Asm *a, IsaInsn *insn)
   g_array_set_size(a->vars, a->vars->len - 1);
   a->pos = end;
   insn->pattern = ISA_PRED_LANES;
-  insn->count = mask;
+  insn->lanes = mask;
   return TRUE;
 }
 
@@ -320,7 +320,7 @@ parse_depbar(Asm *a, IsaInsn *insn)
   if (!asm_expect(a, ",") ||
       !asm_parse_whole(a, "DEPBAR.LE's count of outstanding groups", ISA_MAX_DEPBAR, &n))
     return FALSE;
-  insn->count = (guint32)n;
+  insn->groups = (guint32)n;
   return TRUE;
 }
 
@@ -401,7 +401,7 @@ asm_parse_instruction(Asm *a)
       asm_flow_set_pred(
           a, a->reg_names->pdata[insn.dst],
           insn.pattern != ISA_PRED_CHANCE &&
-              (insn.pattern != ISA_PRED_LANES || insn.count == 0 || insn.count == 0xffffffffu));
+              (insn.pattern != ISA_PRED_LANES || insn.lanes == 0 || insn.lanes == 0xffffffffu));
     break;
   case ISA_SHAPE_BRA:
     if (asm_peek(a)->kind == TOK_IDENT) {
@@ -493,7 +493,7 @@ asm_parse_instruction(Asm *a)
   }
   if (have_access) {
     g_array_append_val(a->accesses, access);
-    insn.jump = a->accesses->len;
+    insn.access = a->accesses->len;
   }
   if (info->space == ISA_SPACE_GLOBAL && !have_level && access.window) {
     insn.level = ISA_LEVEL_NONE; /* addresses in a window: the caches decide */

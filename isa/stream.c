@@ -24,7 +24,7 @@ char *
 isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
 {
   if (insn->kind == ISA_INSN_LOOP)
-    return g_strdup_printf("repeat %u {", insn->count);
+    return g_strdup_printf("repeat %u {", insn->iterations);
   if (insn->kind == ISA_INSN_END)
     return g_strdup("}");
   const IsaOpInfo *info = isa_op_info(insn->op);
@@ -56,14 +56,14 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
                            nsrc > 1 ? reg_name(program, insn->src[1]) : "RZ");
     break;
   case ISA_SHAPE_SBN:
-    g_string_append_printf(s, " SB0, %u", insn->count);
+    g_string_append_printf(s, " SB0, %u", insn->groups);
     break;
   case ISA_SHAPE_BRA:
-    if (insn->count)
-      g_string_append_printf(s, " @%u", insn->jump); /* the target instruction's index */
+    if (insn->labelled)
+      g_string_append_printf(s, " @%u", insn->target); /* the target instruction's index */
     break;
   case ISA_SHAPE_BSSY:
-    g_string_append_printf(s, " B%u, @%u", insn->barrier, insn->jump);
+    g_string_append_printf(s, " B%u, @%u", insn->barrier, insn->sync);
     break;
   case ISA_SHAPE_BSYNC:
     g_string_append_printf(s, " B%u", insn->barrier);
@@ -74,9 +74,9 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
   case ISA_SHAPE_SETP:
     g_string_append_printf(s, " %s", reg_name(program, insn->dst));
     if (insn->pattern == ISA_PRED_LANES)
-      g_string_append_printf(s, ", lanes 0x%08x", insn->count);
+      g_string_append_printf(s, ", lanes 0x%08x", insn->lanes);
     else if (insn->pattern == ISA_PRED_CHANCE)
-      g_string_append_printf(s, ", chance(%.6g)", insn->count / 4294967296.0);
+      g_string_append_printf(s, ", chance(%.6g)", insn->chance / 4294967296.0);
     else
       for (guint i = 0; i < nsrc; i++)
         g_string_append_printf(s, ", %s", reg_name(program, insn->src[i]));
@@ -100,9 +100,9 @@ isa_insn_format(const IsaProgram *program, const IsaInsn *insn)
     g_string_append_printf(s, " pattern=%s", patterns[insn->pattern]);
   if (info->space == ISA_SPACE_GLOBAL && insn->level != ISA_LEVEL_NONE)
     g_string_append_printf(s, " level=%s", program->levels[insn->level]);
-  if (info->space == ISA_SPACE_GLOBAL && insn->jump) {
+  if (info->space == ISA_SPACE_GLOBAL && insn->access) {
     static const char *const caches[] = {"ca", "nc", "cg"};
-    const IsaAccess *acc = &program->accesses[insn->jump - 1];
+    const IsaAccess *acc = &program->accesses[insn->access - 1];
     if (acc->window)
       g_string_append_printf(s, " window=%" G_GUINT64_FORMAT, acc->window);
     if (acc->cache != ISA_CACHE_CA)

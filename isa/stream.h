@@ -39,7 +39,7 @@ enum { ISA_GUARD_NONE, ISA_GUARD_IF, ISA_GUARD_UNLESS, ISA_GUARD_NEVER };
 /* What an ISETP's predicate holds, per lane (kept in IsaInsn.pattern). */
 typedef enum {
   ISA_PRED_COMPARE, /* ISETP Pd, Ra, Rb: data smsim does not track: true in every lane */
-  ISA_PRED_LANES,   /* a lane expression: the lanes where it holds (IsaInsn.count) */
+  ISA_PRED_LANES,   /* a lane expression: the lanes where it holds (IsaInsn.lanes) */
   ISA_PRED_CHANCE,  /* chance(p): every lane draws, true with probability count / 2^32 */
 } IsaPredKind;
 
@@ -59,8 +59,8 @@ typedef struct {
 
 typedef enum {
   ISA_INSN_OP,   /* a real instruction */
-  ISA_INSN_LOOP, /* start of "repeat count { ... }": jump = index of its ISA_INSN_END */
-  ISA_INSN_END,  /* end of a repeat body: jump = index of its ISA_INSN_LOOP */
+  ISA_INSN_LOOP, /* start of "repeat N { ... }": partner = index of its ISA_INSN_END */
+  ISA_INSN_END,  /* end of a repeat body: partner = index of its ISA_INSN_LOOP */
 } IsaInsnKind;
 
 typedef struct {
@@ -78,12 +78,20 @@ typedef struct {
   guint8 width;   /* memory ops: bytes per lane (4, 8, 16); 0 for other ops */
   guint8 guard;   /* 0; ISA_GUARD_IF (@P) or _UNLESS (@!P): the last of src[] is the predicate;
                      ISA_GUARD_NEVER (@!PT) */
-  guint32 count;  /* ISA_INSN_LOOP: iterations; DEPBAR: groups allowed to stay outstanding;
-                     ISETP: lanes (ISA_PRED_LANES) or probability (ISA_PRED_CHANCE); BRA: 1 when
-                     it has a label */
-  guint32 jump;   /* loop partner index; BRA with a label: target; BSSY: its BSYNC; BSYNC: its
-                     BSSY; global ops: 1 + index into IsaProgram.accesses, 0 for none */
-  guint32 line;   /* 1-based line in the stream text, for messages */
+  union {         /* a number, by kind and op: */
+    guint32 iterations; /* ISA_INSN_LOOP: its body's iterations */
+    guint32 groups;     /* DEPBAR: groups of copies allowed to stay outstanding */
+    guint32 lanes;      /* ISETP, ISA_PRED_LANES: the lanes where the predicate holds */
+    guint32 chance;     /* ISETP, ISA_PRED_CHANCE: its probability x 2^32 */
+    guint32 labelled;   /* BRA: 1 when it has a label (0: it closes a repeat body) */
+  };
+  union {            /* an index, by kind and op: */
+    guint32 partner; /* ISA_INSN_LOOP, ISA_INSN_END: the other end of the repeat body */
+    guint32 target;  /* BRA with a label: the instruction it branches to */
+    guint32 sync;    /* BSSY: its BSYNC; BSYNC: its BSSY */
+    guint32 access;  /* global ops: 1 + index into IsaProgram.accesses, 0 for none */
+  };
+  guint32 line; /* 1-based line in the stream text, for messages */
 } IsaInsn;
 
 /* In a stream with lane masks (IsaProgram.simt), the SIMT stack runs @insn (sim/sm/simt.c): an
@@ -95,7 +103,7 @@ isa_insn_follows_lanes(const IsaInsn *insn)
   if (insn->kind != ISA_INSN_OP)
     return FALSE;
   const IsaOpInfo *op = isa_op_info((IsaOp)insn->op);
-  return op->effect == ISA_EFFECT_LANES && !(op->shape == ISA_SHAPE_BRA && !insn->count);
+  return op->effect == ISA_EFFECT_LANES && !(op->shape == ISA_SHAPE_BRA && !insn->labelled);
 }
 
 /* @insn makes its stream need lane masks: it follows lanes, and is not a predicate that holds

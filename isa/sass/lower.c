@@ -189,7 +189,7 @@ sass_lower(const SassFunction *fn, const char *path, GError **error)
     if (info->space != ISA_SPACE_NONE)
       x->width = (guint8)sass_access_bytes(in);
     if (x->op == ISA_OP_DEPBAR && in->n_operands > 1 && in->opd[1].kind == SASS_OPD_IMM)
-      x->count = (guint32)MIN(in->opd[1].value, (gint64)ISA_MAX_DEPBAR);
+      x->groups = (guint32)MIN(in->opd[1].value, (gint64)ISA_MAX_DEPBAR);
     if (in->guard != SASS_PT)
       add_reg(&s, d, in->guard_uniform ? SASS_OPD_UPRED : SASS_OPD_PRED, in->guard, 1, &overflow);
     guint results = n_results(in);

@@ -88,7 +88,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   /* a BRA closing a repeat body falls through on the last iteration; any other is taken */
   gboolean is_bra = insn->op == ISA_OP_BRA;
   gboolean taken =
-      is_bra && !insn->count &&
+      is_bra && !insn->labelled &&
       !(w->depth > 0 && w->pc + 1 < sm->prog->n_insns &&
         sm->prog->insns[w->pc + 1].kind == ISA_INSN_END && w->loop_left[w->depth - 1] == 1);
   st->branches += is_bra;
@@ -103,7 +103,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     extra = step.barrier == SM_SIMT_BSSY            ? sm->cfg->branch.bssy_cycles
             : step.barrier == SM_SIMT_BSYNC_RELEASE ? sm->cfg->branch.bsync_cycles
                                                     : 0;
-    if (step.branch && insn->count && !taken)
+    if (step.branch && insn->labelled && !taken)
       extra += sm->cfg->branch.not_taken_cycles; /* a BRA to a label that falls through */
     if (step.divergent)
       extra += sm->cfg->branch.divergent_cycles;

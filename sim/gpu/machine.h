@@ -194,7 +194,7 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
     w->deps_at = w->smem_stores_done; /* a barrier is a fence for shared-memory stores */
     w->dep_state = SM_STATE_BARRIER;
   } else if (G_UNLIKELY(ii->special == SM_SPECIAL_DEPBAR)) {
-    guint64 ready = sm_warp_copies_ready(w, sm->prog->insns[w->pc].count);
+    guint64 ready = sm_warp_copies_ready(w, sm->prog->insns[w->pc].groups);
     if (ready > w->deps_at) {
       w->deps_at = ready;
       w->dep_state = SM_STATE_ASYNC_COPY_WAIT;

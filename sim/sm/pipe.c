@@ -66,8 +66,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       sm_memory_transactions(gpu, insn->pattern, insn->stride, insn->width, &n, &bytes);
       ii->n_trans = (guint16)n;
       ii->trans_bytes = bytes;
-      if (insn->jump) {
-        const IsaAccess *acc = &kernel->program->accesses[insn->jump - 1];
+      if (insn->access) {
+        const IsaAccess *acc = &kernel->program->accesses[insn->access - 1];
         ii->cache_op = acc->cache; /* IsaCacheOp and SmCacheOp agree */
         if (acc->window) {
           ii->unit_bytes = ii->random_lines ? bytes : n * gpu->memory.line_bytes;
@@ -80,7 +80,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     /* what comes after it is known without lane masks; it reaches no memory (gpu/loop.c) */
     ii->may_run_ahead = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
-                   ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
+                        ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
       ii->result_state = SM_STATE_WAIT;

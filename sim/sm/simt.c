@@ -34,11 +34,11 @@ sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, 
       break;
     guint32 value = 0xffffffffu; /* a comparison of untracked data: true */
     if (insn->pattern == ISA_PRED_LANES) {
-      value = insn->count;
+      value = insn->lanes;
     } else if (insn->pattern == ISA_PRED_CHANCE) {
       value = 0;
       for (guint32 m = act; m; m &= m - 1)
-        if ((sm_rng_next(rng) >> 32) < insn->count)
+        if ((sm_rng_next(rng) >> 32) < insn->chance)
           value |= m & -m;
     }
     guint32 *p = &simt->pred[insn->dst];
@@ -47,20 +47,20 @@ sm_simt_step(SmSimt *simt, guint32 *active, const IsaProgram *prog, guint32 pc, 
   }
   case ISA_OP_BRA: {
     out->branch = TRUE;
-    if (!insn->count)
+    if (!insn->labelled)
       break; /* closes a repeat body: the loop decides */
     guint32 taken = act & guard_lanes(simt, insn), fall = act & ~taken;
     if (taken == 0)
       break;
     if (fall == 0) {
-      out->next_pc = insn->jump;
+      out->next_pc = insn->target;
       out->redirect = TRUE;
       break;
     }
     /* divergent: the fall-through lanes go first, the taken ones wait */
     out->divergent = TRUE;
     g_assert(simt->n_pending < G_N_ELEMENTS(simt->pending_pc));
-    simt->pending_pc[simt->n_pending] = insn->jump;
+    simt->pending_pc[simt->n_pending] = insn->target;
     simt->pending_mask[simt->n_pending++] = taken;
     *active = fall;
     break;

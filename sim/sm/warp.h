@@ -90,11 +90,11 @@ sm_loops_walk(const IsaProgram *prog, guint32 *pc, guint8 *depth, guint32 *body,
     if (insn->kind == ISA_INSN_OP)
       break;
     if (insn->kind == ISA_INSN_LOOP) {
-      if (insn->count == 0) {
-        *pc = insn->jump + 1;
+      if (insn->iterations == 0) {
+        *pc = insn->partner + 1;
       } else {
         body[*depth] = *pc + 1;
-        left[*depth] = insn->count;
+        left[*depth] = insn->iterations;
         (*depth)++;
         (*pc)++;
       }

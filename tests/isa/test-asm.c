@@ -67,9 +67,9 @@ START_TEST(test_repeat_is_a_loop_and_for_unrolls)
   /* LOOP, LDG, 4 FADD, END */
   ck_assert_uint_eq(p->n_insns, 7);
   ck_assert_uint_eq(p->insns[0].kind, ISA_INSN_LOOP);
-  ck_assert_uint_eq(p->insns[0].count, 30);
-  ck_assert_uint_eq(p->insns[0].jump, 6);
-  ck_assert_uint_eq(p->insns[6].jump, 0);
+  ck_assert_uint_eq(p->insns[0].iterations, 30);
+  ck_assert_uint_eq(p->insns[0].partner, 6);
+  ck_assert_uint_eq(p->insns[6].partner, 0);
   ck_assert_uint_eq(p->dynamic_count, 30 * 5);
   ck_assert_str_eq(p->reg_names[p->insns[5].dst], "R4");
 }
@@ -242,7 +242,7 @@ START_TEST(test_widths_stores_and_async_copies)
   ck_assert_uint_eq(p->insns[3].stride, 33);
   ck_assert_uint_eq(p->insns[4].nsrc, 2);
   ck_assert_uint_eq(p->insns[4].dst, ISA_NO_REG);
-  ck_assert_uint_eq(p->insns[6].count, 3);
+  ck_assert_uint_eq(p->insns[6].groups, 3);
   static const char *const text[] = {"LDG.128 R1, [R2] pattern=stride2 level=l2",
                                      "STG.64 [R2], R1 pattern=coalesced level=dram",
                                      "STS [R3], R1 pattern=broadcast",
@@ -266,16 +266,16 @@ START_TEST(test_lane_predicates_labels_and_regions)
       NULL);
   ck_assert(p->simt);
   ck_assert_uint_eq(p->insns[0].pattern, ISA_PRED_LANES);
-  ck_assert_uint_eq(p->insns[0].count, 0x22222222u);
-  ck_assert_uint_eq(p->insns[1].jump, 4); /* BSSY -> its BSYNC */
-  ck_assert_uint_eq(p->insns[4].jump, 1);
-  ck_assert_uint_eq(p->insns[2].count, 1); /* a branch with a label, to the BSYNC */
-  ck_assert_uint_eq(p->insns[2].jump, 4);
+  ck_assert_uint_eq(p->insns[0].lanes, 0x22222222u);
+  ck_assert_uint_eq(p->insns[1].sync, 4); /* BSSY -> its BSYNC */
+  ck_assert_uint_eq(p->insns[4].sync, 1);
+  ck_assert_uint_eq(p->insns[2].labelled, 1); /* a branch with a label, to the BSYNC */
+  ck_assert_uint_eq(p->insns[2].target, 4);
   ck_assert_uint_eq(p->insns[5].pattern, ISA_PRED_CHANCE);
-  ck_assert_uint_eq(p->insns[5].count, 1u << 30);
+  ck_assert_uint_eq(p->insns[5].chance, 1u << 30);
   /* each unrolled iteration has its own label K */
-  ck_assert_uint_eq(p->insns[7].jump, 9);
-  ck_assert_uint_eq(p->insns[11].jump, 13);
+  ck_assert_uint_eq(p->insns[7].target, 9);
+  ck_assert_uint_eq(p->insns[11].target, 13);
   ck_assert_uint_eq(p->insns[14].guard, ISA_GUARD_NEVER);
   g_autofree char *f0 = isa_insn_format(p, &p->insns[0]);
   ck_assert_str_eq(f0, "ISETP P0, lanes 0x22222222");

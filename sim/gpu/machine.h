@@ -13,6 +13,7 @@
 #include "../mem/lsu.h"
 #include "../mem/memory.h"
 #include "../sm/pipe.h"
+#include "../sm/pools.h"
 #include "../sm/scheduler.h"
 #include "../sm.h"
 #include "../sm/smem.h"
@@ -100,22 +101,12 @@ struct SmGpu {
   guint warp_slots_per_sm; /* warps_per_sm rounded up to a multiple of sched_per_sm */
   SmWarp *warps;           /* every SM's warp slots (sm_sched_warp()) */
   guint n_warps, n_done;
-  guint64 *ready_pool;   /* per warp slot x register slot x unit: the scoreboards */
-  guint8 *producer_pool; /* per warp slot x register slot */
-  guint64 *copy_pool;    /* per warp: SM_COPY_RING group completions (streams with LDGDEPBAR) */
-  SmSimt *simt_pool;     /* per warp, for streams with lane masks */
-  guint32 *pred_pool;    /* per warp x register slot: predicate lanes */
-  SmScheduler *sched;    /* n_sched: every SM's schedulers */
+  SmPools pools;      /* the storage of every SM's warps' and schedulers' arrays (sm/pools.h) */
+  SmScheduler *sched; /* n_sched: every SM's schedulers */
   guint n_sched;
-  guint *sched_pool;
   guint64 *min_wake; /* per scheduler: the minimum of its wake[], nothing to do before it (kept
                         apart from SmScheduler: the loop reads every scheduler's every cycle) */
-  guint64 *wake_pool;
-  guint64 *age_pool;     /* per warp slot: its block's launch cycle (policy oldest) */
-  guint64 *resumed_pool; /* per warp slot: SmScheduler.resumed */
-  guint32 *grid_pool;    /* per warp slot: SmScheduler.grid */
-  guint8 *in_pool_slots; /* per warp slot: in the active pool (policy two_level) */
-  SmBlock *blocks;       /* every SM's block slots */
+  SmBlock *blocks;   /* every SM's block slots */
   guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
   SmSharedMemory smem;                                /* each SM's shared memory queue */
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
@@ -123,10 +114,8 @@ struct SmGpu {
   /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
    * the block scheduler, the event queue */
   SmMemory mem;
-  SmLsu lsu;               /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
-  guint64 *held_pool;      /* per warp slot x register slot: SmScoreboard.held; NULL: none */
-  guint8 *held_state_pool; /* ... and SmScoreboard.held_state */
-  SmCacheOutcome outcome;  /* tracing: where the last cached access found its sectors */
+  SmLsu lsu;              /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
+  SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   guint grid_blocks, next_block, blocks_retired;
   guint64 end_cycle; /* latest retirement so far */
   SmEngine engine;

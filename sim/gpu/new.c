@@ -105,23 +105,23 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
 
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   sm->warps = g_new0(SmWarp, sm->n_warps);
-  sm->ready_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
-  sm->producer_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+  sm->pools.ready = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
+  sm->pools.producer = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   if (kernel->sass && cfg_gpu_has_lsu(gpu)) { /* the LD/ST stage: kernels over SASS (lsu.h) */
     sm_lsu_init(&sm->lsu, gpu, sm->n_sm);
     if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer) {
-      sm->held_pool = g_new0(guint64, (gsize)sm->n_warps * n_regs);
-      sm->held_state_pool = g_new0(guint8, (gsize)sm->n_warps * n_regs);
+      sm->pools.held = g_new0(guint64, (gsize)sm->n_warps * n_regs);
+      sm->pools.held_state = g_new0(guint8, (gsize)sm->n_warps * n_regs);
     }
   }
-  sm->sched_pool = g_new0(guint, sm->n_warps);
+  sm->pools.slots = g_new0(guint, sm->n_warps);
   sm->min_wake = g_new0(guint64, sm->n_sched); /* every scheduler looks at cycle 0 */
-  sm->wake_pool = g_new0(guint64, sm->n_warps);
-  sm->age_pool = g_new0(guint64, sm->n_warps);
-  sm->resumed_pool = g_new0(guint64, sm->n_warps);
-  sm->grid_pool = g_new0(guint32, sm->n_warps);
+  sm->pools.wake = g_new0(guint64, sm->n_warps);
+  sm->pools.age = g_new0(guint64, sm->n_warps);
+  sm->pools.resumed = g_new0(guint64, sm->n_warps);
+  sm->pools.grid = g_new0(guint32, sm->n_warps);
   if (sm->policy == CFG_POLICY_TWO_LEVEL) {
-    sm->in_pool_slots = g_new0(guint8, sm->n_warps);
+    sm->pools.in_pool = g_new0(guint8, sm->n_warps);
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
     sm->pool_joins = g_new0(guint8, sm->n_warps);
   }
@@ -139,18 +139,18 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   }
   guint at = 0;
   for (guint s = 0; s < sm->n_sched; s++) {
-    sm->sched[s].warps = sm->sched_pool + at;
-    sm->sched[s].wake = sm->wake_pool + at;
-    sm->sched[s].age = sm->age_pool + at;
-    sm->sched[s].resumed = sm->resumed_pool + at;
-    sm->sched[s].grid = sm->grid_pool + at;
-    if (sm->in_pool_slots)
-      sm->sched[s].in_pool = sm->in_pool_slots + at;
+    sm->sched[s].warps = sm->pools.slots + at;
+    sm->sched[s].wake = sm->pools.wake + at;
+    sm->sched[s].age = sm->pools.age + at;
+    sm->sched[s].resumed = sm->pools.resumed + at;
+    sm->sched[s].grid = sm->pools.grid + at;
+    if (sm->pools.in_pool)
+      sm->sched[s].in_pool = sm->pools.in_pool + at;
     guint per = sm->sched_per_sm;
     sm->sched[s].slot0 = s / per * sm->warp_slots_per_sm + s % per;
     for (guint w = sm->sched[s].slot0; w < (s / per + 1) * sm->warp_slots_per_sm; w += per)
-      sm->sched_pool[at++] = w;
-    sm->sched[s].n_warps = (guint)(sm->sched_pool + at - sm->sched[s].warps);
+      sm->pools.slots[at++] = w;
+    sm->sched[s].n_warps = (guint)(sm->pools.slots + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
     sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
@@ -163,29 +163,29 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
       sm->run_ahead_ok = FALSE; /* a barrier: no run-ahead (above) */
   }
   if (copies)
-    sm->copy_pool = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
+    sm->pools.copy = g_new0(guint64, (gsize)sm->n_warps * SM_COPY_RING);
   if (sm->prog->simt) {
-    sm->simt_pool = g_new0(SmSimt, sm->n_warps);
-    sm->pred_pool = g_new0(guint32, (gsize)sm->n_warps * n_regs);
+    sm->pools.simt = g_new0(SmSimt, sm->n_warps);
+    sm->pools.pred = g_new0(guint32, (gsize)sm->n_warps * n_regs);
   }
   for (guint i = 0; i < sm->n_warps; i++) {
     SmWarp *w = &sm->warps[i];
     if (copies)
-      w->copy_done = sm->copy_pool + (gsize)i * SM_COPY_RING;
-    if (sm->simt_pool) {
-      w->simt = &sm->simt_pool[i];
-      w->simt->pred = sm->pred_pool + (gsize)i * n_regs;
+      w->copy_done = sm->pools.copy + (gsize)i * SM_COPY_RING;
+    if (sm->pools.simt) {
+      w->simt = &sm->pools.simt[i];
+      w->simt->pred = sm->pools.pred + (gsize)i * n_regs;
     }
     guint l = i % sm->warp_slots_per_sm;
     w->sm = (guint16)(i / sm->warp_slots_per_sm);
     w->local = (guint8)(l % sm->sched_per_sm);
     w->sched = (guint16)(w->sm * sm->sched_per_sm + w->local);
     w->pos = (guint16)(l / sm->sched_per_sm);
-    w->sb.ready = sm->ready_pool + (gsize)i * n_regs * ISA_UNIT_COUNT;
-    w->sb.producer = sm->producer_pool + (gsize)i * n_regs;
-    if (sm->held_pool) {
-      w->sb.held = sm->held_pool + (gsize)i * n_regs;
-      w->sb.held_state = sm->held_state_pool + (gsize)i * n_regs;
+    w->sb.ready = sm->pools.ready + (gsize)i * n_regs * ISA_UNIT_COUNT;
+    w->sb.producer = sm->pools.producer + (gsize)i * n_regs;
+    if (sm->pools.held) {
+      w->sb.held = sm->pools.held + (gsize)i * n_regs;
+      w->sb.held_state = sm->pools.held_state + (gsize)i * n_regs;
     }
     for (guint r = 0; r < n_regs; r++)
       w->sb.producer[r] = SM_STATE_WAIT;
@@ -284,21 +284,9 @@ sm_machine_clear(SmGpu *sm)
   sm_engine_clear(&sm->engine);
   g_free(sm->info);
   g_free(sm->warps);
-  g_free(sm->ready_pool);
-  g_free(sm->producer_pool);
-  g_free(sm->held_pool);
-  g_free(sm->held_state_pool);
   sm_lsu_clear(&sm->lsu);
-  g_free(sm->copy_pool);
-  g_free(sm->simt_pool);
-  g_free(sm->pred_pool);
-  g_free(sm->sched_pool);
   g_free(sm->min_wake);
-  g_free(sm->wake_pool);
-  g_free(sm->age_pool);
-  g_free(sm->resumed_pool);
-  g_free(sm->grid_pool);
-  g_free(sm->in_pool_slots);
+  sm_pools_clear(&sm->pools);
   g_free(sm->pool_leaves);
   g_free(sm->pool_joins);
   g_free(sm->eligible);

@@ -2,6 +2,8 @@
  * printed (cli/report.c). */
 #include "stats.h"
 
+#include <stddef.h>
+
 static const char *const state_names[SM_STATE_COUNT] = {
     "selected",           "not_selected",    "wait",         "long_scoreboard", "short_scoreboard",
     "math_pipe_throttle", "lg_throttle",     "mio_throttle", "barrier",         "no_instruction",
@@ -73,32 +75,19 @@ sm_summary_compute(const SmStats *s, SmSummary *o)
   o->active_per_cycle = per(s->resident_warp_cycles, sm_cycles);
 }
 
-#define ADD(field) to->field += n * (a->field - b->field)
-
 void
 sm_stats_add_scaled(SmStats *to, const SmStats *a, const SmStats *b, guint64 n)
 {
   static const SmStats zero;
   if (b == NULL)
     b = &zero;
-  ADD(issued);
-  ADD(thread_instructions);
-  ADD(branches);
-  ADD(divergent_branches);
-  ADD(resident_warp_cycles);
-  ADD(global_loads);
-  ADD(global_stores);
-  ADD(global_load_latency);
-  ADD(shared_accesses);
-  ADD(shared_passes);
-  ADD(shared_stores);
-  ADD(async_copies);
-  for (guint i = 0; i < ISA_UNIT_COUNT; i++)
-    ADD(issued_unit[i]);
-  for (guint i = 0; i < ISA_OP_COUNT; i++)
-    ADD(issued_op[i]);
-  for (guint i = 0; i < SM_STATE_COUNT; i++)
-    ADD(state_cycles[i]);
-  for (guint i = 0; i < SM_MAX_SCHEDULERS; i++)
-    ADD(sched_issue_cycles[i]);
+  /* the counts from issued to async_copies, one run of guint64 (stats.h) */
+  const gsize first = offsetof(SmStats, issued);
+  const gsize end = offsetof(SmStats, async_copies) + sizeof(guint64);
+  G_STATIC_ASSERT(offsetof(SmStats, async_copies) % sizeof(guint64) == 0);
+  guint64 *t = (guint64 *)(void *)((char *)to + first);
+  const guint64 *x = (const guint64 *)(const void *)((const char *)a + first);
+  const guint64 *y = (const guint64 *)(const void *)((const char *)b + first);
+  for (gsize i = 0; i < (end - first) / sizeof(guint64); i++)
+    t[i] += n * (x[i] - y[i]);
 }

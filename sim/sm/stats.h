@@ -38,6 +38,9 @@ typedef struct {
   guint64 view_steps; /* a view stepping on from where it stopped, in those windows */
   guint warps, max_warps, schedulers; /* all SMs together */
   guint n_sm;
+  /* What warps and schedulers count as they run, from issued to async_copies: every field
+   * between them is a guint64 count that adds up over SMs and periods, and
+   * sm_stats_add_scaled() adds them all (a new count goes among them, or it is not added) */
   guint64 issued;
   guint64 thread_instructions;          /* sum over issues of the active lanes */
   guint64 branches, divergent_branches; /* BRA issued; those whose active lanes split */
@@ -50,10 +53,11 @@ typedef struct {
   guint64 global_stores;
   guint64 global_load_latency; /* sum over LDG of completion - issue */
   guint64 shared_accesses;
-  guint64 shared_passes;    /* bank passes of those accesses */
-  guint shared_base_passes; /* passes of a conflict-free 32-bit warp-access (1 with 32 banks) */
+  guint64 shared_passes; /* bank passes of those accesses */
   guint64 shared_stores;
   guint64 async_copies; /* LDGSTS instructions */
+  /* (the end of the counts warps and schedulers add up) */
+  guint shared_base_passes; /* passes of a conflict-free 32-bit warp-access (1 with 32 banks) */
   guint64 transactions[CFG_MAX_LEVELS];
   guint64 bytes[CFG_MAX_LEVELS];       /* read + written */
   guint64 write_bytes[CFG_MAX_LEVELS]; /* written by stores */

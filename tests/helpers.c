@@ -110,6 +110,13 @@ test_quick(void)
   return q != NULL && *q && strcmp(q, "0") != 0;
 }
 
+gboolean
+test_sampled(void)
+{
+  const char *s = g_getenv("SMSIM_SANITIZED");
+  return test_quick() || (s != NULL && *s);
+}
+
 char *
 test_sample_rows(const char *relative, guint every, guint *rows)
 {

@@ -35,6 +35,11 @@ char *test_write_temp(const char *name, const char *text);
 /* The quick loop (tools/dev test quick: SMSIM_QUICK=1): long validations run a sample of their
  * rows, the threads' random searches fewer configurations. */
 gboolean test_quick(void);
+/* The quick loop, or a build under the sanitizers (SMSIM_SANITIZED, set by tests/meson.build),
+ * where every run is several times slower: the long searches and validations run a sample there,
+ * since they look for memory errors and undefined behaviour, which the same code meets on fewer
+ * rows; the plain build runs them whole. */
+gboolean test_sampled(void);
 
 /* A copy of the measurement file @relative (from the source tree) in a temporary file, with its
  * first line, its comments and one data row in @every (the first of each @every); *@rows gets

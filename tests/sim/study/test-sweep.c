@@ -177,8 +177,9 @@ h100_mape(const char *file, guint rows, double *worst, const char *const *curves
     printf("no ../shared/data beside the source tree: validation skipped\n");
     return -1;
   }
-  /* the quick loop (tools/dev test quick): one row in four, every curve still there */
-  g_autofree char *sample = test_quick() ? test_sample_rows(rel, 4, &rows) : NULL;
+  /* the quick loop and the sanitizers (test_sampled()): one row in four, every curve still
+   * there */
+  g_autofree char *sample = test_sampled() ? test_sample_rows(rel, 4, &rows) : NULL;
   const char *args[] = {"validate", "config/gpus/h100.yaml", sample ? sample : rel, NULL};
   g_autofree char *out = NULL, *err = NULL;
   ck_assert_int_eq(test_smsim(args, &out, &err), 0);
@@ -225,7 +226,7 @@ START_TEST(test_validate_h100_mixes_within_3_percent)
    * block priority and last_resumed, 6.4 % before the write ports, the measured latency
    * distributions and the loop replay */
   static const char *const named[] = {"l2 alpha=48 ilp=1", "smem alpha=8 ilp=1", NULL};
-  double worst, m[2], slack = test_quick() ? 1.5 : 1.0; /* one row in four */
+  double worst, m[2], slack = test_sampled() ? 1.5 : 1.0; /* one row in four */
   double mape = h100_mape("h100-mixes.csv", 384, &worst, named, m);
   if (mape >= 0) {
     ck_assert(mape < 3.0);
@@ -246,7 +247,7 @@ START_TEST(test_validate_h100_calibration_within_2_percent)
    * shared-memory turns and the L2 bandwidth */
   static const char *const named[] = {"smem alpha=0 ilp=1", "l2 alpha=0 ilp=1",
                                       "stride2 alpha=0 ilp=1", NULL};
-  double worst, m[3], slack = test_quick() ? 1.5 : 1.0; /* one row in four */
+  double worst, m[3], slack = test_sampled() ? 1.5 : 1.0; /* one row in four */
   double mape = h100_mape("h100-calibration.csv", 320, &worst, named, m);
   if (mape >= 0) {
     ck_assert(mape < 2.0);

@@ -122,6 +122,9 @@ typedef struct {
     guint latency[SASS_OP_COUNT];
     guint issue_cycles[SASS_OP_COUNT];
     guint lanes[SASS_OP_COUNT];
+    /* a warp waits after each instruction the cycles its SASS's control bits say (the
+     * compiler's stall count: Nsight's "wait"), besides its operands' readiness */
+    gboolean stall_counts;
   } sass;
   struct {
     guint line_bytes, sector_bytes;

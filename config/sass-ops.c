@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-/* sass: {ops: {DFMA: {unit: alu, latency_cycles: 8, lanes_per_scheduler: 16}, ...}} */
+/* sass: {stall_counts: true, ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}} */
 gboolean
 cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
 {
@@ -14,9 +14,19 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     return FALSE;
   for (guint i = 0; i < map->keys->len; i++) {
     const CfgNode *key = g_ptr_array_index(map->keys, i);
-    if (strcmp(key->value, "ops") != 0)
-      return cfg_fail(error, key, "unknown key '%s' in sass (known keys: ops)", key->value);
+    if (strcmp(key->value, "ops") != 0 && strcmp(key->value, "stall_counts") != 0)
+      return cfg_fail(error, key, "unknown key '%s' in sass (known keys: ops, stall_counts)",
+                      key->value);
   }
+  static const CfgField sass_fields[] = {
+      {.key = "stall_counts",
+       .type = CFG_FIELD_BOOL,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.stall_counts),
+       .doc = "a warp waits after each instruction the cycles of its SASS's stall count"},
+      {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
+  };
+  if (!cfg_load_fields(map, "sass", sass_fields, G_N_ELEMENTS(sass_fields), g, error))
+    return FALSE;
   const CfgNode *ops = cfg_node_get(map, "ops");
   if (ops == NULL)
     return TRUE;
@@ -79,7 +89,8 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
         !g->sass.lanes[op])
       continue;
     if (!any)
-      g_string_append(out, "sass:\n  ops:\n");
+      g_string_append(out, g->sass.stall_counts ? "sass:\n  stall_counts: true\n  ops:\n"
+                                                : "sass:\n  ops:\n");
     any = TRUE;
     GString *fields = g_string_new(NULL);
     if (g->sass.unit[op])
@@ -93,4 +104,6 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
     g_string_append_printf(out, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
     g_string_free(fields, TRUE);
   }
+  if (!any && g->sass.stall_counts)
+    g_string_append(out, "sass:\n  stall_counts: true\n");
 }

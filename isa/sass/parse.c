@@ -379,7 +379,7 @@ sass_file_parse(const char *text, gsize length, const char *path, GError **error
   SassCtx c = {.path = path, .error = error};
   GArray *functions = g_array_new(FALSE, TRUE, sizeof(SassFunction));
   Building b = {0};
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, encoded_last = FALSE;
   const char *p = text, *end = text + length;
   while (ok && p < end) {
     const char *nl = memchr(p, '\n', (gsize)(end - p));
@@ -417,8 +417,16 @@ sass_file_parse(const char *text, gsize length, const char *path, GError **error
     *close = '\0';
     char *endp;
     guint64 addr = g_ascii_strtoull(s + 2, &endp, 16);
-    if (*endp || endp == s + 2)
-      continue; /* an encoding comment, not an address */
+    if (*endp || endp == s + 2) {
+      /* an encoding comment alone on its line: the high word of the instruction above (its
+       * first word follows the instruction on its own line), holding the control bits */
+      if (b.name && b.insns->len > 0 && encoded_last && g_str_has_prefix(g_strstrip(s + 2), "0x")) {
+        SassInsn *last = &g_array_index(b.insns, SassInsn, b.insns->len - 1);
+        last->stall = (guint8)((addr >> 41) & 0xf);
+      }
+      encoded_last = FALSE;
+      continue;
+    }
     if (!b.name) {
       ok = sass_fail(&c, "an instruction outside any function");
       break;
@@ -430,6 +438,7 @@ sass_file_parse(const char *text, gsize length, const char *path, GError **error
       break;
     }
     *semi = '\0';
+    encoded_last = strstr(semi + 1, "/* 0x") != NULL; /* its first word: the second follows */
     SassInsn insn;
     if (!(ok = parse_insn(&c, body, &insn, b.pending)))
       break;

@@ -98,6 +98,10 @@ typedef struct {
   guint8 mod_list[8]; /* the first modifiers in the order written (F2F.F64.F32: the first type
                          is the destination's) */
   guint8 n_mods;
+  /* the compiler's stall count from the instruction's control bits (bits 105-108 of its
+   * 128-bit encoding, listed by cuobjdump as the second word): cycles before the warp's next
+   * instruction may issue; 0 when the text has no encodings */
+  guint8 stall;
   SassOperand opd[SASS_MAX_OPERANDS];
   guint32 addr; /* byte address in its function */
   guint32 line; /* 1-based line in the file */

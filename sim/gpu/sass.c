@@ -133,6 +133,8 @@ decode(SmGpu *sm)
       ii->issue_cycles = gpu->sass.issue_cycles[op];
     if (gpu->sass.lanes[op])
       ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
+    if (gpu->sass.stall_counts)
+      ii->stall = fn->insns[i].stall;
     /* what follows depends on lane values: never ahead of the loop */
     ii->may_run_ahead = 0;
     ii->writes_register = 0;
@@ -561,6 +563,10 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
   if (wait && t + 1 + wait > w->deps_at) {
     w->deps_at = t + 1 + wait;
+    w->dep_state = SM_STATE_WAIT;
+  }
+  if (ii->stall > 1 && t + ii->stall > w->deps_at) {
+    w->deps_at = t + ii->stall; /* the compiler's stall count (Nsight's "wait") */
     w->dep_state = SM_STATE_WAIT;
   }
 }

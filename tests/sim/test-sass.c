@@ -574,6 +574,29 @@ END_TEST
 /* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
  * the same cycles between a warp's reads as to the whole run, and each iteration costs at
  * least its 16 dependent FFMAs (4 cycles each). */
+/* sass.stall_counts: a lone warp's loop of bench/h100/mempipe.cu's work kernel (UIADD3, FFMA,
+ * ISETP, @!P0 BRA back: stall counts 1, 5, 13 and 5) takes 1 + 5 + 13 + 8 = 27 cycles an
+ * iteration, the taken branch's 1 + 7 (branch.taken_cycles) above its own 5; without the stall
+ * counts 16, its operands' latencies alone */
+START_TEST(test_stall_counts_hold_the_next_issue)
+{
+  static const struct {
+    const char *on;
+    double cycles;
+  } cases[] = {{"sass.stall_counts=true", 27.0}, {"sass.stall_counts=false", 16.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    double c[2];
+    for (guint k = 0; k < 2; k++) {
+      const char *sets[] = {"sm_count=1",        "blocks=1",  "block=32",
+                            k ? "n=48" : "n=16", cases[i].on, NULL};
+      c[k] = (double)shipped_cycles("isa/kernels/h100/mempipe-launch.yaml", sets);
+    }
+    ck_assert_msg((c[1] - c[0]) / 32.0 == cases[i].cycles, "%s: %.2f cycles an iteration",
+                  cases[i].on, (c[1] - c[0]) / 32.0);
+  }
+}
+END_TEST
+
 START_TEST(test_clock_reads_time_the_loop)
 {
   guint64 clock[2], cycles[2];
@@ -615,6 +638,7 @@ sass_suite(void)
   tcase_add_test(tc, test_waves_sass_against_stream);
   tcase_add_test(tc, test_banks_sass_against_stream);
   tcase_add_test(tc, test_clock_reads_time_the_loop);
+  tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);

@@ -428,6 +428,27 @@ parse(const char *text)
        "        /*0020*/   ULDC.64 UR4, c[0x0][0x208] ;\n"                                         \
        "        /*0030*/   IMAD.WIDE R2, R0, 0x4, R2 ;\n"
 
+/* cuobjdump's encodings: the second word of each instruction carries its control bits, the
+ * stall count in bits 41-44 (the 128-bit encoding's 105-108); text without them has none */
+START_TEST(test_stall_counts_from_the_control_bits)
+{
+  g_autoptr(SassFile) f =
+      parse(HEAD "        /*0000*/   UIADD3 UR4, UR4, 0x1, URZ ;    /* 0x0000000104047890 */\n"
+                 "                                                  /* 0x000fe2000fffe03f */\n"
+                 "        /*0010*/   ISETP.LE.AND P0, PT, R2, UR4, PT ; /* 0x0000000402007c0c */\n"
+                 "                                                  /* 0x000fda000bf03270 */\n"
+                 "        /*0020*/   @!P0 BRA 0x0 ;                 /* 0xfffffffc00f08947 */\n"
+                 "                                                  /* 0x000fea000383ffff */\n"
+                 "        /*0030*/   EXIT ;\n");
+  const SassFunction *fn = &f->functions[0];
+  ck_assert_uint_eq(fn->n_insns, 4);
+  ck_assert_uint_eq(fn->insns[0].stall, 1);
+  ck_assert_uint_eq(fn->insns[1].stall, 13);
+  ck_assert_uint_eq(fn->insns[2].stall, 5);
+  ck_assert_uint_eq(fn->insns[3].stall, 0); /* no encoding */
+}
+END_TEST
+
 START_TEST(test_address_outside_buffers_is_reported)
 {
   g_autoptr(SassFile) f = parse(PROLOGUE "        /*0040*/   STG.E desc[UR4][R2.64+0x100], R0 ;\n"
@@ -664,6 +685,7 @@ exec_suite(void)
   tcase_add_test(tc, test_branch_outside_function_is_refused);
   tcase_add_test(tc, test_bad_operand_is_refused);
   tcase_add_test(tc, test_text_without_function_is_refused);
+  tcase_add_test(tc, test_stall_counts_from_the_control_bits);
   tcase_add_test(tc, test_address_outside_buffers_is_reported);
   tcase_add_test(tc, test_unimplemented_at_run_time_is_reported);
   tcase_add_test(tc, test_lanes_storing_one_word_leave_the_last_lanes_value);

@@ -199,6 +199,10 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
        "--set frobnicate: no kernel parameter (warps_per_sm, alpha, ilp, other, "
        "pattern, level, window, warm, groups, alu_op, mov_per_load, unroll, loop_overhead, "
        "loop_movs, chain_movs), kernel key or GPU key of that name"},
+      /* a name a typo away from one that exists is suggested, a GPU key with its path */
+      {"alpah=2", "kernel key or GPU key of that name; did you mean 'alpha'?"},
+      {"wraps_per_sm=2", "did you mean 'warps_per_sm'?"},
+      {"memroy.dram.latency_cycles=3", "did you mean 'memory.dram.latency_cycles'?"},
       {"memory.dram.latency_cycles=-3", "--set memory.dram.latency_cycles: must be at least 1, "
                                         "got -3"},
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "

@@ -105,7 +105,7 @@ START_TEST(test_kernel_format_bad_rows)
       "isa/kernels/mix.yaml,alpah=1,cycles,10,c",
       "2:22: set alpah: no kernel parameter (warps_per_sm, alpha, ilp, other, "
       "pattern, level, window, warm, groups, alu_op, mov_per_load, unroll, loop_overhead, "
-      "loop_movs, chain_movs), kernel key or GPU key of that name");
+      "loop_movs, chain_movs), kernel key or GPU key of that name; did you mean 'alpha'?");
   assert_bad_row("isa/kernels/mix.yaml,alpha=1; memory.dram.latency_cycles=-5,cycles,10,c",
                  "2:22: set memory.dram.latency_cycles: must be at least 1, got -5");
   assert_bad_row("isa/kernels/mix.yaml,alpha,cycles,10,c", "2:22: set alpha: expected KEY=VALUE");

@@ -560,13 +560,12 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
                                                            : 0;
   if (divergent)
     extra += g->branch.divergent_cycles;
+  /* the next issue waits for the branch's costs and the compiler's stall count (Nsight's
+   * "wait"), whichever ends later */
   guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
-  if (wait && t + 1 + wait > w->deps_at) {
-    w->deps_at = t + 1 + wait;
-    w->dep_state = SM_STATE_WAIT;
-  }
-  if (ii->stall > 1 && t + ii->stall > w->deps_at) {
-    w->deps_at = t + ii->stall; /* the compiler's stall count (Nsight's "wait") */
+  guint64 hold = MAX(wait ? t + 1 + wait : 0, ii->stall > 1 ? t + ii->stall : 0);
+  if (hold > w->deps_at) {
+    w->deps_at = hold;
     w->dep_state = SM_STATE_WAIT;
   }
 }

@@ -40,6 +40,14 @@ const CfgField cfg_level_fields[] = {
        "independent servers, chosen by hashing the line address"),
     FL("min_access_bytes", CFG_FIELD_UINT, min_access_bytes, 1, 1u << 16, "bytes",
        "a transaction occupies its channel as if it moved at least this many bytes"),
+    FL("write_request_bytes", CFG_FIELD_UINT, write_request_bytes, 0, 1u << 16, "bytes",
+       "a store's line occupies its channel this long besides its sectors (0 with the next "
+       "two: a store costs what a load of its sectors does)"),
+    FL("write_sector_bytes", CFG_FIELD_UINT, write_sector_bytes, 0, 1u << 16, "bytes",
+       "... and this long for each sector it writes whole (0: sector_bytes)"),
+    FL("partial_sector_bytes", CFG_FIELD_UINT, partial_sector_bytes, 0, 1u << 16, "bytes",
+       "... and this long for each sector it writes only in part (a byte mask; 0: as a whole "
+       "one)"),
     {.key = "service",
      .type = CFG_FIELD_ENUM,
      .offset = G_STRUCT_OFFSET(CfgMemLevel, service),
@@ -283,6 +291,12 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
                            "    channels: %u\n    min_access_bytes: %u\n    service: %s\n",
                            lv->name, lv->latency_cycles, lv->bytes_per_cycle, lv->channels,
                            lv->min_access_bytes, service_names[lv->service]);
+    if (lv->write_request_bytes || lv->write_sector_bytes || lv->partial_sector_bytes)
+      g_string_append_printf(out,
+                             "    write_request_bytes: %u\n    write_sector_bytes: %u\n"
+                             "    partial_sector_bytes: %u\n",
+                             lv->write_request_bytes, lv->write_sector_bytes,
+                             lv->partial_sector_bytes);
     if (lv->n_latencies) {
       g_string_append(out, "    latency_histogram: [");
       for (guint b = 0; b < lv->n_latencies; b++)

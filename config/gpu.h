@@ -64,7 +64,11 @@ typedef struct {
   double bytes_per_cycle; /* peak, all channels together */
   guint channels;         /* independent servers, chosen by address hash */
   guint min_access_bytes; /* a transaction occupies a channel for at least this many bytes */
-  int service;            /* CfgService */
+  /* a store's line occupies the channel for write_request_bytes, plus write_sector_bytes for
+   * each sector it writes whole and partial_sector_bytes for each it writes in part (0: as a
+   * load of its sectors; partial 0: as a whole one) */
+  guint write_request_bytes, write_sector_bytes, partial_sector_bytes;
+  int service; /* CfgService */
   /* unloaded latencies drawn per transaction: n_latencies (cycles, weight) pairs; 0 = always
    * latency_cycles */
   guint n_latencies;

@@ -11,6 +11,7 @@ sm_defer_new(guint m)
   for (guint s = 0; s < 2; s++) {
     d->set[s].ext_lines = g_array_new(FALSE, FALSE, sizeof(guint64));
     d->set[s].ext_sectors = g_array_new(FALSE, FALSE, sizeof(guint8));
+    d->set[s].ext_partial = g_array_new(FALSE, FALSE, sizeof(guint8));
   }
   d->warps = g_array_new(FALSE, FALSE, sizeof(Ended));
   d->blocks = g_array_new(FALSE, FALSE, sizeof(Ended));
@@ -30,6 +31,7 @@ sm_defer_free(SmDefer *d)
     g_free(d->set[s].times);
     g_array_free(d->set[s].ext_lines, TRUE);
     g_array_free(d->set[s].ext_sectors, TRUE);
+    g_array_free(d->set[s].ext_partial, TRUE);
     g_free(d->set[s].events.ev);
   }
   g_array_free(d->warps, TRUE);
@@ -87,6 +89,12 @@ rec_sectors(DeferSet *set, Deferred *r)
   return r->ext == NO_EXT ? r->sectors : &g_array_index(set->ext_sectors, guint8, r->ext);
 }
 
+static guint8 *
+rec_partial(DeferSet *set, Deferred *r)
+{
+  return r->ext == NO_EXT ? r->partial : &g_array_index(set->ext_partial, guint8, r->ext);
+}
+
 guint64
 sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 {
@@ -94,7 +102,7 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
     guint64 lines[32];
     guint8 sectors[32];
     guint n = sm_window_lines(v, ii, &w->chase, lines, sectors);
-    return sm_defer_lines(v, w, t, t, 0, n, lines, sectors, ii->level, ii->cache_op);
+    return sm_defer_lines(v, w, t, t, 0, n, lines, sectors, NULL, ii->level, ii->cache_op);
   }
   SmDefer *d = v->defer;
   Deferred *r = new_record(v, w, t);
@@ -112,7 +120,8 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 
 guint64
 sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-               const guint64 *lines, const guint8 *masks, guint level, guint op)
+               const guint64 *lines, const guint8 *masks, const guint8 *partial, guint level,
+               guint op)
 {
   SmDefer *d = v->defer;
   DeferSet *set = &d->set[d->cur];
@@ -125,9 +134,16 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guin
     r->ext = set->ext_lines->len;
     g_array_set_size(set->ext_lines, r->ext + n);
     g_array_set_size(set->ext_sectors, r->ext + n);
+    g_array_set_size(set->ext_partial, r->ext + n);
   }
   guint64 *to_lines = rec_lines(set, r);
   guint8 *to_sectors = rec_sectors(set, r);
+  if (ii->is_store) { /* all its lines go on, in order (memory.h) */
+    if (partial)
+      memcpy(rec_partial(set, r), partial, n);
+    else
+      memset(rec_partial(set, r), 0, n);
+  }
   if (level == CFG_LEVEL_CACHED) {
     r->kind = DEFER_CACHED; /* the SM's own L1 now, the rest later */
     r->l1_done = enter;
@@ -146,6 +162,7 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guin
     if (r->ext != NO_EXT) {
       g_array_set_size(set->ext_lines, r->ext);
       g_array_set_size(set->ext_sectors, r->ext);
+      g_array_set_size(set->ext_partial, r->ext);
     }
     set->n_recs--;
     return done;
@@ -202,7 +219,8 @@ sm_defer_send(SmGpu *sm, SmGpu *v, DeferSet *set, Deferred *r)
   mem->engine = &v->defer->post;
   guint64 base, at = r->t + r->delay; /* its lines reach the L1 then */
   if (r->kind == DEFER_CACHED) {
-    base = sm_memory_l2_access(mem, m, at, r->n, lines, sectors, ii->is_store, NULL);
+    base = sm_memory_l2_access(mem, m, at, r->n, lines, sectors,
+                               ii->is_store ? rec_partial(set, r) : NULL, ii->is_store, NULL);
     base = MAX(base, r->l1_done);
   } else { /* (counted in flight at issue, by the view) */
     if (r->kind == DEFER_LEVEL) {
@@ -299,6 +317,7 @@ sm_defer_catch_up(SmGpu *v)
   if (first > 0) {
     g_array_remove_range(set->ext_lines, 0, first);
     g_array_remove_range(set->ext_sectors, 0, first);
+    g_array_remove_range(set->ext_partial, 0, first);
     for (guint k = 0; k < set->n_recs; k++)
       if (set->recs[k].ext != NO_EXT)
         set->recs[k].ext -= first;

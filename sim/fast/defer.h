@@ -33,6 +33,7 @@ typedef struct {
   guint32 tail;             /* its data is back this long after the memory system's completion */
   guint64 lines[INLINE_LINES];
   guint8 sectors[INLINE_LINES];
+  guint8 partial[INLINE_LINES]; /* a store's sectors written in part (memory.h) */
 } Deferred;
 
 /* A record's issue cycle, written by its view, and its completion, by the thread that sends it:
@@ -53,10 +54,11 @@ typedef struct {
   DeferTime *times;
   guint n_recs, cap_recs;
   guint n_sent;        /* its first n_sent have their completion */
-  GArray *ext_lines;   /* guint64, guint8: the lines and sectors of records of more than */
-  GArray *ext_sectors; /* INLINE_LINES lines, in the records' order */
-  SmHeap events;       /* its transactions' completions, scheduled while its records were sent
-                          (SmEngine.held: a list in push order), for its queue on its own thread */
+  GArray *ext_lines;   /* guint64, guint8, guint8: the lines, sectors and partial sectors of */
+  GArray *ext_sectors; /* records of more than INLINE_LINES lines, in the records' order */
+  GArray *ext_partial;
+  SmHeap events; /* its transactions' completions, scheduled while its records were sent
+                    (SmEngine.held: a list in push order), for its queue on its own thread */
 } DeferSet;
 
 struct SmDefer {

@@ -57,7 +57,8 @@ void sm_defer_error(SmGpu *view, guint64 t, GError *error);
  * back @tail after the memory system's completion (the LD/ST stage, lsu.h): like
  * sm_defer_global() (defer.c). */
 guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-                       const guint64 *lines, const guint8 *masks, guint level, guint op);
+                       const guint64 *lines, const guint8 *masks, const guint8 *partial,
+                       guint level, guint op);
 /* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
  * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
  * another's in a window, whose order only the single loop knows (run.c). */

@@ -13,8 +13,9 @@ window_access(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
   guint8 sectors[32];
   guint n = sm_window_lines(sm, ii, &w->chase, lines, sectors);
   if (ii->level == CFG_LEVEL_CACHED)
-    return sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, sectors, (SmCacheOp)ii->cache_op,
-                                   ii->is_store, sm->trace ? &sm->outcome : NULL);
+    return sm_memory_access_cached(&sm->mem, w->sm, t, n, lines, sectors, NULL,
+                                   (SmCacheOp)ii->cache_op, ii->is_store,
+                                   sm->trace ? &sm->outcome : NULL);
   guint bytes[32];
   for (guint i = 0; i < n; i++)
     bytes[i] = sm_popcount32(sectors[i]) * sm->mem.sector_bytes;

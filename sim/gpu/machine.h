@@ -50,7 +50,8 @@ typedef struct {
    * wait for their accesses); an executor's error at @t (the run stops after the window) */
   guint64 (*defer_global)(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
   guint64 (*defer_lines)(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-                         const guint64 *lines, const guint8 *masks, guint level, guint op);
+                         const guint64 *lines, const guint8 *masks, const guint8 *partial,
+                         guint level, guint op);
   void (*defer_finished)(SmGpu *view, SmWarp *w);
   void (*defer_retired)(SmGpu *view, guint b, guint64 t);
   void (*defer_error)(SmGpu *view, guint64 t, GError *error);
@@ -368,7 +369,7 @@ void sm_sass_settle(SmGpu *sm, SmWarp *w);
 void sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
 /* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
  * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each, and (when
- * @partial is not NULL) how many of those sectors the lanes touch only in part; the bank
+ * @partial is not NULL) which of those sectors the lanes touch only in part; the bank
  * passes of a shared one (the most distinct words any bank serves, at least those its bytes
  * need). */
 guint sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,

@@ -42,7 +42,8 @@ sm_sass_lines(const SmGpu *sm, const ExecStep *st, guint64 *lines, guint *bytes,
     if (partial) {
       partial[k] = 0;
       for (guint32 m = masks[k]; m; m &= m - 1)
-        partial[k] += in_sector[k][__builtin_ctz(m)] < sector_bytes;
+        if (in_sector[k][__builtin_ctz(m)] < sector_bytes)
+          partial[k] |= (guint8)(1u << __builtin_ctz(m));
     }
   }
   return n;

@@ -496,9 +496,11 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     if (ii->is_store && w->sb.held)
       sm_scoreboard_hold(&w->sb, deps, p.read, SM_STATE_LONG_SCOREBOARD);
     if (G_UNLIKELY(sm->defer)) { /* known later (fast/parallel.c) */
-      base = sm->above->defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks, level, op);
+      base = sm->above->defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks,
+                                    stage_store ? partial : NULL, level, op);
     } else if (level == CFG_LEVEL_CACHED) {
-      base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks, op, ii->is_store,
+      base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks,
+                                     stage_store ? partial : NULL, op, ii->is_store,
                                      sm->trace ? &sm->outcome : NULL) +
              p.tail;
     } else {

@@ -1,6 +1,8 @@
 /* The LD/ST path's L1TEX stage and store buffer, per SM (lsu.h). */
 #include "lsu.h"
 
+#include "../core/fixed.h"
+
 #include <string.h>
 
 void
@@ -39,7 +41,7 @@ store_cycles(const SmLsu *lsu, guint n, const guint8 *partial, guint data_bytes)
 {
   guint64 cycles = 0;
   for (guint i = 0; i < n; i++)
-    cycles += lsu->store_line + (guint64)partial[i] * lsu->partial_sector;
+    cycles += lsu->store_line + (guint64)sm_popcount32(partial[i]) * lsu->partial_sector;
   if (lsu->store_bytes)
     cycles = MAX(cycles, ((guint64)data_bytes + lsu->store_bytes - 1) / lsu->store_bytes);
   return cycles;

@@ -42,7 +42,7 @@ void sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm);
 void sm_lsu_clear(SmLsu *lsu);
 
 /* A global access by SM @m at cycle @t of @n lines takes its turn at the stage; a store writes
- * @data_bytes in all and @partial[i] sectors of line i only in part.  With the stage off, it
- * enters at @t, adds nothing and a store's registers are read at @t. */
+ * @data_bytes in all and the sectors @partial[i] (a mask) of line i only in part.  With the stage
+ * off, it enters at @t, adds nothing and a store's registers are read at @t. */
 SmLsuPass sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n,
                       const guint8 *partial, guint data_bytes);

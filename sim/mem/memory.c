@@ -96,6 +96,11 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
                                                      : (double)SM_TICKS_PER_CYCLE * cfg->channels /
                                                            cfg->bytes_per_cycle; /* per channel */
     lv->min_access_bytes = cfg->min_access_bytes;
+    lv->write_costs =
+        cfg->write_request_bytes || cfg->write_sector_bytes || cfg->partial_sector_bytes;
+    lv->write_request = cfg->write_request_bytes;
+    lv->write_sector = cfg->write_sector_bytes ? cfg->write_sector_bytes : gpu->memory.sector_bytes;
+    lv->partial_sector = cfg->partial_sector_bytes ? cfg->partial_sector_bytes : lv->write_sector;
     lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
     lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
     lv->n_latencies = cfg->n_latencies;
@@ -188,10 +193,11 @@ channel_of(const SmMemLevel *lv, guint64 line)
                                                : (guint)(h % lv->channels);
 }
 
-/* one transaction of @bytes to @line at cycle @now: its channel's queue, its completion */
+/* one transaction of @bytes to @line at cycle @now, which occupies its channel as @cost bytes
+ * do: its channel's queue, its completion */
 static inline guint64
 transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
-            guint64 latency)
+            guint cost, guint64 latency)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint ch = channel_of(lv, line);
@@ -201,7 +207,7 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
     mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
   }
   guint64 start = MAX(arrive, lv->channel_free[ch]);
-  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  lv->channel_free[ch] = start + service_ticks(lv, cost);
   guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   guint64 done = begins + latency;
   if (mem->count_queued && begins > now) {
@@ -219,7 +225,7 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
   SmMemLevel *lv = &mem->levels[level];
   guint64 last = now, latency = draw_latency(lv), total = 0;
   for (guint i = 0; i < n; i++) {
-    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], latency);
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], latency);
     last = MAX(last, done);
     total += bytes[i];
   }
@@ -240,7 +246,7 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   guint64 latency = draw_latency(lv);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
-    guint64 done = transaction(mem, sm, level, now, line, bytes, latency);
+    guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, latency);
     last = MAX(last, done);
   }
   lv->transactions += n;
@@ -266,15 +272,27 @@ l2_home(const SmMemory *mem, guint64 line)
   return (guint)(sm_hash64(line * 0xD6E8FEB86659FD93ULL) % mem->l2_parts);
 }
 
-/* A dirty line an L2 eviction writes back: it takes its miss level's channel time. */
+/* The channel time, as bytes, of a store to @lv writing @sectors of a line, @partial of them in
+ * part (write_costs), or of a load of them. */
+static inline guint
+write_cost(const SmMemory *mem, const SmMemLevel *lv, guint8 sectors, guint8 partial)
+{
+  guint k = (guint)sm_popcount32(sectors), p = (guint)sm_popcount32(sectors & partial);
+  if (!lv->write_costs)
+    return k * mem->sector_bytes;
+  return lv->write_request + (k - p) * lv->write_sector + p * lv->partial_sector;
+}
+
+/* A dirty line an L2 eviction writes back: it takes its miss level's channel time, from @now
+ * (ticks) on. */
 static void
 write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
 {
   SmMemLevel *lv = &mem->levels[mem->miss_level];
   guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
   guint ch = channel_of(lv, line);
-  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
-  lv->channel_free[ch] = start + service_ticks(lv, bytes);
+  guint64 start = MAX(now, lv->channel_free[ch]);
+  lv->channel_free[ch] = start + service_ticks(lv, write_cost(mem, lv, dirty, 0));
   lv->transactions++;
   lv->bytes += bytes;
   lv->write_bytes += bytes;
@@ -282,7 +300,8 @@ write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
 }
 
 /* Looks up @sectors of @line in the L2 from SM @sm: returns the level that serves it and sets
- * *@far when the line's home partition (not the SM's) had it. */
+ * *@far when the line's home partition (not the SM's) had it.  A dirty line it replaces is
+ * written back from @now (ticks) on. */
 static guint
 l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gboolean write,
          guint *hit_sectors, gboolean *far)
@@ -355,14 +374,15 @@ sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
 
 guint64
 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
-                    const guint8 *sectors, gboolean write, SmCacheOutcome *out)
+                    const guint8 *sectors, const guint8 *partial, gboolean write,
+                    SmCacheOutcome *out)
 {
   guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
   for (guint i = 0; i < n; i++) {
     guint8 want = sectors[i];
     guint l2_hits;
     gboolean far;
-    guint level = l2_route(mem, sm, now, lines[i], want, write, &l2_hits, &far);
+    guint level = l2_route(mem, sm, now << SM_TICK_SHIFT, lines[i], want, write, &l2_hits, &far);
     if (out) {
       out->l2_hits += l2_hits;
       out->misses += (guint)sm_popcount32(want) - MIN(l2_hits, (guint)sm_popcount32(want));
@@ -371,7 +391,8 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
     if (latency[level] == 0) /* one draw per level for the whole warp-access */
       latency[level] = draw_latency(lv);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
-    guint64 done = transaction(mem, sm, level, now, lines[i], bytes,
+    guint cost = write ? write_cost(mem, lv, want, partial ? partial[i] : 0) : bytes;
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost,
                                latency[level] + (far ? mem->far_extra : 0));
     lv->transactions++;
     lv->bytes += bytes;
@@ -384,7 +405,8 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
 
 guint64
 sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
-                        const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out)
+                        const guint8 *sectors, const guint8 *partial, SmCacheOp op, gboolean write,
+                        SmCacheOutcome *out)
 {
   guint64 rest_lines[SM_MEMORY_MAX_LINES];
   guint8 rest_sectors[SM_MEMORY_MAX_LINES];
@@ -392,7 +414,8 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
   guint64 last = now;
   guint m = sm_memory_l1_access(mem, sm, now, n, lines, sectors, op, write, out, &last, rest_lines,
                                 rest_sectors);
-  guint64 l2_last = sm_memory_l2_access(mem, sm, now, m, rest_lines, rest_sectors, write, out);
+  guint64 l2_last = sm_memory_l2_access(mem, sm, now, m, rest_lines, rest_sectors,
+                                        write ? partial : NULL, write, out);
   last = MAX(last, l2_last); /* (MAX evaluates twice) */
   sm_memory_count_issued(mem, sm, n);
   return last;

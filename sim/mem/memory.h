@@ -45,6 +45,9 @@ typedef struct {
   guint64 *latency_cum;   /* cumulative weights scaled to 2^32 */
   guint16 *latency_guide; /* per 1/2^SM_LATENCY_GUIDE_BITS of [0, 2^32): the first bin to try */
   guint channel_mask;     /* channels - 1 when a power of two (hash % channels by a mask) */
+  /* stores (write_costs): a line's channel time in bytes, its request and each sector's */
+  gboolean write_costs;
+  guint write_request, write_sector, partial_sector;
   guint64 transactions, bytes; /* all of them; bytes read + written */
   guint64 write_bytes;         /* bytes of stores */
 } SmMemLevel;
@@ -128,22 +131,26 @@ guint64 sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now
 /* Sends @n transactions through the caches: transaction i to line @lines[i], its sectors
  * @sectors[i] (one bit per sector).  A load looks in the SM's L1 (when @op lets the L1 keep
  * it), then in its near L2 partition, then in the line's home partition, then goes to the miss
- * level; each level it reaches keeps the line.  A store writes through the L1 into the L2.
- * @out (may be NULL) gets where the sectors were found.  Returns the last completion. */
+ * level; each level it reaches keeps the line.  A store writes through the L1 into the L2;
+ * @partial (NULL: none) has, for a store, the sectors of each line it writes only in part.
+ * @out (may be NULL) gets where the sectors were found.
+ * Returns the last completion. */
 guint64 sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
-                                const guint8 *sectors, SmCacheOp op, gboolean write,
-                                SmCacheOutcome *out);
+                                const guint8 *sectors, const guint8 *partial, SmCacheOp op,
+                                gboolean write, SmCacheOutcome *out);
 
 /* sm_memory_access_cached() in its two parts.  The SM's own L1 (nothing else is touched):
  * lines it answers whole complete at @now + its latency (*@last grows to it); the others, with
  * the sectors still wanted, go to @rest_lines and @rest_sectors (room for @n), and their count
- * is returned.  Then the L2 and the levels behind it for those: returns the last completion (at
- * least @now).  Neither counts the transactions in flight: sm_memory_count_issued(). */
+ * is returned (a store's: all of them, in order).  Then the L2 and the levels behind it for
+ * those: returns the last completion (at least @now).  Neither counts the transactions in
+ * flight: sm_memory_count_issued(). */
 guint sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
                           const guint8 *sectors, SmCacheOp op, gboolean write, SmCacheOutcome *out,
                           guint64 *last, guint64 *rest_lines, guint8 *rest_sectors);
 guint64 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
-                            const guint8 *sectors, gboolean write, SmCacheOutcome *out);
+                            const guint8 *sectors, const guint8 *partial, gboolean write,
+                            SmCacheOutcome *out);
 
 /* @n transactions of SM @sm entered the memory system: in flight until their completion
  * events (the LD/ST unit's count against max_outstanding, and its peak). */

@@ -207,7 +207,8 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
                                         "got -3"},
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
                                "(known keys: latency_cycles, bytes_per_cycle, channels, "
-                               "min_access_bytes, service, latency_histogram)"},
+                               "min_access_bytes, write_request_bytes, write_sector_bytes, "
+                               "partial_sector_bytes, service, latency_histogram)"},
       {"schedulers=x", "--set schedulers: expected a whole number, got 'x'"},
       {"alpha", "--set alpha: expected KEY=VALUE"},
       {"alpha=", "--set alpha: empty value"},

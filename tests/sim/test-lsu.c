@@ -57,10 +57,10 @@ START_TEST(test_stores_pay_lines_partial_sectors_and_data)
   g_autofree CfgGpu *g = h100_like();
   SmLsu l;
   sm_lsu_init(&l, g, 1);
-  guint8 whole[32] = {0}, one[32], four[32];
+  guint8 whole[32] = {0}, one[32], four[32]; /* the sectors written in part */
   for (guint i = 0; i < 32; i++) {
-    one[i] = 1;
-    four[i] = 4;
+    one[i] = 0x1;
+    four[i] = 0xf;
   }
   /* 128 bytes in one line of whole sectors: the data's 4 cycles, not the line's 1 */
   SmLsuPass p = sm_lsu_pass(&l, 0, 0, TRUE, 1, whole, 128);

@@ -132,7 +132,8 @@ typedef struct {
   } sass;
   struct {
     guint line_bytes, sector_bytes;
-    guint max_outstanding;     /* transactions in flight per SM before lg_throttle */
+    guint max_outstanding;       /* transactions in flight per SM before lg_throttle */
+    guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
     double sm_bytes_per_cycle; /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;              /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];

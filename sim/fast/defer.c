@@ -114,7 +114,7 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
   if (ii->random_lines) /* the lines it draws, from the warp's own generator */
     for (guint i = 0; i < n; i++)
       sm_rng_next(&w->rng);
-  sm_memory_count_issued(&v->mem, d->m, n);
+  sm_memory_count_issued(&v->mem, d->m, n, ii->is_store);
   return SM_PENDING;
 }
 
@@ -156,7 +156,7 @@ sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guin
     memcpy(to_sectors, masks, n);
   }
   r->n_issued = (guint8)n;
-  sm_memory_count_issued(&v->mem, d->m, n);
+  sm_memory_count_issued(&v->mem, d->m, n, ii->is_store);
   if (r->kind == DEFER_CACHED && r->n == 0) {
     guint64 done = r->l1_done + tail; /* the L1 answered it whole */
     if (r->ext != NO_EXT) {

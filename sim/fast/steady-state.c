@@ -201,6 +201,13 @@ walk(SmGpu *sm, Walk *k, guint scope)
       continue;
     put(k, sm->mp[m].n_blocks | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
+    /* the queue for room among the transactions in flight, in its order */
+    const SmLgQueue *q = &sm->mem.lg;
+    put(k, q->len[m]);
+    for (guint i = 0; i < q->len[m]; i++) {
+      guint at = q->head[m] + i;
+      put(k, q->ring[(gsize)m * q->cap + (at >= q->cap ? at - q->cap : at)]);
+    }
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);
   put(k, sm->blocks_retired | (guint64)sm->lg_waiters << 32);

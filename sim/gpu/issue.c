@@ -19,7 +19,7 @@ window_access(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t)
   guint bytes[32];
   for (guint i = 0; i < n; i++)
     bytes[i] = sm_popcount32(sectors[i]) * sm->mem.sector_bytes;
-  sm_memory_count_issued(&sm->mem, w->sm, n);
+  sm_memory_count_issued(&sm->mem, w->sm, n, ii->is_store);
   return sm_memory_access_lines(&sm->mem, w->sm, ii->level, t, n, lines, bytes, ii->is_store);
 }
 
@@ -55,7 +55,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       guint64 line = ii->random_lines ? 0 : sm_rng_next(&w->rng) >> 24;
       base = sm_memory_access(&sm->mem, w->sm, ii->level, t, ii->n_trans, ii->trans_bytes, line,
                               ii->random_lines, ii->is_store, &w->rng);
-      sm_memory_count_issued(&sm->mem, w->sm, ii->n_trans);
+      sm_memory_count_issued(&sm->mem, w->sm, ii->n_trans, ii->is_store);
     }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);

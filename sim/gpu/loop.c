@@ -17,10 +17,46 @@ wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
   return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
 }
 
+/* Whether @w's global access waits for room among its SM's transactions in flight: there is
+ * none, or warps that found none before it are waiting still (it then joins their queue, and
+ * goes when it is the first and there is room: memory.h). */
+static inline gboolean
+lg_throttled(SmGpu *sm, SmWarp *w)
+{
+  SmMemory *mem = &sm->mem;
+  guint m = w->sm, me = (guint)(w - sm->warps);
+  gboolean room = sm_memory_room(mem, m, w->n_trans, sm->info[w->pc].is_store);
+  if (w->lg_queued)
+    return !room || sm_memory_lg_first(mem, m) != me;
+  if (room && sm_memory_lg_waiting(mem, m) == 0)
+    return FALSE;
+  sm_memory_lg_push(mem, m, me);
+  w->lg_queued = 1;
+  return TRUE;
+}
+
+/* @w, the first of its SM's queue for room, issues at @t: the next one is looked at the cycle
+ * after (the room left may be enough for it). */
+static void
+lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  sm_memory_lg_pop(&sm->mem, w->sm);
+  w->lg_queued = 0;
+  guint next = sm_memory_lg_first(&sm->mem, w->sm);
+  if (next == G_MAXUINT)
+    return;
+  const SmWarp *n = &sm->warps[next];
+  SmScheduler *s = &sm->sched[n->sched];
+  if (s->wake[n->pos] > t + 1) {
+    s->wake[n->pos] = t + 1;
+    sm->min_wake[n->sched] = MIN(sm->min_wake[n->sched], t + 1);
+  }
+}
+
 /* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
  * cycle that may change (SM_NEVER: only a memory completion can). */
 static inline guint
-warp_check(const SmGpu *sm, const SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
+warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
 {
   if (w->deps_at > t) {
     *wake = w->deps_at;
@@ -37,8 +73,7 @@ warp_check(const SmGpu *sm, const SmWarp *w, const SmScheduler *s, guint64 t, gu
       return SM_STATE_DISPATCH_STALL;
     return SM_STATE_ELIGIBLE;
   }
-  if (w->space == ISA_SPACE_GLOBAL &&
-      sm->mem.sm_outstanding[w->sm] + w->n_trans > sm->mem.max_outstanding) {
+  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w))) {
     *wake = SM_NEVER;
     return SM_STATE_LG_THROTTLE;
   }
@@ -206,6 +241,8 @@ pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
 static inline guint64
 issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64 t, guint *slots)
 {
+  if (G_UNLIKELY(w->lg_queued))
+    lg_leave(sm, w, t);
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;
   s->last = p;
@@ -215,6 +252,8 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
     /* further independent instructions of the same warp, in order */
     guint64 wake;
     while (*slots > 0 && !w->done && warp_check(sm, w, s, t, &wake) == SM_STATE_ELIGIBLE) {
+      if (G_UNLIKELY(w->lg_queued))
+        lg_leave(sm, w, t);
       sm_issue(sm, s, w, t, sm->issue_width - *slots);
       (*slots)--;
     }

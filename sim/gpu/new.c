@@ -206,6 +206,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),
                  sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
+  sm_memory_lg_init(&sm->mem, sm->warp_slots_per_sm);
   if (kernel->written_before_launch && sm_uses_caches(sm))
     sm_memory_written_before(&sm->mem, kernel->written_before_launch);
 

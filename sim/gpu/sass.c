@@ -507,7 +507,7 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       base =
           sm_memory_access_lines(&sm->mem, w->sm, level, p.enter, n, lines, bytes, ii->is_store) +
           p.tail;
-      sm_memory_count_issued(&sm->mem, w->sm, n);
+      sm_memory_count_issued(&sm->mem, w->sm, n, ii->is_store);
     }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);

@@ -81,6 +81,8 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
   mem->sector_bytes = gpu->memory.sector_bytes;
   mem->max_outstanding = gpu->memory.max_outstanding;
   mem->sm_outstanding = g_new0(guint64, n_sm);
+  mem->sm_stores = g_new0(guint64, n_sm);
+  mem->max_stores = gpu->memory.max_store_outstanding;
   mem->sm_count = n_sm;
   if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
     mem->port_free = g_new0(guint64, n_sm);
@@ -140,8 +142,21 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
 }
 
 void
+sm_memory_lg_init(SmMemory *mem, guint warps_per_sm)
+{
+  SmLgQueue *q = &mem->lg;
+  q->cap = MAX(warps_per_sm, 1u);
+  q->ring = g_new0(guint32, (gsize)mem->sm_count * q->cap);
+  q->head = g_new0(guint, mem->sm_count);
+  q->len = g_new0(guint, mem->sm_count);
+}
+
+void
 sm_memory_clear(SmMemory *mem)
 {
+  g_clear_pointer(&mem->lg.ring, g_free);
+  g_clear_pointer(&mem->lg.head, g_free);
+  g_clear_pointer(&mem->lg.len, g_free);
   for (guint i = 0; i < mem->n_levels; i++) {
     g_clear_pointer(&mem->levels[i].channel_free, g_free);
     g_clear_pointer(&mem->levels[i].latency_bin, g_free);
@@ -149,6 +164,7 @@ sm_memory_clear(SmMemory *mem)
     g_clear_pointer(&mem->levels[i].latency_guide, g_free);
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
+  g_clear_pointer(&mem->sm_stores, g_free);
   g_clear_pointer(&mem->port_free, g_free);
   for (guint s = 0; mem->l1 && s < mem->sm_count; s++)
     sm_cache_clear(&mem->l1[s]);
@@ -197,7 +213,7 @@ channel_of(const SmMemLevel *lv, guint64 line)
  * do: its channel's queue, its completion */
 static inline guint64
 transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
-            guint cost, guint64 latency)
+            guint cost, gboolean write, guint64 latency)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint ch = channel_of(lv, line);
@@ -214,7 +230,8 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
     mem->queued++;
     sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
   }
-  sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, level | ((guint64)sm << 8));
+  sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE,
+                 level | (write ? SM_MEM_DONE_STORE : 0) | ((guint64)sm << 8));
   return done;
 }
 
@@ -225,7 +242,7 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
   SmMemLevel *lv = &mem->levels[level];
   guint64 last = now, latency = draw_latency(lv), total = 0;
   for (guint i = 0; i < n; i++) {
-    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], latency);
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], write, latency);
     last = MAX(last, done);
     total += bytes[i];
   }
@@ -246,7 +263,7 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   guint64 latency = draw_latency(lv);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
-    guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, latency);
+    guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, write, latency);
     last = MAX(last, done);
   }
   lv->transactions += n;
@@ -392,7 +409,7 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
       latency[level] = draw_latency(lv);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
     guint cost = write ? write_cost(mem, lv, want, partial ? partial[i] : 0) : bytes;
-    guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost,
+    guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost, write,
                                latency[level] + (far ? mem->far_extra : 0));
     lv->transactions++;
     lv->bytes += bytes;
@@ -417,7 +434,7 @@ sm_memory_access_cached(SmMemory *mem, guint sm, guint64 now, guint n, const gui
   guint64 l2_last = sm_memory_l2_access(mem, sm, now, m, rest_lines, rest_sectors,
                                         write ? partial : NULL, write, out);
   last = MAX(last, l2_last); /* (MAX evaluates twice) */
-  sm_memory_count_issued(mem, sm, n);
+  sm_memory_count_issued(mem, sm, n, write);
   return last;
 }
 

@@ -71,17 +71,29 @@ typedef enum {
   SM_CACHE_OP_GLOBAL,   /* LDG.STRONG.GPU (ld.global.cg): L2 only */
 } SmCacheOp;
 
+/* The warps of each SM waiting for room among its transactions in flight (lg_throttle), in the
+ * order they found none: room goes to the first of them, as the LD/ST unit takes instructions
+ * in order, so under a level's pace every warp gets its turn.  A ring of warp indices per SM. */
+typedef struct {
+  guint32 *ring; /* n_sm x cap */
+  guint *head, *len;
+  guint cap;
+} SmLgQueue;
+
 typedef struct {
   SmMemLevel levels[CFG_MAX_LEVELS];
   guint n_levels;
   guint line_bytes, sector_bytes;
   guint64 outstanding;     /* transactions in flight, all SMs */
   guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
+  guint64 *sm_stores;      /* per SM: of those, stores' (against max_store_outstanding) */
+  guint64 max_stores;      /* 0: stores have no limit of their own */
   guint sm_count;
   guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;
   guint64 max_outstanding;
   guint64 peak_outstanding;
+  SmLgQueue lg; /* sm_memory_lg_init() */
   /* caches (NULL: none); accesses that name no level go through them */
   SmCache *l1;      /* per SM */
   SmCache *l2;      /* per partition */
@@ -152,14 +164,28 @@ guint64 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const
                             const guint8 *sectors, const guint8 *partial, gboolean write,
                             SmCacheOutcome *out);
 
-/* @n transactions of SM @sm entered the memory system: in flight until their completion
- * events (the LD/ST unit's count against max_outstanding, and its peak). */
+/* A completion event's argument: its level, whether a store's, its SM. */
+#define SM_MEM_DONE_STORE 0x80u
+
+/* @n transactions of SM @sm entered the memory system, a store's when @store: in flight until
+ * their completion events (the LD/ST unit's counts against max_outstanding and
+ * max_store_outstanding, and the peak of the first). */
 static inline void
-sm_memory_count_issued(SmMemory *mem, guint sm, guint n)
+sm_memory_count_issued(SmMemory *mem, guint sm, guint n, gboolean store)
 {
   mem->outstanding += n;
   mem->sm_outstanding[sm] += n;
   mem->peak_outstanding = MAX(mem->peak_outstanding, mem->sm_outstanding[sm]);
+  if (store)
+    mem->sm_stores[sm] += n;
+}
+
+/* Whether SM @sm has room for @n more transactions in flight (a store's when @store). */
+static inline gboolean
+sm_memory_room(const SmMemory *mem, guint sm, guint n, gboolean store)
+{
+  return mem->sm_outstanding[sm] + n <= mem->max_outstanding &&
+         (!store || !mem->max_stores || mem->sm_stores[sm] + n <= mem->max_stores);
 }
 
 /* Whether an SM's L1 keeps loads of kind @op (caches.l1.loads). */
@@ -170,10 +196,46 @@ gboolean sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op);
 void sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
                     SmCacheOp op, gboolean l1);
 
+/* Room in SM @sm's queue of lg_throttle for @warps_per_sm warps. */
+void sm_memory_lg_init(SmMemory *mem, guint warps_per_sm);
+
+/* The first warp of SM @sm's queue (G_MAXUINT: none), one more at its end, the first gone. */
+static inline guint
+sm_memory_lg_first(const SmMemory *mem, guint sm)
+{
+  const SmLgQueue *q = &mem->lg;
+  return q->len[sm] ? q->ring[(gsize)sm * q->cap + q->head[sm]] : G_MAXUINT;
+}
+
+static inline guint
+sm_memory_lg_waiting(const SmMemory *mem, guint sm)
+{
+  return mem->lg.len[sm];
+}
+
+static inline void
+sm_memory_lg_push(SmMemory *mem, guint sm, guint warp)
+{
+  SmLgQueue *q = &mem->lg;
+  g_assert(q->len[sm] < q->cap);
+  guint at = q->head[sm] + q->len[sm]++;
+  q->ring[(gsize)sm * q->cap + (at >= q->cap ? at - q->cap : at)] = warp;
+}
+
+static inline void
+sm_memory_lg_pop(SmMemory *mem, guint sm)
+{
+  SmLgQueue *q = &mem->lg;
+  q->len[sm]--;
+  q->head[sm] = q->head[sm] + 1 == q->cap ? 0 : q->head[sm] + 1;
+}
+
 /* A completion event fired; @arg is the event's argument. */
 static inline void
 sm_memory_complete(SmMemory *mem, guint64 arg)
 {
   mem->outstanding--;
   mem->sm_outstanding[arg >> 8]--;
+  if (arg & SM_MEM_DONE_STORE)
+    mem->sm_stores[arg >> 8]--;
 }

@@ -17,6 +17,7 @@ typedef struct SmWarp {
   guint8 state;     /* SmState since state_since */
   guint16 sched;    /* scheduler index (all SMs' schedulers numbered together) */
   guint8 local;     /* ... within its SM */
+  guint8 lg_queued; /* in its SM's queue for room among the transactions in flight (memory.h) */
   guint16 pos;      /* its position in that scheduler's warps[] */
   guint8 unit;      /* IsaUnit of the instruction at pc */
   guint8 space;     /* IsaSpace of the instruction at pc */

@@ -547,6 +547,49 @@ START_TEST(test_waves_sass_against_stream)
 }
 END_TEST
 
+/* Stores held to their level's pace: 8 warps an SM on 2 SMs, each storing 8 times 32 lines of
+ * one partial sector (mempipe's lines, st_l2 x32), to an L2 of 8 bytes a cycle an SM: 250 bytes
+ * a line (126 + 124), 1 000 cycles a store, 64 000 for an SM's 64.  With the H100's 256 store
+ * transactions in flight the warps issue at that pace, taking turns (each warp's span between
+ * its clock reads close to the others'); without a limit of their own they issue at once and
+ * wait at their exit.  The end is the L2's either way. */
+START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
+{
+  guint64 cycles[2];
+  for (guint i = 0; i < 2; i++) {
+    const char *sets[] = {"op=st_l2",
+                          "layout=packed",
+                          "lines=32",
+                          "warps_per_sm=8",
+                          "sms=2",
+                          "sm_count=2",
+                          "iters=8",
+                          "memory.l2.bytes_per_cycle=8",
+                          i ? "memory.max_store_outstanding=0" : NULL,
+                          NULL};
+    TestRun *run =
+        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
+    sm_run(run->sm);
+    ck_assert(sm_error(run->sm) == NULL);
+    const SmStats *st = sm_stats(run->sm);
+    cycles[i] = st->cycles;
+    ck_assert_uint_ge(st->cycles, 64000);
+    ck_assert_uint_le(st->cycles, 64000 + 4000);
+    if (i == 0) {
+      ck_assert_msg(st->clock_median > 0.7 * (double)st->cycles &&
+                        st->clock_max < 1.25 * (double)st->clock_min,
+                    "median %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                    " of %" G_GUINT64_FORMAT,
+                    st->clock_median, st->clock_min, st->clock_max, st->cycles);
+    } else {
+      ck_assert_msg(st->clock_max < 0.05 * (double)st->cycles, "%" G_GUINT64_FORMAT, st->clock_max);
+    }
+    test_run_free(run);
+  }
+  ck_assert_uint_eq(cycles[0], cycles[1]);
+}
+END_TEST
+
 /* banks.yaml's chase is the SASS's: the cycles between a warp's clock reads around the SASS
  * loop and the stream's whole run agree within 0.1 % for 1, 16 and 32 lanes a bank, one and two
  * warps (every pass of a 32-way conflict included) */
@@ -637,6 +680,7 @@ sass_suite(void)
   tcase_add_test(tc, test_a_copy_through_the_caches_writes_back_what_it_stores);
   tcase_add_test(tc, test_waves_sass_against_stream);
   tcase_add_test(tc, test_banks_sass_against_stream);
+  tcase_add_test(tc, test_stores_are_held_to_their_levels_pace_in_turns);
   tcase_add_test(tc, test_clock_reads_time_the_loop);
   tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
   suite_add_tcase(s, tc);

@@ -320,6 +320,12 @@ cfg_gpu_load(const CfgNode *root, GError **error)
 {
   g_autoptr(CfgGpu) g = g_new0(CfgGpu, 1);
   set_defaults(g);
+  if (cfg_is_kernel_file(root))
+    return (cfg_fail(error, root,
+                     "this is a kernel file (it has 'stream', 'function' or 'params'), not a GPU: "
+                     "the GPU file comes first (smsim run GPU.yaml KERNEL.yaml; smsim describe "
+                     "KERNEL.yaml lists a kernel's parameters)"),
+            NULL);
   if (!cfg_load_fields(root, "the GPU file", top_fields, G_N_ELEMENTS(top_fields), g, error))
     return NULL;
   if (!cfg_load_fields(cfg_node_get(root, "limits"), "limits", limit_fields,

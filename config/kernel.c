@@ -20,7 +20,7 @@ static const CfgField kernel_fields[] = {
     {.key = "warps_per_sm",
      .type = CFG_FIELD_UINT,
      .min = 1,
-     .max = 1024,
+     .max = 1u << 20, /* the GPU's limits (at most 1 024) say more: check_launch() */
      .unit = "warps",
      .doc = "resident warps (alternative to threads_per_block x blocks_per_sm)"},
     {.key = "threads_per_block",
@@ -32,7 +32,7 @@ static const CfgField kernel_fields[] = {
     {.key = "blocks_per_sm",
      .type = CFG_FIELD_UINT,
      .min = 1,
-     .max = 1024,
+     .max = 1u << 20, /* the GPU's limits (at most 1 024) say more: check_launch() */
      .unit = "blocks",
      .doc = "resident blocks"},
     {.key = "registers_per_thread",
@@ -177,7 +177,7 @@ launch_value(const CfgNode *node, const CfgField *f, GHashTable *params, guint64
     return cfg_fail(error, node, "'%s' must be a number, got '%s'", f->key, str);
   double r = round(v);
   if (!isfinite(v) || fabs(v - r) > 1e-9 || r < f->min || r > f->max)
-    return cfg_fail(error, node, "'%s' must be a whole number from %g to %g, got %g", f->key,
+    return cfg_fail(error, node, "'%s' must be a whole number from %.0f to %.0f, got %.15g", f->key,
                     f->min, f->max, v);
   *out = (guint64)r;
   return TRUE;
@@ -318,8 +318,23 @@ check_ops(const CfgKernel *k, const CfgNode *stream, const CfgGpu *gpu, GError *
   return TRUE;
 }
 
+static gboolean check_launch_fits(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu,
+                                  GError **error);
+
+/* Whether the launch fits the GPU; if not, a CFG_ERROR_IMPOSSIBLE error saying why. */
 static gboolean
 check_launch(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **error)
+{
+  GError *local = NULL;
+  if (check_launch_fits(k, root, gpu, &local))
+    return TRUE;
+  local->code = CFG_ERROR_IMPOSSIBLE;
+  g_propagate_error(error, local);
+  return FALSE;
+}
+
+static gboolean
+check_launch_fits(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GError **error)
 {
   const CfgNode *at = cfg_node_get(root, "warps_per_sm");
   if (!at)
@@ -423,6 +438,11 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
   g_autoptr(CfgKernel) k = g_new0(CfgKernel, 1);
   k->name = g_strdup("unnamed kernel");
   k->description = g_strdup("");
+  if (cfg_is_gpu_file(root))
+    return (cfg_fail(error, root,
+                     "this is a GPU file (it has 'schedulers', 'units' or 'memory'), not a "
+                     "kernel: the GPU file comes first (smsim run GPU.yaml KERNEL.yaml)"),
+            NULL);
   for (guint i = 0; i < root->keys->len; i++) {
     const CfgNode *key = g_ptr_array_index(root->keys, i);
     if (cfg_kernel_field(key->value) == NULL) {

@@ -636,3 +636,73 @@ cfg_fail_at(GError **error, const char *path, guint line, guint col, const char 
   g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u:%u: %s", path, line, col, msg);
   return FALSE;
 }
+
+gboolean
+cfg_is_kernel_file(const CfgNode *root)
+{
+  gboolean kernel = cfg_node_get(root, "stream") || cfg_node_get(root, "function") ||
+                    cfg_node_get(root, "params");
+  return kernel && !cfg_node_get(root, "schedulers") && !cfg_node_get(root, "memory");
+}
+
+gboolean
+cfg_is_gpu_file(const CfgNode *root)
+{
+  gboolean gpu = cfg_node_get(root, "schedulers") || cfg_node_get(root, "units") ||
+                 cfg_node_get(root, "memory");
+  return gpu && !cfg_node_get(root, "stream") && !cfg_node_get(root, "function") &&
+         !cfg_node_get(root, "params");
+}
+
+/* The text of a comment that starts after column @from of @line ("  # a b" -> "a b"), or NULL:
+ * a '#' outside quotes, after a blank or at the line's start. */
+static const char *
+comment_in(const char *line, gsize from)
+{
+  char quote = 0;
+  for (gsize i = from; line[i]; i++) {
+    char c = line[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      const char *t = line + i + 1;
+      while (*t == ' ')
+        t++;
+      return t;
+    }
+  }
+  return NULL;
+}
+
+char *
+cfg_node_comment(const CfgNode *key)
+{
+  if (key->source == NULL || key->line == 0)
+    return NULL;
+  char **lines = key->source->lines;
+  guint n = g_strv_length(lines);
+  if (key->line > n)
+    return NULL;
+  const char *c = comment_in(lines[key->line - 1], key->col ? key->col - 1 : 0);
+  if (c == NULL)
+    return NULL;
+  g_autofree char *first = g_strchomp(g_strdup(c));
+  GString *out = g_string_new(first);
+  /* lines below holding only a comment, indented deeper than the key, continue it */
+  for (guint l = key->line; l < n; l++) {
+    const char *s = lines[l];
+    gsize indent = 0;
+    while (s[indent] == ' ')
+      indent++;
+    if (s[indent] != '#' || indent < key->col)
+      break;
+    const char *more = s + indent + 1;
+    while (*more == ' ')
+      more++;
+    g_autofree char *text = g_strchomp(g_strdup(more));
+    g_string_append_printf(out, " %s", text);
+  }
+  return g_string_free(out, FALSE);
+}

@@ -13,10 +13,12 @@
 GQuark cfg_error_quark(void);
 
 typedef enum {
-  CFG_ERROR_IO,      /* file cannot be read */
-  CFG_ERROR_SYNTAX,  /* not YAML, or YAML smsim does not accept (aliases, several documents) */
-  CFG_ERROR_INVALID, /* unknown key, wrong type, value out of range */
-  CFG_ERROR_LIMIT,   /* a run reached its cycle limit (not bad input: exit status 1) */
+  CFG_ERROR_IO,         /* file cannot be read */
+  CFG_ERROR_SYNTAX,     /* not YAML, or YAML smsim does not accept (aliases, several documents) */
+  CFG_ERROR_INVALID,    /* unknown key, wrong type, value out of range */
+  CFG_ERROR_LIMIT,      /* a run reached its cycle limit (not bad input: exit status 1) */
+  CFG_ERROR_IMPOSSIBLE, /* a launch this GPU cannot hold (warps, blocks, registers, shared
+                           memory): bad input, but a sweep passes over such points */
 } CfgErrorCode;
 
 typedef enum { CFG_NODE_SCALAR, CFG_NODE_MAP, CFG_NODE_SEQ } CfgNodeKind;
@@ -34,6 +36,15 @@ struct CfgNode {
   GPtrArray *keys;   /* maps: scalar key nodes, in file order */
   GPtrArray *items;  /* maps: values (parallel to keys); sequences: items */
 };
+
+/* What a root looks like: a kernel file (it has stream, function or params and no GPU section)
+ * or a GPU file (schedulers, units or memory, and none of the kernel's). */
+gboolean cfg_is_kernel_file(const CfgNode *root);
+gboolean cfg_is_gpu_file(const CfgNode *root);
+
+/* The comment written after @key on its line, with the comment-only lines below it that are
+ * indented deeper (joined by blanks), or NULL: a parameter's meaning (smsim describe). */
+char *cfg_node_comment(const CfgNode *key);
 
 /* Reads a text file; errors as "path: cannot read: ..." or "path:1:1: not a UTF-8 text file". */
 gboolean cfg_read_text(const char *path, char **text, GError **error);

@@ -1,6 +1,7 @@
 /* smsim describe: a GPU file with its defaults filled in and the model values derived from it
  * (peaks, Little's-law warps). */
 #include <stdio.h>
+#include <string.h>
 
 #include "../study/model.h"
 #include "cli.h"
@@ -75,6 +76,60 @@ describe_derived(const CfgGpu *g, GString *out)
   }
 }
 
+/* A kernel file: its name, description, parameters with their defaults and meanings (the
+ * comments written beside them), and what they must satisfy. */
+static void
+describe_kernel(const char *path, const CfgNode *root, GString *out)
+{
+  const CfgNode *name = cfg_node_get(root, "name"), *desc = cfg_node_get(root, "description");
+  g_string_append_printf(out, "# %s: a kernel file (smsim run GPU.yaml %s --set NAME=VALUE ...)\n",
+                         path, path);
+  if (name && name->kind == CFG_NODE_SCALAR)
+    g_string_append_printf(out, "name: %s\n", name->value);
+  if (desc && desc->kind == CFG_NODE_SCALAR) {
+    g_autofree char *d = g_strstrip(g_strdup(desc->value));
+    g_string_append_printf(out, "description: %s\n", d);
+  }
+  const CfgNode *params = cfg_node_get(root, "params");
+  if (params && params->kind == CFG_NODE_MAP && params->keys->len > 0) {
+    GPtrArray *heads = g_ptr_array_new_with_free_func(g_free);
+    gsize width = 0;
+    for (guint i = 0; i < params->keys->len; i++) {
+      const CfgNode *k = g_ptr_array_index(params->keys, i),
+                    *v = g_ptr_array_index(params->items, i);
+      char *head = g_strdup_printf("  %s: %s", k->value,
+                                   v->kind == CFG_NODE_SCALAR ? v->value : "(not a value)");
+      width = MAX(width, strlen(head));
+      g_ptr_array_add(heads, head);
+    }
+    g_string_append_printf(out, "%-*s # the default, and what it means\n", (int)width, "params:");
+    for (guint i = 0; i < params->keys->len; i++) {
+      g_autofree char *meaning = cfg_node_comment(g_ptr_array_index(params->keys, i));
+      const char *head = g_ptr_array_index(heads, i);
+      if (meaning)
+        g_string_append_printf(out, "%-*s # %s\n", (int)width, head, meaning);
+      else
+        g_string_append_printf(out, "%s\n", head);
+    }
+    g_ptr_array_free(heads, TRUE);
+  } else {
+    g_string_append(out, "params: {}   # none: the file sets everything itself\n");
+  }
+  const CfgNode *req = cfg_node_get(root, "require");
+  if (req && req->kind == CFG_NODE_SEQ && req->items->len > 0) {
+    g_string_append(out, "require:     # what the parameters must satisfy\n");
+    for (guint i = 0; i < req->items->len; i++) {
+      const CfgNode *r = g_ptr_array_index(req->items, i);
+      const CfgNode *that = r->kind == CFG_NODE_MAP ? cfg_node_get(r, "that") : NULL;
+      const CfgNode *why = r->kind == CFG_NODE_MAP ? cfg_node_get(r, "else") : NULL;
+      if (why && why->kind == CFG_NODE_SCALAR)
+        g_string_append_printf(out, "  - %s\n", why->value);
+      else if (that && that->kind == CFG_NODE_SCALAR)
+        g_string_append_printf(out, "  - %s\n", that->value);
+    }
+  }
+}
+
 int
 sm_cmd_describe(int argc, char **argv)
 {
@@ -82,12 +137,27 @@ sm_cmd_describe(int argc, char **argv)
   const GOptionEntry entries[] = {
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key (dotted path)", "KEY=VALUE"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  if (!sm_cli_parse("describe", "GPU.yaml - print a GPU with defaults and derived values", entries,
-                    &argc, &argv))
+  if (!sm_cli_parse("describe",
+                    "GPU.yaml|KERNEL.yaml - print a GPU with defaults and derived values, or a "
+                    "kernel's parameters with their defaults and meanings",
+                    entries, &argc, &argv))
     return 2;
   if (argc != 2)
-    return sm_cli_usage("describe needs GPU.yaml");
+    return sm_cli_usage("describe needs GPU.yaml or KERNEL.yaml");
   GError *error = NULL;
+  {
+    g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);
+    if (root == NULL)
+      return sm_cli_fail(error);
+    if (cfg_is_kernel_file(root)) {
+      if (sets)
+        return sm_cli_usage("describe KERNEL.yaml takes no --set (it lists the defaults)");
+      g_autoptr(GString) out = g_string_new(NULL);
+      describe_kernel(argv[1], root, out);
+      fputs(out->str, stdout);
+      return 0;
+    }
+  }
   g_autoptr(CfgGpu) g = cfg_gpu_load_file_with_sets(argv[1], (const char *const *)sets, &error);
   if (g == NULL)
     return sm_cli_fail(error);

@@ -76,8 +76,8 @@ sm_cmd_occupancy(int argc, char **argv)
     g_string_append_printf(out, "  shared memory  %4u   (no shared memory given)\n",
                            o.limit_blocks[CFG_LIMIT_SHARED_MEMORY]);
   g_autofree char *binds = cfg_occupancy_binding(&o);
-  g_string_append_printf(out, "limited by     %s\nresident       %u blocks, %u warps per SM\n",
-                         binds, o.blocks, o.warps);
+  g_string_append_printf(out, "limited by     %s\nresident       %u block%s, %u warps per SM\n",
+                         binds, o.blocks, o.blocks == 1 ? "" : "s", o.warps);
   g_string_append_printf(out, "occupancy      %.3f (theoretical: %u of %u warps)\n", o.occupancy,
                          o.warps, g->limits.max_warps);
   g_string_append_printf(out,

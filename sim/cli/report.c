@@ -23,12 +23,14 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
   g_string_append_printf(out, "gpu         %s\n", gpu->name);
   g_string_append_printf(out, "kernel      %s:", k->name);
   params_line(k, out);
-  g_string_append_printf(out, "\nwarps       %u per SM (%u blocks of %u threads), %u schedulers",
-                         k->warps_per_sm, k->blocks_per_sm, k->threads_per_block, s->schedulers);
+  g_string_append_printf(out, "\nwarps       %u per SM (%u block%s of %u threads), %u schedulers",
+                         k->warps_per_sm, k->blocks_per_sm, k->blocks_per_sm == 1 ? "" : "s",
+                         k->threads_per_block, s->schedulers);
   if (s->n_sm > 1)
     g_string_append_printf(out, ", %u SMs", s->n_sm);
   if (k->grid_blocks != k->blocks_per_sm * MAX(s->n_sm, 1u))
-    g_string_append_printf(out, "; grid of %u blocks", k->grid_blocks);
+    g_string_append_printf(out, "; grid of %u block%s", k->grid_blocks,
+                           k->grid_blocks == 1 ? "" : "s");
   g_string_append_c(out, '\n');
   g_string_append_printf(out, "cycles      %" G_GUINT64_FORMAT, s->cycles);
   /* how the loop got there: cycles jumped over, SMs stepped as one */

@@ -399,6 +399,11 @@ sm_cmd_sweep(int argc, char **argv)
   if (!cfg_run_source_init(&src, argv[1], argv[2], &error))
     return sm_cli_fail(error);
   sm_sweep_make_points(sw);
+  g_autoptr(GPtrArray) dropped = g_ptr_array_new_with_free_func(g_free);
+  if (!sm_sweep_drop_impossible(sw, &src, (const char *const *)sets, dropped, &error))
+    return sm_cli_fail(error);
+  for (guint i = 0; i < dropped->len && sm_dist_rank() == 0; i++)
+    g_printerr("smsim sweep: %s\n", (const char *)g_ptr_array_index(dropped, i));
   SmPlotY plot_y = {0};
   if (!choose_plot_y(sw, &o, plot_y_spec, (const char *const *)sets, &plot_y))
     return 2;

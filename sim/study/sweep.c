@@ -193,6 +193,45 @@ sm_sweep_make_points(SmSweep *sw)
   }
 }
 
+gboolean
+sm_sweep_drop_impossible(SmSweep *sw, const CfgRunSource *src, const char *const *sets,
+                         GPtrArray *dropped, GError **error)
+{
+  GError *first = NULL;
+  guint nv = sw->varies->len, kept = 0, n = sw->points->len;
+  for (guint p = 0; p < n; p++) {
+    char **point = g_ptr_array_index(sw->points, kept);
+    CfgGpu *g = NULL;
+    CfgKernel *k = NULL;
+    GError *e = NULL;
+    if (cfg_load_run_text(src, sets, (const char *const *)point, &g, &k, &e)) {
+      cfg_gpu_free(g);
+      cfg_kernel_free(k);
+      kept++;
+      continue;
+    }
+    if (!g_error_matches(e, CFG_ERROR, CFG_ERROR_IMPOSSIBLE)) {
+      g_clear_error(&first);
+      g_propagate_error(error, e);
+      return FALSE;
+    }
+    g_autofree char *where = g_strjoinv(" ", point);
+    g_ptr_array_add(dropped, g_strdup_printf("%s: left out, it cannot run: %s", where, e->message));
+    if (first == NULL)
+      first = e;
+    else
+      g_error_free(e);
+    g_ptr_array_remove_index(sw->points, kept);
+    g_array_remove_range(sw->index, kept * nv, nv);
+  }
+  if (kept == 0) { /* nothing left to run: the first reason is the error */
+    g_propagate_error(error, first);
+    return FALSE;
+  }
+  g_clear_error(&first);
+  return TRUE;
+}
+
 const char *const sm_sweep_columns[] = {"cycles",
                                         "ipc_total",
                                         "ipc_alu",

@@ -36,6 +36,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmSweep, sm_sweep_free)
 gboolean sm_sweep_add_vary(SmSweep *sweep, SmVary *vary, GError **error);
 /* Makes the points: the last varied key changes fastest. */
 void sm_sweep_make_points(SmSweep *sweep);
+/* Leaves out the points this GPU cannot hold (their launch's warps, blocks, registers or shared
+ * memory: CFG_ERROR_IMPOSSIBLE), adding a line for each to @dropped; FALSE with an error when
+ * another error stops a point, or when no point is left (the first one's reason). */
+gboolean sm_sweep_drop_impossible(SmSweep *sweep, const CfgRunSource *src, const char *const *sets,
+                                  GPtrArray *dropped, GError **error);
 /* The value of vary @vary at point @point. */
 const char *sm_sweep_value(const SmSweep *sweep, guint point, guint vary);
 

@@ -158,7 +158,7 @@ START_TEST(test_set_gives_lists)
       {"block_passes=[1,-2]", "--set block_passes: 'pass count' must be a whole number from 0 "
                               "to 1e+06, got -2"},
       {"written_before_launch=-1",
-       "'written_before_launch' must be a whole number from 0 to 1e+15, got -1"},
+       "'written_before_launch' must be a whole number from 0 to 1000000000000000, got -1"},
       {"memory.dram.latency_histogram=[[500, 1], [900]]",
        "--set memory.dram.latency_histogram: expected a pair [cycles, weight]"},
       {"memory.dram.latency_histogram=700", "--set memory.dram.latency_histogram: "

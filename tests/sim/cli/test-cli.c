@@ -16,7 +16,8 @@ START_TEST(test_run_prints_every_result)
   g_autofree char *out = NULL, *err = NULL;
   ck_assert_int_eq(test_smsim(args, &out, &err), 0);
   ck_assert_str_eq(err, "");
-  const char *expect[] = {"cycles ", "issued      240 warp-instructions: alu 160 sfu 0 ldst 80",
+  const char *expect[] = {"warps       8 per SM (1 block of 256 threads), 4 schedulers\n",
+                          "cycles ", "issued      240 warp-instructions: alu 160 sfu 0 ldst 80",
                           "IPC/SM ", "requests/cycle", "bytes/cycle", "mean load latency",
                           "theoretical 0.125, achieved", "long_scoreboard", "not_selected",
                           "lg_throttle", "issue slots",
@@ -138,6 +139,52 @@ START_TEST(test_describe_fills_defaults_and_derives_peaks)
 }
 END_TEST
 
+/* A kernel file described: its parameters with their defaults and the comments beside them
+ * (continued on the comment lines below), and its requirements' messages. */
+START_TEST(test_describe_lists_a_kernels_parameters)
+{
+  const char *args[] = {"describe", MIX, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  const char *expect[] = {
+      "name: mix\n", "  alpha: 8           # FADDs per other instruction (arithmetic intensity)\n",
+      "  window: 1073741824 # level cached: bytes the loads chase a random cycle over (the "
+      "measurement: 1 GiB for gmem, stride2 and random, 8 MiB for l2)\n",
+      NULL};
+  for (guint i = 0; expect[i]; i++)
+    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+  const char *lines[] = {"describe", "isa/kernels/h100/mempipe-lines.yaml", NULL};
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(test_smsim(lines, &out2, &err2), 0);
+  ck_assert_ptr_nonnull(strstr(out2, "  iters: 64\n")); /* no comment: none printed */
+  ck_assert_ptr_nonnull(strstr(out2, "require:     # what the parameters must satisfy\n"
+                                     "  - op is ld_l1, ld_l2, ld_dram, st_l2 or st_dram\n"));
+}
+END_TEST
+
+/* A sweep leaves out the points the GPU cannot hold, a line each on stderr, and runs the others;
+ * with none left it fails with the first one's reason. */
+START_TEST(test_a_sweep_leaves_out_impossible_points)
+{
+  const char *args[] = {"sweep", H100,       MIX, "--vary", "warps_per_sm=1,32,200",
+                        "--set", "groups=8", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+  ck_assert_str_eq(err, "smsim sweep: warps_per_sm=200: left out, it cannot run: "
+                        "isa/kernels/mix.yaml:35:15: 200 warps per SM is impossible: the GPU "
+                        "holds at most 64 (parameters set with --set: warps_per_sm=200, "
+                        "groups=8)\n");
+  ck_assert_ptr_nonnull(strstr(out, "\n             1 "));
+  ck_assert_ptr_nonnull(strstr(out, "\n            32 "));
+  ck_assert_ptr_null(strstr(out, "200"));
+  const char *none[] = {"sweep", H100, MIX, "--vary", "warps_per_sm=100,200", NULL};
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(test_smsim(none, &out2, &err2), 2);
+  ck_assert_ptr_nonnull(strstr(err2, "100 warps per SM is impossible"));
+  ck_assert_ptr_null(strstr(err2, "200"));
+}
+END_TEST
+
 /* Bad input: exactly one line on stderr, nothing on stdout, exit status 2. */
 static void
 assert_rejected(const char *const *args, const char *expect)
@@ -200,6 +247,15 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, MIX, "--set", "alpha=lots", NULL}, "'lots' is not a number"},
       {{"run", MAXWELL, MIX, "--set", "warps_per_sm=100", NULL},
        "100 warps per SM is impossible: the GPU holds at most 64"},
+      {{"run", H100, MIX, "--set", "warps_per_sm=2000", NULL},
+       "2000 warps per SM is impossible: the GPU holds at most 64"},
+      {{"run", MIX, H100, NULL},
+       "mix.yaml:14:1: this is a kernel file (it has 'stream', 'function' or 'params'), not a "
+       "GPU: the GPU file comes first"},
+      {{"run", H100, H100, NULL},
+       "h100.yaml:5:1: this is a GPU file (it has 'schedulers', 'units' or 'memory'), not a "
+       "kernel: the GPU file comes first"},
+      {{"describe", MIX, "--set", "alpha=2", NULL}, "describe KERNEL.yaml takes no --set"},
       {{"run", MAXWELL, NULL}, "run needs GPU.yaml and KERNEL.yaml"},
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
@@ -222,6 +278,8 @@ cli_suite(void)
   tcase_add_test(tc, test_two_runs_print_identical_bytes);
   tcase_add_test(tc, test_no_fast_forward_prints_the_same_numbers);
   tcase_add_test(tc, test_describe_fills_defaults_and_derives_peaks);
+  tcase_add_test(tc, test_describe_lists_a_kernels_parameters);
+  tcase_add_test(tc, test_a_sweep_leaves_out_impossible_points);
   suite_add_tcase(s, tc);
   TCase *bad = tcase_create("bad input");
   tcase_add_test(bad, test_bad_input_is_one_line_and_exit_two);

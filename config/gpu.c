@@ -37,7 +37,7 @@ static const CfgField top_fields[] = {
        "oldest / youngest: a scheduler issues from the warps of the earliest / latest launched "
        "block that has one ready, by policy among them (each block keeps its own round-robin "
        "place); none: all warps alike"),
-    F("sm_count", CFG_FIELD_UINT, sm_count, 1, 1024, "SMs",
+    F("sm_count", CFG_FIELD_UINT, sm_count, 1, CFG_MAX_SM_COUNT, "SMs",
       "SMs simulated together; memory bandwidth and channels are per SM and add up"),
     F("launch_cycles", CFG_FIELD_UINT, launch_cycles, 0, 1u << 24, "cycles",
       "a kernel lasts this much beyond its warps (from its launch to its first block's start and "

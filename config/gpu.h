@@ -6,6 +6,9 @@
 #include "../isa/isa.h"
 #include "../isa/sass/sass.h"
 
+/* most SMs a GPU file may have (sm_count) */
+#define CFG_MAX_SM_COUNT 1024u
+
 typedef enum {
   CFG_POLICY_LRR,
   CFG_POLICY_GTO,
@@ -134,8 +137,8 @@ typedef struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding;       /* transactions in flight per SM before lg_throttle */
     guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
-    double sm_bytes_per_cycle; /* an SM's own path to the levels (its crossbar port); inf */
-    guint64 seed;              /* addresses and random service times */
+    double sm_bytes_per_cycle;   /* an SM's own path to the levels (its crossbar port); inf */
+    guint64 seed;                /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];
     guint n_levels;
   } memory;

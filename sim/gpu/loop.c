@@ -21,11 +21,14 @@ wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
  * none, or warps that found none before it are waiting still (it then joins their queue, and
  * goes when it is the first and there is room: memory.h). */
 static inline gboolean
-lg_throttled(SmGpu *sm, SmWarp *w)
+lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
 {
   SmMemory *mem = &sm->mem;
   guint m = w->sm, me = (guint)(w - sm->warps);
-  gboolean room = sm_memory_room(mem, m, w->n_trans, sm->info[w->pc].is_store);
+  gboolean store = sm->info[w->pc].is_store;
+  gboolean room = sm_memory_room(mem, m, w->n_trans, store, 0) ||
+                  (store && sm_memory_room(mem, m, w->n_trans, store,
+                                           sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
   if (w->lg_queued)
     return !room || sm_memory_lg_first(mem, m) != me;
   if (room && sm_memory_lg_waiting(mem, m) == 0)
@@ -50,6 +53,8 @@ lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
   if (s->wake[n->pos] > t + 1) {
     s->wake[n->pos] = t + 1;
     sm->min_wake[n->sched] = MIN(sm->min_wake[n->sched], t + 1);
+    if (n->sched == w->sched) /* its scheduler's look this cycle did not see it */
+      sm->lg_woke = n->sched; /* (issue_picked()) */
   }
 }
 
@@ -73,7 +78,7 @@ warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
       return SM_STATE_DISPATCH_STALL;
     return SM_STATE_ELIGIBLE;
   }
-  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w))) {
+  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w, t))) {
     *wake = SM_NEVER;
     return SM_STATE_LG_THROTTLE;
   }
@@ -113,6 +118,7 @@ fire_events(SmGpu *sm, guint64 t)
 {
   SmEvent ev;
   gboolean freed = FALSE;
+  guint64 freed_sms[(CFG_MAX_SM_COUNT + 63) / 64] = {0}; /* the SMs with a completion */
   while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
     switch (ev.kind) {
     case SM_EVENT_BLOCK_LAUNCH:
@@ -124,25 +130,32 @@ fire_events(SmGpu *sm, guint64 t)
     case SM_EVENT_MEM_DONE:
       sm_memory_complete(&sm->mem, ev.arg);
       freed = TRUE;
+      freed_sms[(ev.arg >> 8) / 64] |= G_GUINT64_CONSTANT(1) << ((ev.arg >> 8) % 64);
       break;
     default:
       g_assert_not_reached();
     }
   }
   if (freed && sm->lg_waiters > 0) {
-    /* a view wakes its own SM's warps: only its own completions change what they wait for */
-    guint n = sm->defer ? sm->n_order : sm->n_sched;
+    /* only an SM's own completions change what its warps wait for: its warps wake (a view's are
+     * all its own); the others' stay, counted */
+    guint n = sm->defer ? sm->n_order : sm->n_sched, left = 0;
     for (guint i = 0; i < n; i++) {
-      guint si = sm->defer ? sm->order[i] : i;
+      guint si = sm->defer ? sm->order[i] : i, m = si / sm->sched_per_sm;
+      gboolean own = freed_sms[m / 64] >> (m % 64) & 1;
       SmScheduler *s = &sm->sched[si];
       for (guint p = 0; p < s->n_warps; p++) {
         if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
+          if (!own) {
+            left += sm->warps[s->warps[p]].state == SM_STATE_LG_THROTTLE;
+            continue;
+          }
           s->wake[p] = t;
           sm->min_wake[si] = t;
         }
       }
     }
-    sm->lg_waiters = 0;
+    sm->lg_waiters = left;
   }
 }
 
@@ -473,6 +486,10 @@ issue_picked(SmGpu *sm, SmScheduler *s, guint si, guint64 t, Look *k, Issued *ou
     }
     wake = issue_taken(sm, s, w, p, blk, t, &slots);
     s->wake[p] = wake;
+    if (G_UNLIKELY(sm->lg_woke == si)) { /* a warp of this scheduler is due next cycle */
+      k->smin = MIN(k->smin, t + 1);
+      sm->lg_woke = G_MAXUINT;
+    }
     out->last = w;
     out->last_blk = blk;
     out->others = k->smin;

@@ -111,6 +111,8 @@ struct SmGpu {
   guint n_block_slots, slots_per_sm, warps_per_block; /* block slots: all SMs, per SM */
   SmSharedMemory smem;                                /* each SM's shared memory queue */
   guint lg_waiters; /* warps in lg_throttle until a memory transaction completes */
+  guint lg_woke;    /* the scheduler whose warp lg_leave() (loop.c) woke from its own issue, or
+                       G_MAXUINT: its look this cycle did not see that warp due next cycle */
 
   /* What the SMs share: the memory system below their ports (each SM's port and L1 inside),
    * the block scheduler, the event queue */

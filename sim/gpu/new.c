@@ -68,6 +68,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->n_warps = sm->warp_slots_per_sm * sm->n_sm;
   sm->n_sched = sm->sched_per_sm * sm->n_sm;
   sm->sched = g_new0(SmScheduler, sm->n_sched);
+  sm->lg_woke = G_MAXUINT;
   sm->issue_width = gpu->issue_width;
   sm->dual_issue = gpu->dual_issue;
   sm->policy = gpu->policy;

@@ -20,6 +20,11 @@ sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
   lsu->read = gpu->lsu.store_read_cycles;
   lsu->buffer = gpu->lsu.store_buffer;
   lsu->free = g_new0(guint64, n_sm);
+  lsu->n_sm = n_sm;
+  lsu->staged = g_new0(GArray *, n_sm);
+  lsu->staged_head = g_new0(guint, n_sm);
+  for (guint m = 0; m < n_sm; m++)
+    lsu->staged[m] = g_array_new(FALSE, FALSE, sizeof(SmLsuStaged));
   if (lsu->buffer) {
     lsu->buf_done = g_new0(guint64, (gsize)n_sm * lsu->buffer);
     lsu->buf_head = g_new0(guint, n_sm);
@@ -30,10 +35,16 @@ void
 sm_lsu_clear(SmLsu *lsu)
 {
   g_free(lsu->free);
+  for (guint m = 0; lsu->staged && m < lsu->n_sm; m++)
+    g_array_free(lsu->staged[m], TRUE);
+  g_free(lsu->staged);
+  g_free(lsu->staged_head);
   g_free(lsu->buf_done);
   g_free(lsu->buf_head);
   memset(lsu, 0, sizeof *lsu);
 }
+
+static void forget_staged(SmLsu *lsu, guint m, guint64 t);
 
 /* Stage cycles of a store: its lines, the sectors it writes in part, at least its data's. */
 static guint64
@@ -62,6 +73,9 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint
     p.tail = (guint64)(n - 1) * lsu->return_line;
     return p;
   }
+  SmLsuStaged st = {p.enter, n};
+  forget_staged(lsu, m, t);
+  g_array_append_val(lsu->staged[m], st);
   p.read = t + lsu->read;
   if (lsu->buffer) {
     guint64 *done = &lsu->buf_done[(gsize)m * lsu->buffer];
@@ -71,4 +85,34 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint
     *head = *head + 1 == lsu->buffer ? 0 : *head + 1;
   }
   return p;
+}
+
+/* SM @m's stores the stage was done with before @t - 1 are forgotten. */
+static void
+forget_staged(SmLsu *lsu, guint m, guint64 t)
+{
+  GArray *a = lsu->staged[m];
+  guint *head = &lsu->staged_head[m];
+  const SmLsuStaged *s = (const SmLsuStaged *)(void *)a->data;
+  while (*head < a->len && s[*head].enter + 1 < t)
+    (*head)++;
+  if (*head > 64 && *head * 2 > a->len) {
+    g_array_remove_range(a, 0, *head);
+    *head = 0;
+  }
+}
+
+guint64
+sm_lsu_store_lines_in_stage(SmLsu *lsu, guint m, guint64 t)
+{
+  if (!lsu->on)
+    return 0;
+  forget_staged(lsu, m, t);
+  GArray *a = lsu->staged[m];
+  const guint *head = &lsu->staged_head[m];
+  const SmLsuStaged *s = (const SmLsuStaged *)(void *)a->data;
+  guint64 n = 0;
+  for (guint i = a->len; i-- > *head && s[i].enter > t;)
+    n += s[i].lines;
+  return n;
 }

@@ -21,12 +21,21 @@
 
 #include "../../config/gpu.h"
 
+/* A store taken by the stage: when the stage is done with it, and its lines. */
+typedef struct {
+  guint64 enter;
+  guint64 lines;
+} SmLsuStaged;
+
 typedef struct {
   gboolean on;
+  guint n_sm;
   guint load_line, return_line, store_line, partial_sector, store_bytes, read, buffer;
   guint64 *free;     /* per SM: the cycle the stage is done with the accesses it took */
   guint64 *buf_done; /* per SM x buffer: when the stage is done with each of the last stores */
-  guint *buf_head;   /* per SM: the oldest of them */
+  GArray **staged;   /* per SM: SmLsuStaged of its stores in issue order, from staged_head on */
+  guint *staged_head;
+  guint *buf_head; /* per SM: the oldest of them */
 } SmLsu;
 
 /* What one access gets: when it reaches the L1 (its lines' time in the memory system), what
@@ -40,6 +49,11 @@ typedef struct {
 
 void sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm);
 void sm_lsu_clear(SmLsu *lsu);
+
+/* The lines of SM @m's stores still in its stage at cycle @t: they have not reached the memory
+ * system yet.  Forgets the stores the stage was done with before @t - 1 (the loop asks at a
+ * cycle or the next, never earlier). */
+guint64 sm_lsu_store_lines_in_stage(SmLsu *lsu, guint m, guint64 t);
 
 /* A global access by SM @m at cycle @t of @n lines takes its turn at the stage; a store writes
  * @data_bytes in all and the sectors @partial[i] (a mask) of line i only in part.  With the stage

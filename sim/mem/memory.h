@@ -180,12 +180,15 @@ sm_memory_count_issued(SmMemory *mem, guint sm, guint n, gboolean store)
     mem->sm_stores[sm] += n;
 }
 
-/* Whether SM @sm has room for @n more transactions in flight (a store's when @store). */
+/* Whether SM @sm has room for @n more transactions in flight (a store's when @store, @staged of
+ * its stores' transactions being still in the SM's LD/ST stage: those do not count against
+ * max_store_outstanding until they reach the memory system). */
 static inline gboolean
-sm_memory_room(const SmMemory *mem, guint sm, guint n, gboolean store)
+sm_memory_room(const SmMemory *mem, guint sm, guint n, gboolean store, guint64 staged)
 {
   return mem->sm_outstanding[sm] + n <= mem->max_outstanding &&
-         (!store || !mem->max_stores || mem->sm_stores[sm] + n <= mem->max_stores);
+         (!store || !mem->max_stores ||
+          mem->sm_stores[sm] - MIN(staged, mem->sm_stores[sm]) + n <= mem->max_stores);
 }
 
 /* Whether an SM's L1 keeps loads of kind @op (caches.l1.loads). */

@@ -549,10 +549,11 @@ END_TEST
 
 /* Stores held to their level's pace: 8 warps an SM on 2 SMs, each storing 8 times 32 lines of
  * one partial sector (mempipe's lines, st_l2 x32), to an L2 of 8 bytes a cycle an SM: 250 bytes
- * a line (126 + 124), 1 000 cycles a store, 64 000 for an SM's 64.  With the H100's 256 store
- * transactions in flight the warps issue at that pace, taking turns (each warp's span between
- * its clock reads close to the others'); without a limit of their own they issue at once and
- * wait at their exit.  The end is the L2's either way. */
+ * a line (126 + 124), 1 000 cycles a store, 64 000 for an SM's 64.  With the H100's 320 store
+ * transactions in flight past the LD/ST stage the warps issue at that pace (but for the last
+ * 320 lines and the stage's backlog), taking turns (each warp's span between its clock reads
+ * within 10 % of the others'); without a limit of their own they issue at once and wait at
+ * their exit.  The end is the L2's either way. */
 START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
 {
   guint64 cycles[2];
@@ -576,8 +577,8 @@ START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
     ck_assert_uint_ge(st->cycles, 64000);
     ck_assert_uint_le(st->cycles, 64000 + 4000);
     if (i == 0) {
-      ck_assert_msg(st->clock_median > 0.7 * (double)st->cycles &&
-                        st->clock_max < 1.25 * (double)st->clock_min,
+      ck_assert_msg(st->clock_median > 0.5 * (double)st->cycles &&
+                        st->clock_max < 1.1 * (double)st->clock_min,
                     "median %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
                     " of %" G_GUINT64_FORMAT,
                     st->clock_median, st->clock_min, st->clock_max, st->cycles);

@@ -171,7 +171,7 @@ START_TEST(test_a_sweep_leaves_out_impossible_points)
   g_autofree char *out = NULL, *err = NULL;
   ck_assert_int_eq(test_smsim(args, &out, &err), 0);
   ck_assert_str_eq(err, "smsim sweep: warps_per_sm=200: left out, it cannot run: "
-                        "isa/kernels/mix.yaml:35:15: 200 warps per SM is impossible: the GPU "
+                        "isa/kernels/mix.yaml:38:15: 200 warps per SM is impossible: the GPU "
                         "holds at most 64 (parameters set with --set: warps_per_sm=200, "
                         "groups=8)\n");
   ck_assert_ptr_nonnull(strstr(out, "\n             1 "));
@@ -256,6 +256,8 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
        "h100.yaml:5:1: this is a GPU file (it has 'schedulers', 'units' or 'memory'), not a "
        "kernel: the GPU file comes first"},
       {{"describe", MIX, "--set", "alpha=2", NULL}, "describe KERNEL.yaml takes no --set"},
+      {{"run", H100, MIX, "--set", "alpha=-3", NULL},
+       "mix.yaml:36:12: alpha is 0 or more: FADDs per other instruction"},
       {{"run", MAXWELL, NULL}, "run needs GPU.yaml and KERNEL.yaml"},
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},

@@ -136,16 +136,45 @@ loader_fail_mark(Loader *l, yaml_mark_t mark, const char *msg)
   return FALSE;
 }
 
+/* What a parser's problem at @mark most likely means, in words a YAML newcomer reads (NULL: its
+ * own words are the best): tabs, and indentation that lines up with nothing. */
+static const char *
+yaml_hint(const Loader *l, yaml_mark_t mark, const char *problem)
+{
+  char **lines = l->source->lines;
+  if (lines && mark.line < g_strv_length(lines)) {
+    const char *line = lines[mark.line];
+    gsize lead = strspn(line, " \t");
+    if (memchr(line, '\t', lead) || strstr(problem, "tab"))
+      return "a tab in the indentation: YAML indents with spaces only (replace the tab with "
+             "spaces)";
+  }
+  if (strstr(problem, "mapping values are not allowed"))
+    return "a 'key:' where none can start: the line is indented deeper than the keys above it "
+           "(a key's own keys go on the lines below it, each indented alike), or a value holding "
+           "': ' needs quotes";
+  if (strstr(problem, "did not find expected key"))
+    return "this line's indentation lines up with none above it: the keys of one section start "
+           "in the same column";
+  if (strstr(problem, "did not find expected '-' indicator"))
+    return "this line's indentation lines up with none above it: the items of one list start "
+           "with '-' in the same column";
+  return NULL;
+}
+
 static gboolean
 next_event(Loader *l, yaml_event_t *ev)
 {
   if (yaml_parser_parse(&l->parser, ev))
     return TRUE;
   const char *problem = l->parser.problem ? l->parser.problem : "invalid YAML";
-  char *msg =
+  char *raw =
       l->parser.context ? g_strdup_printf("%s %s", problem, l->parser.context) : g_strdup(problem);
+  const char *hint = yaml_hint(l, l->parser.problem_mark, raw);
+  char *msg = hint ? g_strdup_printf("%s (YAML: %s)", hint, raw) : g_strdup(raw);
   loader_fail_mark(l, l->parser.problem_mark, msg);
   g_free(msg);
+  g_free(raw);
   return FALSE;
 }
 

@@ -97,6 +97,20 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
   assert_gpu_error("name: [a\n", "gpu.yaml:2:1: did not find expected ',' or ']' while parsing "
                                  "a flow sequence");
   assert_gpu_error("- a\n- b\n", "gpu.yaml:1:1: the top level must be a mapping of keys to values");
+  /* indentation and tabs, in words besides libyaml's */
+  assert_gpu_error("name: x\n\tschedulers: 4\n",
+                   "gpu.yaml:2:1: a tab in the indentation: YAML indents with spaces only (replace "
+                   "the tab with spaces) (YAML: found a tab character that violates "
+                   "indentation while scanning a plain scalar)");
+  assert_gpu_error("name: x\nschedulers: 4\n  issue_width: 1\n",
+                   "gpu.yaml:3:14: a 'key:' where none can start: the line is indented deeper "
+                   "than the keys above it (a key's own keys go on the lines below it, each "
+                   "indented alike), or a value holding ': ' needs quotes (YAML: mapping values "
+                   "are not allowed in this context)");
+  assert_gpu_error("units:\n  alu:\n    latency_cycles: 4\n   lanes_per_scheduler: 32\n",
+                   "gpu.yaml:4:4: this line's indentation lines up with none above it: the keys "
+                   "of one section start in the same column (YAML: did not find expected key "
+                   "while parsing a block mapping)");
   assert_gpu_error("", "gpu.yaml:1:1: the file is empty");
   assert_gpu_error("units:\n  alu:\n    ops: {LDG: {latency_cycles: 3}}\n" MEM,
                    "gpu.yaml:3:11: LDG does not run on alu (it runs on ldst)");

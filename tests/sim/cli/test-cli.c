@@ -9,6 +9,14 @@
 #define MIX "isa/kernels/mix.yaml"
 #define H100 "config/gpus/h100.yaml"
 
+/* Every string of the NULL-ended @expect is in @out. */
+static void
+assert_has_all(const char *out, const char *const *expect)
+{
+  for (guint i = 0; expect[i]; i++)
+    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+}
+
 START_TEST(test_run_prints_every_result)
 {
   const char *args[] = {"run",   MAXWELL,   MIX,     "--set",     "warps_per_sm=8",
@@ -25,8 +33,7 @@ START_TEST(test_run_prints_every_result)
                           "model       Volkov: 0.0632 (latency bound 0.0632, memory-bound peak "
                           "0.2442), Little's law needs 30.9 warps",
                           NULL};
-  for (guint i = 0; expect[i]; i++)
-    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+  assert_has_all(out, expect);
 }
 END_TEST
 
@@ -134,8 +141,7 @@ START_TEST(test_describe_fills_defaults_and_derives_peaks)
                           "dram: 30.0",
                           "peak_line_loads_per_cycle: 0.08141",
                           NULL};
-  for (guint i = 0; expect[i]; i++)
-    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+  assert_has_all(out, expect);
 }
 END_TEST
 
@@ -151,8 +157,7 @@ START_TEST(test_describe_lists_a_kernels_parameters)
       "  window: 1073741824 # level cached: bytes the loads chase a random cycle over (the "
       "measurement: 1 GiB for gmem, stride2 and random, 8 MiB for l2)\n",
       NULL};
-  for (guint i = 0; expect[i]; i++)
-    ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+  assert_has_all(out, expect);
   const char *lines[] = {"describe", "isa/kernels/h100/mempipe-lines.yaml", NULL};
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(lines, &out2, &err2), 0);

@@ -5,6 +5,7 @@ warp's first and last clock read.
 
     kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
+    kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
 
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
 after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
@@ -31,6 +32,16 @@ EXPERIMENTS = {
                          f"warps_per_sm={r['warps_per_sm']};sms=1;sm_count=132;"
                          f"iters={r['iters']}"),
               lambda r: f"{r['op']} {r['layout']} x{r['lines']} 1 SM"),
+    "lines132": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
+                 ["bench/h100/mempipe.cu's lines experiment on all 132 SMs, stores to the L2 at 8 "
+                  "warps an SM (sm_count=132):",
+                  "cycles_per_insn_med x iters: the loop (the L2's write path all SMs share "
+                  "holds it; docs/memory-pipeline.md)"],
+                 lambda r: r["op"] == "st_l2" and r["sms"] == "132" and r["warps_per_sm"] == "8",
+                 lambda r: (f"op={r['op']};layout={r['layout']};lines={r['lines']};"
+                            f"warps_per_sm={r['warps_per_sm']};sms=132;sm_count=132;"
+                            f"iters={r['iters']}"),
+                 lambda r: f"{r['op']} {r['layout']} x{r['lines']} 132 SMs"),
     "smem": ("isa/kernels/h100/mempipe-smem.yaml", "cycles_per_iter_med",
              ["bench/h100/mempipe.cu's smem experiment on every SM (shared memory is each SM's "
               "own: one SM replays it):",

@@ -148,7 +148,10 @@ END_TEST
 START_TEST(test_all_sms_storing_within_7_percent)
 {
   /* 4.9 % when this test was written (11 rows); 32.4 % with no limit on the stores in flight,
-   * 35.5 % with the L2's stores costing what loads do too */
+   * 35.5 % with the L2's stores costing what loads do too.  132 SMs are slow under the
+   * sanitizers and the plain build holds the numbers: not run there */
+  if (g_getenv("SMSIM_SANITIZED"))
+    return;
   g_autofree char *out =
       validate_within("tests/data/h100-mempipe-lines132-clock.csv", "all SMs storing", 7.0, 12.0);
   if (!out)

@@ -180,16 +180,16 @@ static const CfgField lsu_fields[] = {
 };
 
 static const CfgFieldTable tables[] = {
-    {"", top_fields, G_N_ELEMENTS(top_fields)},
-    {"limits", limit_fields, G_N_ELEMENTS(limit_fields)},
-    {"units.*", unit_fields, G_N_ELEMENTS(unit_fields)},
-    {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields)},
-    {"branch", branch_fields, G_N_ELEMENTS(branch_fields)},
-    {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields)},
-    {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS},
-    {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS},
-    {"caches.l1", cfg_l1_fields, CFG_N_L1_FIELDS},
-    {"caches.l2", cfg_l2_fields, CFG_N_L2_FIELDS},
+    {"", top_fields, G_N_ELEMENTS(top_fields), TRUE},
+    {"limits", limit_fields, G_N_ELEMENTS(limit_fields), TRUE},
+    {"units.*", unit_fields, G_N_ELEMENTS(unit_fields), FALSE},
+    {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields), TRUE},
+    {"branch", branch_fields, G_N_ELEMENTS(branch_fields), TRUE},
+    {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), TRUE},
+    {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS, TRUE},
+    {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS, FALSE},
+    {"caches.l1", cfg_l1_fields, CFG_N_L1_FIELDS, FALSE},
+    {"caches.l2", cfg_l2_fields, CFG_N_L2_FIELDS, FALSE},
 };
 
 const CfgFieldTable *

@@ -190,5 +190,6 @@ typedef struct {
   const char *section;
   const CfgField *fields;
   guint n_fields;
+  gboolean in_gpu; /* the offsets are into CfgGpu itself (a default GPU shows the defaults) */
 } CfgFieldTable;
 const CfgFieldTable *cfg_gpu_field_tables(guint *n_tables);

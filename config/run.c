@@ -3,43 +3,8 @@
  * kernel.c). */
 #include <string.h>
 
+#include "find.h"
 #include "kernel.h"
-
-/* Edits (insertions, deletions, substitutions, swaps of neighbours) from @a to @b, counted up
- * to 3 (names longer than 63 bytes count as far apart). */
-static guint
-edits(const char *a, const char *b)
-{
-  gsize n = strlen(a), m = strlen(b);
-  if (n > 63 || m > 63)
-    return 3;
-  guint d[64][64];
-  for (gsize i = 0; i <= n; i++)
-    d[i][0] = (guint)i;
-  for (gsize j = 0; j <= m; j++)
-    d[0][j] = (guint)j;
-  for (gsize i = 1; i <= n; i++)
-    for (gsize j = 1; j <= m; j++) {
-      guint v = MIN(d[i - 1][j] + 1, d[i][j - 1] + 1);
-      v = MIN(v, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        v = MIN(v, d[i - 2][j - 2] + 1);
-      d[i][j] = v;
-    }
-  return MIN(d[n][m], 3u);
-}
-
-/* Keeps @name in *@best when it is nearer @key than what is there (at most 2 edits, and fewer
- * than half of @key's length). */
-static void
-nearer(const char *key, const char *name, const char **best, guint *best_d)
-{
-  guint d = edits(key, name);
-  if (d <= 2 && 2 * d < strlen(key) && d < *best_d) {
-    *best = name;
-    *best_d = d;
-  }
-}
 
 gboolean
 cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets, const char *origin,
@@ -83,15 +48,15 @@ cfg_apply_sets(CfgNode *gpu_root, CfgNode *kernel_root, const char *const *sets,
       for (guint p = 0; params && p < params->keys->len; p++) {
         const char *name = ((CfgNode *)g_ptr_array_index(params->keys, p))->value;
         g_string_append_printf(names, "%s%s", p ? ", " : "", name);
-        nearer(key, name, &best, &best_d);
+        cfg_nearer(key, name, &best, &best_d);
       }
       guint n_fields;
       const CfgField *kf = cfg_kernel_fields(&n_fields);
       for (guint f = 0; f < n_fields; f++)
-        nearer(key, kf[f].key, &best, &best_d);
+        cfg_nearer(key, kf[f].key, &best, &best_d);
       const char *kernel_best = best;
       for (guint f = 0; f < gpu_tables[0].n_fields; f++)
-        nearer(parts[0], gpu_tables[0].fields[f].key, &best, &best_d);
+        cfg_nearer(parts[0], gpu_tables[0].fields[f].key, &best, &best_d);
       /* a GPU key keeps the rest of its dotted path */
       g_autofree char *hint = best == NULL ? g_strdup("")
                               : best != kernel_best && parts[1]

@@ -17,10 +17,24 @@
 /* The signal that asked us to stop (0: none). */
 static volatile sig_atomic_t caught;
 
+static SmCliOptionsFunc options_hook;
+static gpointer options_hook_data;
+
+void
+sm_cli_set_options_hook(SmCliOptionsFunc fn, gpointer data)
+{
+  options_hook = fn;
+  options_hook_data = data;
+}
+
 gboolean
 sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries, int *argc,
              char ***argv)
 {
+  if (options_hook) {
+    options_hook(command, summary, entries, options_hook_data);
+    return FALSE;
+  }
   g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
   g_option_context_add_main_entries(ctx, entries, NULL);
   g_autofree char *name = g_strdup_printf("smsim %s", command);
@@ -32,6 +46,16 @@ sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entri
     return FALSE;
   }
   return TRUE;
+}
+
+char *
+sm_cli_find(const char *arg, CfgFindKind kind)
+{
+  GError *error = NULL;
+  char *path = cfg_find_file(arg, kind, &error);
+  if (path == NULL)
+    sm_cli_fail(error);
+  return path;
 }
 
 int

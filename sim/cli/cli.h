@@ -4,9 +4,22 @@
 
 #include <glib.h>
 
+#include "../../config/find.h"
+
 /* Parses options of @command; on failure prints one line and returns FALSE. */
 gboolean sm_cli_parse(const char *command, const char *summary, const GOptionEntry *entries,
                       int *argc, char ***argv);
+/* While set, sm_cli_parse() parses nothing: it hands its command's name, summary and option
+ * table to @fn and returns FALSE (so the command returns at once).  This is how the man page
+ * and the completion script read the very tables the commands parse with (manual.c). */
+typedef void (*SmCliOptionsFunc)(const char *command, const char *summary,
+                                 const GOptionEntry *entries, gpointer data);
+void sm_cli_set_options_hook(SmCliOptionsFunc fn, gpointer data);
+
+/* The file a GPU or kernel argument names: a path, or a name looked up along the search path
+ * (config/find.h); on failure prints one line and returns NULL. */
+char *sm_cli_find(const char *arg, CfgFindKind kind);
+
 /* Prints "smsim: MSG (see 'smsim --help')" and returns the bad-input status, 2. */
 int sm_cli_usage(const char *msg);
 /* Prints @msg as one line and returns the bad-input status, 2. */

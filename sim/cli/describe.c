@@ -144,6 +144,10 @@ sm_cmd_describe(int argc, char **argv)
     return 2;
   if (argc != 2)
     return sm_cli_usage("describe needs GPU.yaml or KERNEL.yaml");
+  g_autofree char *file = sm_cli_find(argv[1], CFG_FIND_ANY);
+  if (file == NULL)
+    return 2;
+  argv[1] = file;
   GError *error = NULL;
   {
     g_autoptr(CfgNode) root = cfg_load_file(argv[1], &error);

@@ -157,7 +157,7 @@ sm_cmd_fit(int argc, char **argv)
       {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "Write the GPU file with the fitted values",
        "FILE.yaml"},
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
-       "Kernel that replays calibration-format rows (default: isa/kernels/mix.yaml)", "FILE"},
+       "Kernel that replays calibration-format rows: a file or a name (default: mix)", "FILE"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Parallel runs (default: one per core)", "N"},
       {"max-evaluations", 0, 0, G_OPTION_ARG_INT, &max_evaluations,
        "Stop after this many validations (default 100)", "N"},
@@ -171,6 +171,13 @@ sm_cmd_fit(int argc, char **argv)
     return 2;
   if (argc != 3)
     return sm_cli_usage("fit needs GPU.yaml and MEASUREMENTS.csv");
+  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
+  if (gpu_file == NULL)
+    return 2;
+  argv[1] = gpu_file;
+  g_autofree char *kernel_file = sm_cli_find(kernel ? kernel : "mix", CFG_FIND_KERNEL);
+  if (kernel_file == NULL)
+    return 2;
   if (frees == NULL || frees[0] == NULL)
     return sm_cli_usage("fit needs at least one --free KEY");
   guint n = g_strv_length(frees);
@@ -217,12 +224,10 @@ sm_cmd_fit(int argc, char **argv)
     if (error || !parse_free(frees[i], with_sets, all, &params[i], &error))
       status = sm_cli_fail(error);
   }
-  g_autofree char *default_kernel =
-      g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
   SmFitSetup setup = {.gpu_path = argv[1],
                       .measurements_path = argv[2],
                       .measurements_text = csv_text,
-                      .mix_kernel = kernel ? kernel : default_kernel,
+                      .mix_kernel = kernel_file,
                       .sets = (const char *const *)sets,
                       .curves = (const char *const *)curves,
                       .jobs = (guint)jobs,

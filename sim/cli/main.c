@@ -10,24 +10,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static const char usage_text[] =
-    "usage: smsim COMMAND ...\n"
-    "  smsim run       GPU.yaml KERNEL.yaml [--set K=V]... [--json] [--max-cycles N [--partial]]\n"
-    "                  [--trace FILE.{txt,vcd,json,csv} [--trace-window A:B] [--trace-warps "
-    "LIST]]\n"
-    "  smsim sweep     GPU.yaml KERNEL.yaml --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"
-    "                  [--csv FILE] [--json FILE] [--plot FILE.{png,svg}] [--jobs N]\n"
-    "                  [--max-cycles N] [--shard K/N --csv PART.csv]\n"
-    "  smsim merge     PART.csv... [--csv FILE] [--json FILE] [--plot FILE.{png,svg}]\n"
-    "  smsim validate  GPU.yaml MEASUREMENTS.csv [--curve LABEL]... [--csv FILE] [--plot FILE]\n"
-    "                  [--jobs N] [--max-cycles N]\n"
-    "  smsim fit       GPU.yaml MEASUREMENTS.csv --free KEY[=LO:HI]... [--out FILE.yaml] [--jobs "
-    "N]\n"
-    "  smsim occupancy GPU.yaml --threads-per-block T [--regs-per-thread R] [--smem-per-block B]\n"
-    "  smsim describe  GPU.yaml [--set K=V]...\n"
-    "run, sweep and validate also take --no-fast-forward (step through every cycle of every SM).\n"
-    "Run 'smsim COMMAND --help' for a command's options.\n";
-
 static int
 dispatch(int argc, char **argv)
 {
@@ -35,24 +17,30 @@ dispatch(int argc, char **argv)
     return sm_cli_usage("no command given");
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-    fputs(usage_text, stdout);
+    g_autoptr(GString) usage = g_string_new(NULL);
+    sm_usage_text(usage);
+    fputs(usage->str, stdout);
     return 0;
   }
-  if (strcmp(cmd, "run") == 0)
-    return sm_cmd_run(argc - 1, argv + 1);
-  if (strcmp(cmd, "occupancy") == 0)
-    return sm_cmd_occupancy(argc - 1, argv + 1);
-  if (strcmp(cmd, "validate") == 0)
-    return sm_cmd_validate(argc - 1, argv + 1);
-  if (strcmp(cmd, "fit") == 0)
-    return sm_cmd_fit(argc - 1, argv + 1);
-  if (strcmp(cmd, "sweep") == 0)
-    return sm_cmd_sweep(argc - 1, argv + 1);
-  if (strcmp(cmd, "merge") == 0)
-    return sm_cmd_merge(argc - 1, argv + 1);
-  if (strcmp(cmd, "describe") == 0)
-    return sm_cmd_describe(argc - 1, argv + 1);
-  g_autofree char *msg = g_strdup_printf("unknown command '%s'", cmd);
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
+    return argc == 2 ? sm_print_version() : sm_cli_usage("--version takes nothing after it");
+  /* for packagers: the man pages and the completion script, from the option tables */
+  if (strcmp(cmd, "--man-page") == 0)
+    return argc == 3 ? sm_print_man_page(argv[2]) : sm_cli_usage("--man-page needs 1 or 5");
+  if (strcmp(cmd, "--completion") == 0)
+    return argc == 3 ? sm_print_completion(argv[2]) : sm_cli_usage("--completion needs bash");
+  guint n;
+  const SmCommand *commands = sm_commands(&n);
+  const char *best = NULL;
+  guint best_d = G_MAXUINT;
+  for (guint c = 0; c < n; c++) {
+    if (strcmp(cmd, commands[c].name) == 0)
+      return commands[c].fn(argc - 1, argv + 1);
+    cfg_nearer(cmd, commands[c].name, &best, &best_d);
+  }
+  g_autofree char *msg =
+      best ? g_strdup_printf("unknown command '%s'; did you mean '%s'?", cmd, best)
+           : g_strdup_printf("unknown command '%s'", cmd);
   return sm_cli_usage(msg);
 }
 

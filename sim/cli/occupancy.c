@@ -24,6 +24,10 @@ sm_cmd_occupancy(int argc, char **argv)
     return 2;
   if (argc != 2)
     return sm_cli_usage("occupancy needs GPU.yaml");
+  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
+  if (gpu_file == NULL)
+    return 2;
+  argv[1] = gpu_file;
   if (threads < 0)
     return sm_cli_usage("occupancy needs --threads-per-block");
   if (regs < 0 || smem < 0) {

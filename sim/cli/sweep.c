@@ -372,6 +372,12 @@ sm_cmd_sweep(int argc, char **argv)
   sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("sweep needs GPU.yaml and KERNEL.yaml");
+  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
+  g_autofree char *kernel_file = gpu_file ? sm_cli_find(argv[2], CFG_FIND_KERNEL) : NULL;
+  if (kernel_file == NULL)
+    return 2;
+  argv[1] = gpu_file;
+  argv[2] = kernel_file;
   if (varies == NULL)
     return sm_cli_usage("sweep needs at least one --vary");
   guint64 max_cycles;

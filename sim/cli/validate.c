@@ -117,8 +117,8 @@ sm_cmd_validate(int argc, char **argv)
   guint threads = 1;
   const GOptionEntry entries[] = {
       {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &kernel,
-       "Kernel that replays calibration-format rows (default: isa/kernels/mix.yaml of this "
-       "source tree); kernel-format rows name their own",
+       "Kernel that replays calibration-format rows, a file or a name (default: mix); "
+       "kernel-format rows name their own",
        "FILE"},
       {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Set a GPU key for every row", "K=V"},
       {"curve", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &curves,
@@ -143,20 +143,25 @@ sm_cmd_validate(int argc, char **argv)
   sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
+  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
+  if (gpu_file == NULL)
+    return 2;
+  argv[1] = gpu_file;
+  g_autofree char *kernel_file = sm_cli_find(kernel ? kernel : "mix", CFG_FIND_KERNEL);
+  if (kernel_file == NULL)
+    return 2;
   guint64 max_cycles;
   if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
       !sm_cli_max_cycles(max_cycles_text, &max_cycles) || !sm_cli_threads(threads_opt, &threads))
     return 2;
   sm_batch_set_threads(threads);
   GError *error = NULL;
-  g_autofree char *default_kernel =
-      g_build_filename(SMSIM_DATA_DIR, "isa", "kernels", "mix.yaml", NULL);
   g_autoptr(SmValidation) v = sm_validation_read(argv[2], &error);
   if (v == NULL || !sm_validation_keep_curves(v, (const char *const *)curves, &error) ||
       !sm_validation_plot_check(v, plot_x, plot_per, &error))
     return sm_cli_fail(error);
-  if (!sm_validation_run(v, argv[1], kernel ? kernel : default_kernel, (const char *const *)sets,
-                         (guint)jobs, max_cycles, sm_cli_progress, "validate", &error))
+  if (!sm_validation_run(v, argv[1], kernel_file, (const char *const *)sets, (guint)jobs,
+                         max_cycles, sm_cli_progress, "validate", &error))
     return sm_cli_fail(error);
   if (sm_dist_rank() != 0)
     return 0; /* rank 0 has every result and writes the outputs */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "find.h"
 #include "runjson.h"
 
 static void
@@ -196,7 +197,9 @@ sm_validation_run(SmValidation *v, const char *gpu_path, const char *mix_kernel,
     if (src == NULL) {
       src = g_new0(CfgRunSource, 1);
       g_hash_table_insert(sources, g_strdup(kernel), src);
-      if (!cfg_run_source_init(src, gpu_path, kernel, error)) {
+      /* a row's kernel: a path from the folder smsim runs in, or a name (config/find.h) */
+      g_autofree char *file = cfg_find_file(kernel, CFG_FIND_KERNEL, error);
+      if (file == NULL || !cfg_run_source_init(src, gpu_path, file, error)) {
         if (v->format == SM_VALIDATE_KERNEL && !g_str_has_prefix((*error)->message, gpu_path))
           g_prefix_error(error, "%s:%u:1: kernel: ", v->path, r->line);
         return FALSE;

@@ -266,12 +266,74 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, NULL}, "run needs GPU.yaml and KERNEL.yaml"},
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
+      {{"rnu", NULL}, "unknown command 'rnu'; did you mean 'run'?"},
+      {{"run", "h10", "mix", NULL},
+       "h10: no such file, and no GPU of that name (did you mean 'h100'? 'smsim list gpus' "
+       "shows them all)"},
+      {{"run", "h100", "saxpy", NULL}, "did you mean 'textbook/saxpy'?"},
+      {{"run", "mix", "h100", NULL}, "mix: names a kernel ("},
+      {{"run", "config/gpus/h10.yaml", "mix", NULL}, "config/gpus/h10.yaml: cannot read"},
+      {{"describe", "maxwel", NULL}, "no GPU or kernel of that name (did you mean 'maxwell'?"},
+      {{"list", "gpu", NULL}, "list takes gpus, kernels or keys, not 'gpu'"},
+      {{"list", "keys", NULL}, "list keys needs a GPU"},
+      {{"--man-page", "3", NULL}, "--man-page takes 1 (smsim) or 5 (smsim-config)"},
+      {{"--completion", "tcsh", NULL}, "--completion takes bash"},
       {{"describe", MAXWELL, "--set", "policy=random", NULL},
        "--set policy: 'policy' must be one of lrr, gto, oldest, two_level, last_resumed, got "
        "'random'"},
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++)
     assert_rejected(cases[i].args, cases[i].expect);
+}
+END_TEST
+
+START_TEST(test_names_run_as_paths_do)
+{
+  const char *by_path[] = {"run", MAXWELL, MIX, "--set", "warps_per_sm=8", NULL};
+  const char *by_name[] = {"run", "maxwell", "mix.yaml", "--set", "warps_per_sm=8", NULL};
+  g_autofree char *a = NULL, *b = NULL, *err_a = NULL, *err_b = NULL;
+  ck_assert_int_eq(test_smsim(by_path, &a, &err_a), 0);
+  ck_assert_int_eq(test_smsim(by_name, &b, &err_b), 0);
+  ck_assert_str_eq(a, b);
+  ck_assert_msg(strstr(a, "cycles      ") != NULL, "%s", a);
+}
+END_TEST
+
+START_TEST(test_list_says_what_names_find_and_where)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  const char *list[] = {"list", NULL};
+  ck_assert_int_eq(test_smsim(list, &out, &err), 0);
+  g_autofree char *gpus = test_source_path("config/gpus");
+  g_autofree char *head = g_strdup_printf("GPUs in %s (source tree):\n", gpus);
+  ck_assert_msg(g_str_has_prefix(out, head), "%s", out);
+  ck_assert_msg(strstr(out, "  h100       NVIDIA H100 SXM (Hopper)\n"), "%s", out);
+  ck_assert_msg(strstr(out, "\n\nkernels in "), "%s", out);
+  ck_assert_msg(strstr(out, "  textbook/saxpy            y = a x + y over n floats, a "
+                            "grid-stride loop (textbook.cu)\n"),
+                "%s", out);
+  g_autofree char *names = NULL, *err2 = NULL;
+  const char *list_names[] = {"list", "gpus", "--names", NULL};
+  ck_assert_int_eq(test_smsim(list_names, &names, &err2), 0);
+  ck_assert_str_eq(names, "fermi\ng80\ngt200\nh100\nkepler\nmaxwell\ntoy-fig47\n");
+  g_autofree char *keys = NULL, *err3 = NULL;
+  const char *list_keys[] = {"list", "keys", "h100", "mix", "--names", NULL};
+  ck_assert_int_eq(test_smsim(list_keys, &keys, &err3), 0);
+  const char *expect_keys[] = {"\nalpha\n",
+                               "\nwarps_per_sm\n",
+                               "\nclock_mhz\n",
+                               "\nlimits.max_warps\n",
+                               "\nunits.alu.latency_cycles\n",
+                               "\nmemory.dram.latency_cycles\n",
+                               "\nmemory.l2.bytes_per_cycle\n",
+                               "\ncaches.l1.unified_bytes\n",
+                               NULL};
+  assert_has_all(keys, expect_keys);
+  g_autofree char *version = NULL, *err4 = NULL;
+  const char *v[] = {"--version", NULL};
+  ck_assert_int_eq(test_smsim(v, &version, &err4), 0);
+  ck_assert_msg(g_str_has_prefix(version, "smsim 0.") && strstr(version, "\nbuild: "), "%s",
+                version);
 }
 END_TEST
 
@@ -287,6 +349,8 @@ cli_suite(void)
   tcase_add_test(tc, test_describe_fills_defaults_and_derives_peaks);
   tcase_add_test(tc, test_describe_lists_a_kernels_parameters);
   tcase_add_test(tc, test_a_sweep_leaves_out_impossible_points);
+  tcase_add_test(tc, test_names_run_as_paths_do);
+  tcase_add_test(tc, test_list_says_what_names_find_and_where);
   suite_add_tcase(s, tc);
   TCase *bad = tcase_create("bad input");
   tcase_add_test(bad, test_bad_input_is_one_line_and_exit_two);

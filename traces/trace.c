@@ -11,7 +11,8 @@
 
 G_DEFINE_QUARK(smsim - trace - error - quark, trace_error)
 
-const char *const trace_counter_names[TRACE_COUNTER_COUNT] = {"mem_outstanding", "mem_queued"};
+const char *const trace_counter_names[TRACE_COUNTER_COUNT] = {"mem_outstanding", "mem_queued",
+                                                              "mem_bytes"};
 
 TraceSink *
 trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
@@ -25,9 +26,12 @@ trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
     klass = &trace_json_class;
   else if (g_str_has_suffix(path, ".csv"))
     klass = &trace_csv_class;
+  else if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".svg"))
+    klass = &trace_picture_class;
   if (klass == NULL) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_ARGS,
-                "--trace %s: the file name must end in .txt, .vcd, .json or .csv", path);
+                "--trace %s: the file name must end in .txt, .vcd, .json, .csv, .png or .svg",
+                path);
     return NULL;
   }
   g_autofree char *dir = g_path_get_dirname(path);

@@ -18,7 +18,9 @@ typedef enum { TRACE_ERROR_LIMIT, TRACE_ERROR_IO, TRACE_ERROR_ARGS } TraceErrorC
 /* What a run looks like, given to begin(). */
 typedef struct {
   guint n_warps, n_sched;
+  guint issue_width;         /* instructions a scheduler may issue a cycle */
   const guint8 *warp_exists; /* n_warps: 0 for slots that never hold a warp */
+  const guint8 *warp_state;  /* n_warps: each warp's state when the trace begins */
   guint n_states;
   const char *const *state_names; /* n_states */
   guint n_units;
@@ -45,6 +47,8 @@ typedef struct {
 typedef enum {
   TRACE_COUNTER_MEM_OUTSTANDING, /* global transactions in flight */
   TRACE_COUNTER_MEM_QUEUED,      /* transactions waiting for a busy channel */
+  TRACE_COUNTER_MEM_BYTES,       /* bytes requested from the memory levels so far (read and
+                                    written; the run report's bytes per cycle is its rate) */
   TRACE_COUNTER_COUNT
 } TraceCounter;
 
@@ -86,8 +90,9 @@ struct TraceSink {
 };
 
 /* Opens a writer chosen by @path's extension: .txt (timeline), .vcd, .json (Chrome trace
- * events), .csv (one row per instruction).  The file is written under a temporary name and
- * renamed by trace_sink_finish() only if everything was written. */
+ * events), .csv (one row per instruction), .png or .svg (a picture: picture.c).  The file is
+ * written under a temporary name and renamed by trace_sink_finish() only if everything was written.
+ */
 TraceSink *trace_sink_open(const char *path, const TraceOptions *opts, GError **error);
 gboolean trace_sink_finish(TraceSink *sink, guint64 cycles, GError **error);
 void trace_sink_free(TraceSink *sink);
@@ -128,4 +133,5 @@ void trace_queue_push(TraceQueue *q, guint64 cycle, guint kind, guint index, gin
 /* Pops the earliest change if its cycle is < @before. */
 gboolean trace_queue_pop(TraceQueue *q, guint64 before, TraceChange *out);
 
-extern const TraceSinkClass trace_text_class, trace_vcd_class, trace_json_class, trace_csv_class;
+extern const TraceSinkClass trace_text_class, trace_vcd_class, trace_json_class, trace_csv_class,
+    trace_picture_class;

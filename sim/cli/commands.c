@@ -4,7 +4,7 @@
 static const SmCommand commands[] = {
     {"run",
      "GPU KERNEL [--set K=V]... [--json] [--max-cycles N [--partial]]\n"
-     "[--trace FILE.{txt,vcd,json,csv} [--trace-window A:B] [--trace-warps LIST]]",
+     "[--trace FILE.{txt,vcd,json,csv,png,svg} [--trace-window A:B] [--trace-warps LIST]]",
      sm_cmd_run},
     {"sweep",
      "GPU KERNEL --vary K=LIST|A:B[:STEP]... [--set K=V]...\n"

@@ -150,6 +150,7 @@ struct SmGpu {
   SmProgressFn progress; /* NULL: none (sm_set_progress) */
   gpointer progress_data;
   guint8 *warp_exists; /* for the trace */
+  guint8 *warp_state;  /* for the trace: each warp's state when it was attached */
   guint64 traced_counter[TRACE_COUNTER_COUNT];
 
   /* the layer above (fast/): its hooks, what it keeps (NULL in a view), and what it tells the

@@ -302,5 +302,6 @@ sm_machine_clear(SmGpu *sm)
     sm_ports_clear(&sm->sched[i].ports);
   g_free(sm->sched);
   g_free(sm->warp_exists);
+  g_free(sm->warp_state);
   g_free(sm->sim_sms);
 }

@@ -37,7 +37,10 @@ sm_trace_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guin
 void
 sm_trace_counters(SmGpu *sm, guint64 t)
 {
-  const guint64 now[TRACE_COUNTER_COUNT] = {sm->mem.outstanding, sm->mem.queued};
+  guint64 bytes = 0;
+  for (guint l = 0; l < sm->mem.n_levels; l++)
+    bytes += sm->mem.levels[l].bytes;
+  const guint64 now[TRACE_COUNTER_COUNT] = {sm->mem.outstanding, sm->mem.queued, bytes};
   for (guint c = 0; c < TRACE_COUNTER_COUNT; c++) {
     if (now[c] != sm->traced_counter[c]) {
       sm->traced_counter[c] = now[c];
@@ -61,11 +64,17 @@ sm_machine_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
     op_names[i] = isa_op_info(i)->mnemonic;
   g_free(sm->warp_exists);
   sm->warp_exists = g_new0(guint8, sm->n_warps);
-  for (guint i = 0; i < sm->n_warps; i++)
+  g_free(sm->warp_state);
+  sm->warp_state = g_new0(guint8, sm->n_warps);
+  for (guint i = 0; i < sm->n_warps; i++) {
     sm->warp_exists[i] = sm->warps[i].exists;
+    sm->warp_state[i] = sm->warps[i].state;
+  }
   sink->info = (TraceInfo){.n_warps = sm->n_warps,
                            .warp_exists = sm->warp_exists,
+                           .warp_state = sm->warp_state,
                            .n_sched = sm->n_sched,
+                           .issue_width = sm->issue_width,
                            .n_states = SM_STATE_COUNT,
                            .state_names = state_names,
                            .n_units = ISA_UNIT_COUNT,

@@ -814,8 +814,9 @@ threads_suite(void)
   suite_add_tcase(s, tc);
   TCase *sass = tcase_create("sass");
   tcase_set_timeout(sass, 600);
-  /* the quick loop: the textbook kernels' first four, the LD/ST stage's two */
-  if (test_quick()) {
+  /* the quick loop and the sanitizers (test_sampled()): the textbook kernels' first four, the
+   * LD/ST stage's two (the plain build runs them all) */
+  if (test_sampled()) {
     tcase_add_loop_test(sass, test_sass_kernels_match, 1, 4);
     tcase_add_loop_test(sass, test_sass_kernels_match, 9, 11);
   } else {

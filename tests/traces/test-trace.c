@@ -1,5 +1,6 @@
 /* Traces: the Figure 4.7 timeline, VCD and Chrome JSON read back by independent readers,
  * tracing changes nothing, limits and errors. */
+#include <cairo.h>
 #include <check.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -177,6 +178,57 @@ sum_states(const Var *v, gint64 old, guint64 time, gpointer user)
     s->state_cycles[old] += time - GPOINTER_TO_SIZE(since);
   g_hash_table_insert(s->since, v->name, GSIZE_TO_POINTER(time));
 }
+
+/* The pixel of @img at (@x, @y) as 0xRRGGBB. */
+static guint32
+pixel(cairo_surface_t *img, int x, int y)
+{
+  const guint32 *row = (const guint32 *)(cairo_image_surface_get_data(img) +
+                                         (gsize)y * (gsize)cairo_image_surface_get_stride(img));
+  return row[x] & 0xffffff;
+}
+
+START_TEST(test_picture_shows_figure_4_7)
+{
+  /* the run of the Figure 4.7 timeline, as a picture: a column a cycle (100 cycles over the
+   * 1240-pixel plot from x = 136), one scheduler's issue row, then warps 0-5 in rows of 16
+   * pixels from y = 60; a warp's column is the colour of "selected" exactly where the text
+   * timeline has it issue */
+  g_autofree char *path = test_write_temp("fig.png", "");
+  const char *args[] = {
+      "run",   TOY,         MIX,       "--set", "warps_per_sm=6", "--set", "alpha=4",
+      "--set", "groups=20", "--trace", path,    "--trace-window", "0:100", NULL};
+  g_free(run_ok(args));
+  cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+  ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+  ck_assert_int_eq(cairo_image_surface_get_width(img), 1400);
+  g_autofree char *golden = test_source_path("tests/data/fig47-timeline.txt");
+  g_autofree char *want = NULL;
+  ck_assert(g_file_get_contents(golden, &want, NULL, NULL));
+  const guint32 selected = 0x2ca02c, long_scoreboard = 0xd62728;
+  guint issues = 0, waits = 0;
+  for (guint w = 0; w < 6; w++) {
+    g_autofree char *head = g_strdup_printf("\nwarp %4u ", w);
+    const char *row = strstr(want, head);
+    ck_assert(row != NULL);
+    row += strlen(head);
+    for (guint c = 0; c < 100; c++) {
+      int x = 136 + (int)((c + 0.5) * 12.4), y = 60 + 16 * (int)w + 8;
+      gboolean issued = row[c] == 'o' || row[c] == '*';
+      guint32 got = pixel(img, x, y);
+      ck_assert_msg(issued == (got == selected), "warp %u cycle %u: '%c' drawn %06x", w, c, row[c],
+                    got);
+      issues += issued;
+      waits += row[c] == '=' && got == long_scoreboard; /* waiting for its load */
+    }
+  }
+  /* 5 issues every 24 cycles a warp (warps 3-5 start 9 cycles late), 11 cycles of each 24 in
+   * flight waiting for the load */
+  ck_assert_uint_eq(issues, 115);
+  ck_assert_uint_ge(waits, 6 * 4 * 11 - 3 * 11);
+  cairo_surface_destroy(img);
+}
+END_TEST
 
 START_TEST(test_vcd_reads_back_to_the_run_statistics)
 {
@@ -410,7 +462,8 @@ START_TEST(test_size_limit_and_bad_paths_are_clean_errors)
     const char *args[12];
     const char *expect;
   } cases[] = {
-      {{"run", MAXWELL, MIX, "--trace", "t.pdf", NULL}, "must end in .txt, .vcd, .json or .csv"},
+      {{"run", MAXWELL, MIX, "--trace", "t.pdf", NULL},
+       "must end in .txt, .vcd, .json, .csv, .png or .svg"},
       {{"run", MAXWELL, MIX, "--trace", "t.vcd", "--trace-window", "9:3", NULL},
        "--trace-window 9:3: expected A:B"},
       {{"run", MAXWELL, MIX, "--trace", "t.vcd", "--trace-warps", "1-x", NULL},
@@ -463,6 +516,7 @@ trace_suite(void)
   Suite *s = suite_create("trace");
   TCase *tc = tcase_create("writers");
   tcase_add_test(tc, test_text_timeline_matches_figure_4_7);
+  tcase_add_test(tc, test_picture_shows_figure_4_7);
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);

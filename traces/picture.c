@@ -2,14 +2,16 @@
  * warp, grouped by scheduler, coloured by the warp's state (Nsight's names, as the run report
  * counts them); above each group the scheduler's issue slots used; beneath, memory transactions
  * in flight and bytes per cycle; a time axis in cycles and a legend.  A run longer than the
- * picture is wide is drawn a span of cycles a pixel column: each column of a warp's row shows the
- * state it spent most of that span in (the caption says how many cycles a column is), the issue
- * and memory rows the mean over the span.  One writer; the sink interface is trace.c's. */
+ * picture is wide is drawn a span of cycles a pixel column (bins.h): each column of a warp's row
+ * shows the state it spent most of that span in (the caption says how many cycles a column is),
+ * the issue and memory rows the mean over the span.  One writer; the sink interface is
+ * trace.c's. */
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <math.h>
 #include <string.h>
 
+#include "bins.h"
 #include "trace.h"
 
 #define WIDTH 1400
@@ -17,35 +19,30 @@
 #define RIGHT 24
 #define BINS (WIDTH - LEFT - RIGHT) /* the finest columns: a pixel each */
 #define MAX_ROWS 256
-#define MAX_STATES 32
 
 typedef struct {
   TraceSink base;
-  guint64 from, bin; /* the first cycle shown, cycles a column */
-  gboolean fixed;    /* a window was given: bin is set by it, never doubled */
-  guint n_rows, n_states;
+  TraceBins bins; /* series: each scheduler's issues, then transactions in flight, bytes */
+  guint n_rows;
   guint *row_of_warp; /* G_MAXUINT: not shown */
   guint *warp_of_row;
   guint *sched_of_row;    /* learned from the warp's issues (else warp % schedulers) */
   guint8 *row_sched_seen; /* an issue told the row's scheduler */
   guint *state;           /* per row: its state ... */
   guint64 *state_from;    /* ... since this cycle */
-  guint32 *counts;        /* n_rows x BINS x n_states: cycles in each state */
-  guint32 *issues;        /* n_sched x BINS */
-  double *inflight;       /* BINS: transaction-cycles in flight */
-  double *bytes;          /* BINS: bytes requested */
   guint64 counter_value[TRACE_COUNTER_COUNT], counter_since;
-  guint64 last; /* the latest cycle any record reached */
 } PictureSink;
+
+/* the series after the schedulers' */
+#define INFLIGHT(p) ((p)->base.info.n_sched)
+#define BYTES(p) ((p)->base.info.n_sched + 1)
 
 static gboolean
 picture_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 {
   PictureSink *p = (PictureSink *)sink;
-  p->from = sink->opts.has_window ? sink->opts.from : 0;
-  p->fixed = sink->opts.has_window && sink->opts.to != G_MAXUINT64;
-  p->bin = p->fixed ? MAX((sink->opts.to - p->from + BINS - 1) / BINS, 1) : 1;
-  p->n_states = MIN(info->n_states, MAX_STATES);
+  guint64 from = sink->opts.has_window ? sink->opts.from : 0;
+  guint64 to = sink->opts.has_window ? sink->opts.to : G_MAXUINT64;
   p->row_of_warp = g_new(guint, MAX(info->n_warps, 1u));
   p->warp_of_row = g_new(guint, MAX(info->n_warps, 1u));
   for (guint w = 0; w < info->n_warps; w++) {
@@ -65,70 +62,19 @@ picture_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   guint n = MAX(p->n_rows, 1u);
   p->sched_of_row = g_new(guint, n);
   p->row_sched_seen = g_new0(guint8, n);
-  for (guint r = 0; r < p->n_rows; r++)
-    p->sched_of_row[r] = p->warp_of_row[r] % MAX(info->n_sched, 1u);
   p->state = g_new(guint, n);
   p->state_from = g_new0(guint64, n);
-  for (guint r = 0; r < p->n_rows; r++) { /* each warp's state when the trace began */
+  for (guint r = 0; r < p->n_rows; r++) {
+    p->sched_of_row[r] = p->warp_of_row[r] % MAX(info->n_sched, 1u);
+    /* each warp's state when the trace began */
     p->state[r] = info->warp_state ? info->warp_state[p->warp_of_row[r]] : G_MAXUINT;
-    p->state_from[r] = p->from;
+    p->state_from[r] = from;
   }
-  p->counts = g_new0(guint32, (gsize)n * BINS * p->n_states);
-  p->issues = g_new0(guint32, (gsize)MAX(info->n_sched, 1u) * BINS);
-  p->inflight = g_new0(double, BINS);
-  p->bytes = g_new0(double, BINS);
-  p->counter_since = p->from;
+  /* a window: its cycles over the columns; else one a column, doubled as the run grows */
+  guint64 bin = to != G_MAXUINT64 ? MAX((to - from + BINS - 1) / BINS, 1) : 0;
+  trace_bins_init(&p->bins, from, to, bin, BINS, p->n_rows, info->n_states, info->n_sched + 2);
+  p->counter_since = from;
   return TRUE;
-}
-
-/* Makes the columns wide enough for @cycle (doubling the cycles a column, merging pairs). */
-static void
-reach(PictureSink *p, guint64 cycle)
-{
-  if (cycle < p->from)
-    return;
-  p->last = MAX(p->last, cycle);
-  if (p->fixed)
-    return;
-  while (cycle - p->from >= (guint64)BINS * p->bin) {
-    guint ns = p->n_states, nsched = MAX(p->base.info.n_sched, 1u);
-    for (guint b = 0; b < BINS; b++) {
-      guint lo = 2 * b, hi = 2 * b + 1;
-      for (guint r = 0; r < p->n_rows; r++)
-        for (guint s = 0; s < ns; s++) {
-          guint32 *c = p->counts + ((gsize)r * BINS) * ns;
-          c[(gsize)b * ns + s] =
-              (lo < BINS ? c[(gsize)lo * ns + s] : 0) + (hi < BINS ? c[(gsize)hi * ns + s] : 0);
-        }
-      for (guint s = 0; s < nsched; s++) {
-        guint32 *c = p->issues + (gsize)s * BINS;
-        c[b] = (lo < BINS ? c[lo] : 0) + (hi < BINS ? c[hi] : 0);
-      }
-      p->inflight[b] = (lo < BINS ? p->inflight[lo] : 0) + (hi < BINS ? p->inflight[hi] : 0);
-      p->bytes[b] = (lo < BINS ? p->bytes[lo] : 0) + (hi < BINS ? p->bytes[hi] : 0);
-    }
-    p->bin *= 2;
-  }
-}
-
-/* Adds @weight x the cycles of [a, b) that fall in the window to each column's @acc (doubles) or
- * @counts (row state counts, when @acc is NULL). */
-static void
-spread(PictureSink *p, guint64 a, guint64 b, double *acc, double weight, guint32 *counts,
-       guint stride)
-{
-  guint64 lo = MAX(a, p->from), hi = MIN(b, p->from + (guint64)BINS * p->bin);
-  if (p->base.opts.to != G_MAXUINT64)
-    hi = MIN(hi, p->base.opts.to);
-  while (lo < hi) {
-    guint64 col = (lo - p->from) / p->bin;
-    guint64 end = MIN(hi, p->from + (col + 1) * p->bin);
-    if (acc)
-      acc[col] += weight * (double)(end - lo);
-    else
-      counts[(gsize)col * stride] += (guint32)(end - lo);
-    lo = end;
-  }
 }
 
 static void
@@ -138,11 +84,7 @@ picture_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
   guint row = warp < sink->info.n_warps ? p->row_of_warp[warp] : G_MAXUINT;
   if (row == G_MAXUINT)
     return;
-  reach(p, cycle);
-  guint old = p->state[row];
-  if (old < p->n_states && cycle > p->state_from[row])
-    spread(p, p->state_from[row], cycle, NULL, 0, p->counts + (gsize)row * BINS * p->n_states + old,
-           p->n_states);
+  trace_bins_state(&p->bins, row, p->state[row], p->state_from[row], cycle);
   p->state[row] = state;
   p->state_from[row] = cycle;
 }
@@ -151,31 +93,25 @@ static void
 picture_issue(TraceSink *sink, const TraceIssue *i)
 {
   PictureSink *p = (PictureSink *)sink;
-  reach(p, i->cycle);
   guint row = p->row_of_warp[i->warp];
   if (row != G_MAXUINT && !p->row_sched_seen[row]) {
     p->sched_of_row[row] = i->sched;
     p->row_sched_seen[row] = 1;
   }
-  if (trace_in_window(sink, i->cycle) && i->cycle - p->from < (guint64)BINS * p->bin &&
-      i->sched < MAX(sink->info.n_sched, 1u))
-    p->issues[(gsize)i->sched * BINS + (i->cycle - p->from) / p->bin]++;
+  if (i->sched < sink->info.n_sched)
+    trace_bins_add(&p->bins, i->sched, i->cycle, 1);
 }
 
 static void
 picture_counter(TraceSink *sink, guint64 cycle, TraceCounter counter, guint64 value)
 {
   PictureSink *p = (PictureSink *)sink;
-  reach(p, cycle);
   if (counter == TRACE_COUNTER_MEM_OUTSTANDING) {
-    spread(p, p->counter_since, cycle, p->inflight,
-           (double)p->counter_value[TRACE_COUNTER_MEM_OUTSTANDING], NULL, 0);
+    trace_bins_span(&p->bins, INFLIGHT(p), p->counter_since, cycle,
+                    (double)p->counter_value[counter]);
     p->counter_since = cycle;
-  } else if (counter == TRACE_COUNTER_MEM_BYTES && cycle >= p->from) {
-    reach(p, cycle);
-    guint64 col = (cycle - p->from) / p->bin;
-    if (col < BINS && (p->base.opts.to == G_MAXUINT64 || cycle < p->base.opts.to))
-      p->bytes[col] += (double)(value - p->counter_value[counter]);
+  } else if (counter == TRACE_COUNTER_MEM_BYTES) {
+    trace_bins_add(&p->bins, BYTES(p), cycle, (double)(value - p->counter_value[counter]));
   }
   p->counter_value[counter] = value;
 }
@@ -268,8 +204,9 @@ static void
 draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
 {
   const TraceInfo *info = &p->base.info;
-  guint64 span = end > p->from ? end - p->from : 1;
-  guint cols = (guint)MIN((span + p->bin - 1) / p->bin, (guint64)BINS);
+  const TraceBins *b = &p->bins;
+  guint64 span = end > b->from ? end - b->from : 1;
+  guint cols = trace_bins_used(b, end);
   double colw = (double)BINS / cols;
   guint nsched = MAX(info->n_sched, 1u);
   double rh = p->n_rows ? CLAMP(floor(560.0 / p->n_rows), 3, 16) : 16;
@@ -282,23 +219,24 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
   cairo_set_font_size(cr, 15);
   char title[512];
   g_snprintf(title, sizeof title, "%s on %s: cycles %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-             info->kernel_name, info->gpu_name, p->from, p->from + span);
+             info->kernel_name, info->gpu_name, b->from, b->from + span);
   text(cr, LEFT, 18, title, 0);
   cairo_set_font_size(cr, 11);
   char caption[256];
-  if (p->bin > 1)
+  if (b->bin > 1)
     g_snprintf(caption, sizeof caption,
                "each column is %" G_GUINT64_FORMAT " cycles: a warp's colour is the state it spent "
                "most of them in; issue and memory rows are means over them",
-               p->bin);
+               b->bin);
   else
     g_snprintf(caption, sizeof caption, "each column is one cycle");
   text(cr, LEFT, 36, caption, 0);
 
   double y = 50;
-  gboolean used[MAX_STATES] = {FALSE}, marks = FALSE;
+  g_autofree gboolean *used = g_new0(gboolean, MAX(b->n_states, 1u));
+  gboolean marks = FALSE;
   guint selected = G_MAXUINT;
-  for (guint st = 0; st < p->n_states; st++)
+  for (guint st = 0; st < b->n_states; st++)
     if (strcmp(info->state_names[st], "selected") == 0)
       selected = st;
   for (guint s = 0; s < nsched; s++) {
@@ -307,15 +245,14 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
     cairo_set_source_rgb(cr, 0, 0, 0);
     guint64 issued = 0;
     for (guint c = 0; c < cols; c++)
-      issued += p->issues[(gsize)s * BINS + c];
+      issued += (guint64)trace_bins_value(b, s, c);
     char label[48];
     g_snprintf(label, sizeof label, "sched %u issue %.0f%%", s,
                100.0 * (double)issued / (double)span / MAX(info->issue_width, 1u));
     text(cr, LEFT - 6, y + 4, label, 1);
     for (guint c = 0; c < cols; c++) {
       double share =
-          MIN((double)p->issues[(gsize)s * BINS + c] / (double)p->bin / MAX(info->issue_width, 1u),
-              1.0);
+          MIN(trace_bins_value(b, s, c) / (double)b->bin / MAX(info->issue_width, 1u), 1.0);
       cairo_set_source_rgb(cr, 1 - 0.83 * share, 1 - 0.37 * share, 1 - 0.83 * share);
       cairo_rectangle(cr, LEFT + c * colw, y, colw + 0.02, 8);
       cairo_fill(cr);
@@ -328,17 +265,10 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
     for (guint r = 0; r < p->n_rows; r++) {
       if (p->sched_of_row[r] % nsched != s)
         continue;
-      const guint32 *cnt = p->counts + (gsize)r * BINS * p->n_states;
       /* runs of columns of one dominant state, one rectangle each */
       guint run_state = G_MAXUINT, run_from = 0;
       for (guint c = 0; c <= cols; c++) {
-        guint best = G_MAXUINT;
-        guint32 most = 0;
-        for (guint st = 0; c < cols && st < p->n_states; st++)
-          if (cnt[(gsize)c * p->n_states + st] > most) {
-            most = cnt[(gsize)c * p->n_states + st];
-            best = st;
-          }
+        guint best = c < cols ? trace_bins_dominant(b, r, c) : G_MAXUINT;
         if (c < cols && best == run_state)
           continue;
         if (run_state != G_MAXUINT) {
@@ -352,11 +282,11 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
         run_from = c;
       }
       /* where the colour hides them, the spans in which the warp issued: a mark on top */
-      if (selected < p->n_states && p->bin > 1) {
+      if (selected < b->n_states && b->bin > 1) {
         cairo_set_source_rgb(cr, 0.05, 0.35, 0.05);
         guint mark_from = G_MAXUINT;
         for (guint c = 0; c <= cols; c++) {
-          gboolean issuing = c < cols && cnt[(gsize)c * p->n_states + selected] > 0;
+          gboolean issuing = c < cols && trace_bins_counts(b, r, c)[selected] > 0;
           if (issuing && mark_from == G_MAXUINT)
             mark_from = c;
           if (!issuing && mark_from != G_MAXUINT) {
@@ -382,10 +312,10 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
   /* memory beneath: transactions in flight, bytes a cycle (means over each column) */
   double mean[BINS], rate[BINS];
   for (guint c = 0; c < cols; c++) {
-    guint64 lo = p->from + c * p->bin, hi = MIN(lo + p->bin, end);
+    guint64 lo = b->from + c * b->bin, hi = MIN(lo + b->bin, end);
     double len = hi > lo ? (double)(hi - lo) : 1;
-    mean[c] = p->inflight[c] / len;
-    rate[c] = p->bytes[c] / len;
+    mean[c] = trace_bins_value(b, INFLIGHT(p), c) / len;
+    rate[c] = trace_bins_value(b, BYTES(p), c) / len;
   }
   chart(cr, y, 40, mean, cols, colw, "in flight", 0.84, 0.15, 0.16);
   y += 46;
@@ -399,8 +329,8 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
   cairo_stroke(cr);
   double step = nice_step((double)span, 10);
   cairo_set_font_size(cr, 10);
-  for (double t = ceil((double)p->from / step) * step; t <= (double)(p->from + span); t += step) {
-    double x = LEFT + (t - (double)p->from) / (double)p->bin * colw;
+  for (double t = ceil((double)b->from / step) * step; t <= (double)(b->from + span); t += step) {
+    double x = LEFT + (t - (double)b->from) / (double)b->bin * colw;
     cairo_move_to(cr, x, y);
     cairo_line_to(cr, x, y + 4);
     cairo_stroke(cr);
@@ -415,7 +345,7 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
   cairo_set_font_size(cr, 11);
   for (guint i = 0; i < G_N_ELEMENTS(colours); i++) {
     gboolean drawn = FALSE;
-    for (guint st = 0; st < p->n_states; st++)
+    for (guint st = 0; st < b->n_states; st++)
       drawn |= used[st] && strcmp(info->state_names[st], colours[i].name) == 0;
     if (!drawn)
       continue;
@@ -485,17 +415,12 @@ static gboolean
 picture_end(TraceSink *sink, guint64 cycles, GError **error)
 {
   PictureSink *p = (PictureSink *)sink;
-  guint64 end = cycles;
-  if (sink->opts.to != G_MAXUINT64)
-    end = MIN(end, sink->opts.to);
-  end = MAX(end, p->from + 1);
-  reach(p, end - 1);
+  guint64 end = MAX(MIN(cycles, p->bins.to), p->bins.from + 1);
+  trace_bins_reach(&p->bins, end - 1);
   for (guint r = 0; r < p->n_rows; r++) /* every warp's last state, to the end */
-    if (p->state[r] < p->n_states && end > p->state_from[r])
-      spread(p, p->state_from[r], end, NULL, 0,
-             p->counts + (gsize)r * BINS * p->n_states + p->state[r], p->n_states);
-  spread(p, p->counter_since, end, p->inflight,
-         (double)p->counter_value[TRACE_COUNTER_MEM_OUTSTANDING], NULL, 0);
+    trace_bins_state(&p->bins, r, p->state[r], p->state_from[r], end);
+  trace_bins_span(&p->bins, INFLIGHT(p), p->counter_since, end,
+                  (double)p->counter_value[TRACE_COUNTER_MEM_OUTSTANDING]);
   double height = picture_height(p);
   gboolean svg = g_str_has_suffix(sink->path, ".svg");
   cairo_surface_t *surface =
@@ -530,10 +455,7 @@ picture_free(TraceSink *sink)
   g_free(p->row_sched_seen);
   g_free(p->state);
   g_free(p->state_from);
-  g_free(p->counts);
-  g_free(p->issues);
-  g_free(p->inflight);
-  g_free(p->bytes);
+  trace_bins_clear(&p->bins);
 }
 
 const TraceSinkClass trace_picture_class = {

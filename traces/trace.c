@@ -173,6 +173,19 @@ trace_parse_window(const char *text, TraceOptions *opts, GError **error)
 }
 
 gboolean
+trace_parse_scale(const char *text, TraceOptions *opts, GError **error)
+{
+  guint64 n;
+  if (!parse_u64(text, &n) || n < 1 || n > (1ull << 40)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_ARGS,
+                "--trace-scale %s: expected a whole number of cycles a column, at least 1", text);
+    return FALSE;
+  }
+  opts->scale = n;
+  return TRUE;
+}
+
+gboolean
 trace_parse_warps(const char *text, TraceOptions *opts, GError **error)
 {
   g_auto(GStrv) items = g_strsplit(text, ",", -1);

@@ -76,6 +76,7 @@ typedef struct {
   guint8 *warps; /* NULL: every warp; else warps[w] != 0 for the warps to show */
   guint n_warp_mask;
   guint64 max_bytes; /* stop with TRACE_ERROR_LIMIT beyond this */
+  guint64 scale;     /* the text timeline's cycles a column (0: as many as fit 120 columns) */
 } TraceOptions;
 
 struct TraceSink {
@@ -103,8 +104,10 @@ trace_sink_failed(const TraceSink *sink)
   return sink->failed;
 }
 
-/* Parses "A:B" (cycles) and "0,2,5-9" (warps) for the options; errors name the option. */
+/* Parses "A:B" (cycles), "0,2,5-9" (warps) and "N" (cycles a column of the text timeline) for
+ * the options; errors name the option. */
 gboolean trace_parse_window(const char *text, TraceOptions *opts, GError **error);
+gboolean trace_parse_scale(const char *text, TraceOptions *opts, GError **error);
 gboolean trace_parse_warps(const char *text, TraceOptions *opts, GError **error);
 void trace_options_clear(TraceOptions *opts);
 

@@ -100,7 +100,7 @@ int
 sm_cmd_run(int argc, char **argv)
 {
   g_auto(GStrv) sets = NULL, dumps = NULL, dumps_initial = NULL;
-  g_autofree char *trace_path = NULL, *window = NULL, *warps = NULL;
+  g_autofree char *trace_path = NULL, *window = NULL, *warps = NULL, *scale = NULL;
   gboolean json = FALSE, partial = FALSE;
   gint limit_mb = 256;
   g_autofree char *max_cycles_text = NULL;
@@ -115,6 +115,10 @@ sm_cmd_run(int argc, char **argv)
        ".png or .svg picture",
        "FILE"},
       {"trace-window", 0, 0, G_OPTION_ARG_STRING, &window, "Trace only cycles A to B-1", "A:B"},
+      {"trace-scale", 0, 0, G_OPTION_ARG_STRING, &scale,
+       "Text timeline: N cycles a column (default: as many as fit 120 columns, one for a run "
+       "or window of up to 120 cycles)",
+       "N"},
       {"trace-warps", 0, 0, G_OPTION_ARG_STRING, &warps, "Trace only these warps", "0,2,4-7"},
       {"trace-limit-mb", 0, 0, G_OPTION_ARG_INT, &limit_mb,
        "Stop if the trace would exceed this size (default 256)", "MB"},
@@ -156,13 +160,14 @@ sm_cmd_run(int argc, char **argv)
   }
   topts.max_bytes = (guint64)limit_mb << 20;
   if ((window && !trace_parse_window(window, &topts, &error)) ||
-      (warps && !trace_parse_warps(warps, &topts, &error))) {
+      (warps && !trace_parse_warps(warps, &topts, &error)) ||
+      (scale && !trace_parse_scale(scale, &topts, &error))) {
     trace_options_clear(&topts);
     return sm_cli_fail(error);
   }
-  if ((window || warps) && trace_path == NULL) {
+  if ((window || warps || scale) && trace_path == NULL) {
     trace_options_clear(&topts);
-    return sm_cli_usage("--trace-window and --trace-warps need --trace FILE");
+    return sm_cli_usage("--trace-window, --trace-warps and --trace-scale need --trace FILE");
   }
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;

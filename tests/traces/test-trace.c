@@ -411,11 +411,51 @@ START_TEST(test_csv_shows_bank_passes)
 }
 END_TEST
 
+START_TEST(test_text_timeline_fits_a_long_run_in_columns)
+{
+  /* 8 warps on the H100, each with one load in flight at a time: a whole run of 13 183 cycles
+   * in 103 columns of 128 cycles, every warp long_scoreboard (issuing now and then), and 8
+   * loads in flight on the mean, Little's law's 8 warps x 1 */
+  const char *args[] = {
+      "run", "config/gpus/h100.yaml", MIX, "--set", "warps_per_sm=8", "--set", "groups=16", NULL};
+  g_autofree char *text = trace_text("h100.txt", args);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  ck_assert_str_eq(lines[0], "# mix on NVIDIA H100 SXM (Hopper): cycles 0 to 13183, 128 cycles a "
+                             "column");
+  ck_assert(g_str_has_suffix(lines[1], "lowercase: it also issued in them): L long_scoreboard"));
+  guint eights = 0, issued = 0;
+  for (guint i = 0; lines[i]; i++) {
+    if (g_str_has_prefix(lines[i], "warp ")) {
+      ck_assert_uint_eq(strlen(lines[i]), 10 + 103);
+      for (const char *c = lines[i] + 10; *c; c++) {
+        ck_assert_msg(*c == 'L' || *c == 'l' || *c == ' ', "%s", lines[i]);
+        issued += *c == 'l';
+      }
+    }
+    if (g_str_has_prefix(lines[i], "memory    "))
+      for (const char *c = lines[i] + 10; *c; c++)
+        eights += *c == '8';
+  }
+  ck_assert_uint_ge(eights, 70);
+  ck_assert_uint_ge(issued, 8 * 16); /* each warp's 16 groups */
+  /* --trace-scale: 1000 cycles a column */
+  const char *scaled[] = {
+      "run",       "config/gpus/h100.yaml", MIX,    "--set", "warps_per_sm=8", "--set",
+      "groups=16", "--trace-scale",         "1000", NULL};
+  g_autofree char *text2 = trace_text("h100s.txt", scaled);
+  ck_assert_msg(g_str_has_prefix(text2, "# mix on NVIDIA H100 SXM (Hopper): cycles 0 to 13183, "
+                                        "1000 cycles a column\n"),
+                "%s", text2);
+  ck_assert_msg(strstr(text2, "\ncycle     0         10000\n"), "%s", text2);
+}
+END_TEST
+
 START_TEST(test_text_timeline_shows_active_lanes)
 {
   /* two ways: the first path runs with the 16 even lanes ('+', lanes 'g' = 16) up to BSYNC;
    * the other 16 branched straight to it, so it issues once with all 32 ('*', '#') and they go
-   * on together after the preset's 20 cycles of BSYNC */
+   * on together after the preset's 20 cycles of BSYNC (where nothing of the warp runs, its
+   * state: W, waiting a fixed latency) */
   const char *args[] = {"run",
                         "config/gpus/h100.yaml",
                         "isa/kernels/divergence.yaml",
@@ -432,7 +472,7 @@ START_TEST(test_text_timeline_shows_active_lanes)
   ck_assert_msg(
       strstr(
           text,
-          "warp    0   ++---+---+---+---+---+---+---+*---                 **---    ***--**-\n"
+          "warp    0 WW++---+---+---+---+---+---+---+*---WWWWWWWWWWWWWWWWW**---WWWW***--**-\n"
           "    lanes   gg   g   g   g   g   g   g   g#                    ##       ###  ## \n") !=
           NULL,
       "%s", text);
@@ -517,6 +557,7 @@ trace_suite(void)
   TCase *tc = tcase_create("writers");
   tcase_add_test(tc, test_text_timeline_matches_figure_4_7);
   tcase_add_test(tc, test_picture_shows_figure_4_7);
+  tcase_add_test(tc, test_text_timeline_fits_a_long_run_in_columns);
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);

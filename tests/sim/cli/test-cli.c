@@ -267,6 +267,10 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
       {{"rnu", NULL}, "unknown command 'rnu'; did you mean 'run'?"},
+      {{"run", MAXWELL, MIX, "--trace", "/tmp/x.txt", "--trace-scale", "0", NULL},
+       "--trace-scale 0: expected a whole number of cycles a column, at least 1"},
+      {{"run", MAXWELL, MIX, "--trace-scale", "8", NULL},
+       "--trace-window, --trace-warps and --trace-scale need --trace FILE"},
       {{"run", "h10", "mix", NULL},
        "h10: no such file, and no GPU of that name (did you mean 'h100'? 'smsim list gpus' "
        "shows them all)"},

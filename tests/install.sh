@@ -60,7 +60,7 @@ unset SMSIM_PATH
 # the man pages render and name every command; the completion offers the presets
 export MANWIDTH=80
 man -l "$prefix/share/man/man1/smsim.1" >"$tmp/man1.txt" 2>"$tmp/man.err" || fail "man smsim"
-for c in run sweep merge validate fit occupancy describe list; do
+for c in run sweep merge validate fit occupancy describe list explain; do
   grep -q "^   $c\$" "$tmp/man1.txt" || fail "man smsim: no section for $c"
   grep -Eq "smsim +$c( |$)" "$tmp/man1.txt" || fail "man smsim: no synopsis for $c"
 done

@@ -21,6 +21,7 @@ static const SmCommand commands[] = {
      sm_cmd_occupancy},
     {"describe", "GPU [--set K=V]... | KERNEL", sm_cmd_describe},
     {"list", "[gpus|kernels] [--names] | keys GPU [KERNEL]", sm_cmd_list},
+    {"explain", "[TOPIC] | littles-law GPU KERNEL", sm_cmd_explain},
 };
 
 const SmCommand *

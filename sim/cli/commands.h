@@ -7,6 +7,7 @@
 int sm_cmd_run(int argc, char **argv);
 int sm_cmd_describe(int argc, char **argv);
 int sm_cmd_list(int argc, char **argv);
+int sm_cmd_explain(int argc, char **argv);
 int sm_cmd_sweep(int argc, char **argv);
 int sm_cmd_merge(int argc, char **argv);
 int sm_cmd_validate(int argc, char **argv);

@@ -455,12 +455,15 @@ sm_print_completion(const char *shell)
       "    run:1|sweep:1) names=$(smsim list kernels --names 2>/dev/null) ;;\n"
       "    describe:0) names=$(smsim list --names 2>/dev/null) ;;\n"
       "    list:0) names=\"gpus kernels keys\" ;;\n"
+      "    explain:0) names=$(smsim explain 2>/dev/null | awk '/^  /{print $1}') ;;\n"
+      "    explain:1|explain:2) [ \"${pos[0]}\" = littles-law ] && names=$(smsim list "
+      "\"$([ ${#pos[@]} = 1 ] && echo gpus || echo kernels)\" --names 2>/dev/null) ;;\n"
       "    list:1) [ \"${pos[0]}\" = keys ] && names=$(smsim list gpus --names 2>/dev/null) ;;\n"
       "    list:2) [ \"${pos[0]}\" = keys ] && names=$(smsim list kernels --names 2>/dev/null) "
       ";;\n"
       "  esac\n"
       "  COMPREPLY=($(compgen -W \"$names\" -- \"$cur\"))\n"
-      "  [ \"$cmd\" = list ] || COMPREPLY+=($(compgen -f -- \"$cur\"))\n"
+      "  case $cmd in list|explain) ;; *) COMPREPLY+=($(compgen -f -- \"$cur\")) ;; esac\n"
       "}\n"
       "complete -o filenames -F _smsim smsim\n");
   fputs(out->str, stdout);

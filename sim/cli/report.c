@@ -62,6 +62,12 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                            "Little's law needs %.1f warps",
                            model.ipc, model.latency_bound, model.bound, model.throughput_bound,
                            model.warps_needed);
+    if (model.warps_needed > gpu->limits.max_warps)
+      g_string_append_printf(out,
+                             "\nnote        Little's law needs %.1f warps, more than the %u this "
+                             "GPU holds per SM: warps alone cannot hide the latency ('smsim "
+                             "explain littles-law')",
+                             model.warps_needed, gpu->limits.max_warps);
   }
   g_string_append_printf(out,
                          "\nmemory      %.4f requests/cycle, %.3f bytes/cycle; %" G_GUINT64_FORMAT

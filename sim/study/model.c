@@ -62,7 +62,7 @@ param_number(const CfgKernel *k, const char *name, double fallback)
 gboolean
 sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
 {
-  *out = (SmModelPoint){.cuda_guide = NAN};
+  *out = (SmModelPoint){.cuda_guide = NAN, .level = -1};
   if (!g_hash_table_contains(k->params, "alpha") || !g_hash_table_contains(k->params, "other"))
     return FALSE;
   double alpha = param_number(k, "alpha", NAN);
@@ -101,6 +101,7 @@ sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
     if (level < 0)
       return FALSE;
     const CfgMemLevel *lv = &gpu->memory.levels[level];
+    out->level = level;
     const char *pattern = param(k, "pattern", "coalesced");
     IsaPatternKind kind = ISA_PATTERN_COALESCED;
     guint stride = 1;
@@ -146,6 +147,8 @@ sm_model_mix(const CfgGpu *gpu, const CfgKernel *k, SmModelPoint *out)
   out->throughput_bound = g * per_group;
   out->ipc = MIN(out->latency_bound, out->throughput_bound);
   out->warps_needed = latency * g / ilp;
+  out->groups_per_cycle = g;
+  out->other_latency = other_lat_self;
   if (alpha > 0)
     out->cuda_guide = other_lat_alu * alu_thru / alpha / ilp;
   return TRUE;

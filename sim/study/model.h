@@ -25,6 +25,9 @@ typedef struct {
   double throughput_bound; /* IPC: the tightest of other unit, ALU, issue */
   double ipc;              /* min of the two */
   double warps_needed;     /* Little's law: latency x throughput / ilp */
+  double groups_per_cycle; /* the throughput bound in groups (chains' steps) a cycle */
+  double other_latency;    /* the other instruction's latency alone (a load's: its level's) */
+  int level;               /* the memory level a global load goes to (-1: none) */
   double cuda_guide;       /* CUDA C Programming Guide estimate, mem_lat x alu_thru / alpha; NAN
                               where it does not apply (alpha = 0, no other instruction) */
   const char *bound; /* what limits throughput: "memory", "shared memory", "sfu", "alu", "issue" */

@@ -267,6 +267,9 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
       {{"rnu", NULL}, "unknown command 'rnu'; did you mean 'run'?"},
+      {{"explain", "longscoreboard", NULL},
+       "explain: no topic 'longscoreboard'; did you mean 'long_scoreboard'?"},
+      {{"explain", "wait", "h100", "mix", NULL}, "only 'explain littles-law' takes a GPU and"},
       {{"run", MAXWELL, MIX, "--trace", "/tmp/x.txt", "--trace-scale", "0", NULL},
        "--trace-scale 0: expected a whole number of cycles a column, at least 1"},
       {{"run", MAXWELL, MIX, "--trace-scale", "8", NULL},
@@ -341,6 +344,41 @@ START_TEST(test_list_says_what_names_find_and_where)
 }
 END_TEST
 
+START_TEST(test_explain_says_what_each_state_and_number_means)
+{
+  /* every warp state of the report has its explanation */
+  for (guint st = 0; st < SM_STATE_COUNT; st++) {
+    const char *args[] = {"explain", sm_state_name(st), NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+    g_autofree char *head = g_strdup_printf("%s: ", sm_state_name(st));
+    ck_assert_msg(g_str_has_prefix(out, head) && strlen(out) > 100, "%s", out);
+  }
+  /* both Little's-law numbers for the H100's mix, from their inputs: describe's 714 x 11/128
+   * and run's (714 + the 8 FADDs' chain) x the same, past what the H100 holds */
+  const char *ll[] = {"explain", "littles-law", "h100", "mix", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_eq(test_smsim(ll, &out, &err), 0);
+  const char *expect[] = {
+      "  describe: dram latency 714 cycles x 0.08594 line loads a cycle (11 bytes a cycle / "
+      "128-byte lines) = 61.4 warps\n",
+      "  run:      a group's latency 746 cycles (the other instruction's 714, then the dependent "
+      "ALU ops') x 0.08594 groups a cycle (memory-bound) = 64.1 warps\n",
+      "  64.1 warps is more than the 64 this GPU holds per SM", NULL};
+  assert_has_all(out, expect);
+  /* and run says so under its model line; with alpha 1 the chain is short enough */
+  const char *run[] = {"run", "h100", "mix", NULL};
+  const char *run1[] = {"run", "h100", "mix", "--set", "alpha=1", NULL};
+  g_autofree char *r = NULL, *r1 = NULL, *e = NULL, *e1 = NULL;
+  ck_assert_int_eq(test_smsim(run, &r, &e), 0);
+  ck_assert_int_eq(test_smsim(run1, &r1, &e1), 0);
+  ck_assert_msg(strstr(r, "\nnote        Little's law needs 64.1 warps, more than the 64 this "
+                          "GPU holds per SM"),
+                "%s", r);
+  ck_assert_msg(strstr(r1, "\nnote ") == NULL, "%s", r1);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -355,6 +393,7 @@ cli_suite(void)
   tcase_add_test(tc, test_a_sweep_leaves_out_impossible_points);
   tcase_add_test(tc, test_names_run_as_paths_do);
   tcase_add_test(tc, test_list_says_what_names_find_and_where);
+  tcase_add_test(tc, test_explain_says_what_each_state_and_number_means);
   suite_add_tcase(s, tc);
   TCase *bad = tcase_create("bad input");
   tcase_add_test(bad, test_bad_input_is_one_line_and_exit_two);

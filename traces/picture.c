@@ -9,6 +9,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bins.h"
@@ -175,20 +176,31 @@ nice_step(double span, double n)
   return raw / p < 1.5 ? p : raw / p < 3.5 ? 2 * p : raw / p < 7.5 ? 5 * p : 10 * p;
 }
 
-/* A chart of one value a column (a mean a cycle) beneath the rows. */
+static int
+by_value(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* A chart of one value a column (a mean a cycle) beneath the rows, scaled to the 98th
+ * percentile of the columns (a launch burst would flatten the rest), the peaks above clipped. */
 static void
 chart(cairo_t *cr, double top, double h, const double *v, guint cols, double colw,
       const char *label, double r, double g, double b)
 {
-  double max = 0;
-  for (guint c = 0; c < cols; c++)
-    max = MAX(max, v[c]);
+  g_autofree double *sorted = g_memdup2(v, sizeof(double) * cols);
+  qsort(sorted, cols, sizeof(double), by_value);
+  double max = cols ? sorted[cols - 1] : 0;
+  double scale = cols ? sorted[(guint)floor(0.98 * (cols - 1))] : 0;
+  if (scale <= 0 || scale > max)
+    scale = max;
   cairo_set_source_rgb(cr, 0.96, 0.96, 0.96);
   cairo_rectangle(cr, LEFT, top, cols * colw, h);
   cairo_fill(cr);
   cairo_set_source_rgb(cr, r, g, b);
-  for (guint c = 0; c < cols && max > 0; c++) {
-    double bh = h * v[c] / max;
+  for (guint c = 0; c < cols && scale > 0; c++) {
+    double bh = h * MIN(v[c] / scale, 1.0);
     cairo_rectangle(cr, LEFT + c * colw, top + h - bh, colw + 0.02, bh);
   }
   cairo_fill(cr);
@@ -196,8 +208,13 @@ chart(cairo_t *cr, double top, double h, const double *v, guint cols, double col
   cairo_set_font_size(cr, 11);
   text(cr, LEFT - 6, top + 8, label, 1);
   char peak[64];
-  g_snprintf(peak, sizeof peak, "max %.3g", max);
-  text(cr, LEFT - 6, top + 22, peak, 1);
+  g_snprintf(peak, sizeof peak, "top %.3g", scale);
+  text(cr, LEFT - 6, top + 21, peak, 1);
+  if (max > scale) {
+    g_snprintf(peak, sizeof peak, "(peaks to %.3g)", max);
+    cairo_set_font_size(cr, 9);
+    text(cr, LEFT - 6, top + 33, peak, 1);
+  }
 }
 
 static void

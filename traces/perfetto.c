@@ -5,8 +5,12 @@
  * its completion.  Slices on one thread must nest, and a warp's instructions can overlap without
  * nesting (a MOV issued while a load is in flight), so each warp gets as many threads ("warp 3",
  * "warp 3 #2", ...) as it has overlapping instructions.  Counter tracks: instructions in flight
- * per kind, memory transactions in flight and queued.  Time: ts is in microseconds by the
+ * per kind, memory transactions in flight and queued.  A second process, "warp states", has a
+ * thread per warp whose slices are its state spans (the run report's states, by Nsight's names;
+ * no slice where the slot holds no warp).  Time: ts is in microseconds by the
  * format, so one cycle is written as 0.001 and displayTimeUnit "ns" shows it as 1 ns. */
+#include <string.h>
+
 #include "trace.h"
 
 #define MAX_LANES 32
@@ -23,6 +27,9 @@ typedef struct {
   gboolean first;
   guint64 now;
   gboolean inflight_dirty, counters_dirty;
+  guint *state;        /* per warp: its state ... */
+  guint64 *state_from; /* ... since this cycle */
+  guint8 *state_named; /* its state thread's name given */
 } JsonSink;
 
 static void
@@ -67,6 +74,14 @@ json_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   g_autofree char *pname = g_strdup_printf("SM 0 (%s)", info->gpu_name);
   json_string(sink, pname);
   trace_printf(sink, "}}");
+  event_sep(j);
+  trace_printf(sink, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": "
+                     "{\"name\": \"warp states\"}}");
+  j->state = g_new(guint, MAX(info->n_warps, 1u));
+  j->state_from = g_new0(guint64, MAX(info->n_warps, 1u));
+  j->state_named = g_new0(guint8, MAX(info->n_warps, 1u));
+  for (guint w = 0; w < info->n_warps; w++)
+    j->state[w] = info->warp_state ? info->warp_state[w] : G_MAXUINT;
   return TRUE;
 }
 
@@ -181,6 +196,47 @@ json_issue(TraceSink *sink, const TraceIssue *i)
   trace_printf(sink, "}}");
 }
 
+/* Warp @w's state span from its start to @end, as a slice of its state thread (clipped to the
+ * window; none for an empty slot). */
+static void
+state_span(JsonSink *j, guint w, guint64 end)
+{
+  TraceSink *sink = &j->base;
+  guint st = j->state[w];
+  guint64 a = MAX(j->state_from[w], sink->opts.from), b = MIN(end, sink->opts.to);
+  if (st >= sink->info.n_states || strcmp(sink->info.state_names[st], "inactive") == 0 || a >= b)
+    return;
+  if (!j->state_named[w]) {
+    j->state_named[w] = 1;
+    event_sep(j);
+    trace_printf(sink,
+                 "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": %u, "
+                 "\"args\": {\"name\": \"warp %u\"}}",
+                 w + 1, w);
+    event_sep(j);
+    trace_printf(sink,
+                 "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 2, \"tid\": %u, "
+                 "\"args\": {\"sort_index\": %u}}",
+                 w + 1, w + 1);
+  }
+  event_sep(j);
+  trace_printf(sink,
+               "{\"name\": \"%s\", \"cat\": \"state\", \"ph\": \"X\", \"pid\": 2, \"tid\": %u, "
+               "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"cycles\": %" G_GUINT64_FORMAT "}}",
+               sink->info.state_names[st], w + 1, ts(a), ts(b - a), b - a);
+}
+
+static void
+json_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
+{
+  JsonSink *j = (JsonSink *)sink;
+  if (warp >= sink->info.n_warps || !trace_wants_warp(sink, warp))
+    return;
+  state_span(j, warp, cycle);
+  j->state[warp] = state;
+  j->state_from[warp] = cycle;
+}
+
 static void
 json_counter(TraceSink *sink, guint64 cycle, TraceCounter counter, guint64 value)
 {
@@ -201,6 +257,9 @@ json_end(TraceSink *sink, guint64 cycles, GError **error)
   json_flush(j, G_MAXUINT64);
   if (trace_in_window(sink, j->now))
     flush_counters(j);
+  for (guint w = 0; w < sink->info.n_warps; w++) /* every warp's last state, to the end */
+    if (trace_wants_warp(sink, w))
+      state_span(j, w, cycles);
   trace_printf(sink, "\n]}\n");
   return TRUE;
 }
@@ -212,12 +271,16 @@ json_free(TraceSink *sink)
   trace_queue_clear(&j->q);
   g_free(j->lane_end);
   g_free(j->lanes);
+  g_free(j->state);
+  g_free(j->state_from);
+  g_free(j->state_named);
 }
 
 const TraceSinkClass trace_json_class = {
     .instance_size = sizeof(JsonSink),
     .begin = json_begin,
     .issue = json_issue,
+    .state = json_state,
     .counter = json_counter,
     .advance = json_advance,
     .end = json_end,

@@ -24,6 +24,8 @@ trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
     klass = &trace_vcd_class;
   else if (g_str_has_suffix(path, ".json"))
     klass = &trace_json_class;
+  else if (g_str_has_suffix(path, ".states.csv"))
+    klass = &trace_csv_states_class;
   else if (g_str_has_suffix(path, ".csv"))
     klass = &trace_csv_class;
   else if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".svg"))

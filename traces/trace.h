@@ -91,7 +91,8 @@ struct TraceSink {
 };
 
 /* Opens a writer chosen by @path's extension: .txt (timeline), .vcd, .json (Chrome trace
- * events), .csv (one row per instruction), .png or .svg (a picture: picture.c).  The file is
+ * events), .csv (one row per instruction), .states.csv (one row per warp state span), .png or
+ * .svg (a picture: picture.c).  The file is
  * written under a temporary name and renamed by trace_sink_finish() only if everything was written.
  */
 TraceSink *trace_sink_open(const char *path, const TraceOptions *opts, GError **error);
@@ -137,4 +138,4 @@ void trace_queue_push(TraceQueue *q, guint64 cycle, guint kind, guint index, gin
 gboolean trace_queue_pop(TraceQueue *q, guint64 before, TraceChange *out);
 
 extern const TraceSinkClass trace_text_class, trace_vcd_class, trace_json_class, trace_csv_class,
-    trace_picture_class;
+    trace_csv_states_class, trace_picture_class;

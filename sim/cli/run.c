@@ -111,8 +111,8 @@ sm_cmd_run(int argc, char **argv)
        "Set a kernel parameter, kernel key or GPU key (dotted path)", "KEY=VALUE"},
       {"json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL},
       {"trace", 't', 0, G_OPTION_ARG_FILENAME, &trace_path,
-       "Write a per-cycle trace: .txt timeline, .vcd waveform, .json Chrome trace events, .csv, "
-       ".png or .svg picture",
+       "Write a per-cycle trace: .txt timeline, .vcd waveform, .json Chrome trace events, .csv "
+       "instructions, .states.csv warp states, .png or .svg picture",
        "FILE"},
       {"trace-window", 0, 0, G_OPTION_ARG_STRING, &window, "Trace only cycles A to B-1", "A:B"},
       {"trace-scale", 0, 0, G_OPTION_ARG_STRING, &scale,

@@ -302,12 +302,25 @@ START_TEST(test_json_trace_reads_back_with_nested_tracks)
   gint64 slices = 0, counters = 0;
   double last_ts = -1;
   GHashTable *open_end = g_hash_table_new(g_direct_hash, g_direct_equal); /* tid -> end x 1000 */
+  g_autoptr(GHashTable) state_sums = g_hash_table_new(g_str_hash, g_str_equal);
   for (guint i = 0; i < json_array_get_length(ev); i++) {
     JsonObject *e = json_array_get_object_element(ev, i);
     const char *ph = json_object_get_string_member(e, "ph");
     if (!json_object_has_member(e, "ts"))
       continue;
     double ts = json_object_get_double_member(e, "ts");
+    if (json_object_get_int_member(e, "pid") == 2) {
+      /* a warp's state span (written when it ends): the run's warp-cycles in that state */
+      ck_assert_str_eq(ph, "X");
+      JsonObject *a = json_object_get_object_member(e, "args");
+      const char *name = json_object_get_string_member(e, "name");
+      gint64 n = json_object_get_int_member(a, "cycles");
+      ck_assert_int_eq(n, (gint64)(json_object_get_double_member(e, "dur") * 1000 + 0.5));
+      g_hash_table_insert(
+          state_sums, (gpointer)name,
+          GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(state_sums, name)) + (gsize)n));
+      continue;
+    }
     ck_assert_msg(ts >= last_ts, "event %u at %g before %g", i, ts, last_ts);
     last_ts = ts;
     if (strcmp(ph, "C") == 0) {
@@ -330,6 +343,18 @@ START_TEST(test_json_trace_reads_back_with_nested_tracks)
   }
   ck_assert_int_eq(slices, issued);
   ck_assert(counters > 0);
+  /* the state spans add up to the run's warp-cycles in each state (an empty slot has none) */
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  GList *names = json_object_get_members(states);
+  for (GList *l = names; l; l = l->next) {
+    gint64 want =
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+    gint64 got = (gint64)GPOINTER_TO_SIZE(g_hash_table_lookup(state_sums, l->data));
+    ck_assert_msg(got == (strcmp(l->data, "inactive") == 0 ? 0 : want),
+                  "%s: trace %" G_GINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data, got,
+                  want);
+  }
+  g_list_free(names);
   g_hash_table_destroy(open_end);
   g_object_unref(p);
 }
@@ -364,6 +389,49 @@ START_TEST(test_csv_has_one_row_per_instruction)
                    "cycle,scheduler,warp,pc,op,unit,completion_cycle,bank_passes,active_lanes");
   ck_assert_uint_eq(g_strv_length(lines), 1 + 3 * 4 * 9 + 1);
   ck_assert(g_str_has_prefix(lines[1], "0,0,0,2,LDG,ldst,368"));
+}
+END_TEST
+
+START_TEST(test_states_csv_adds_up_to_the_runs_warp_states)
+{
+  /* one row per span of a warp in one state: per state, the run's warp-cycles (an empty slot
+   * has no rows); spans of one warp never overlap */
+  g_autofree char *path = test_write_temp("t.states.csv", "");
+  const char *args[] = {"run",   MAXWELL,   MIX,     "--set",     "warps_per_sm=6",
+                        "--set", "alpha=3", "--set", "groups=10", "--trace",
+                        path,    "--json",  NULL};
+  JsonParser *p;
+  JsonObject *o = run_json(args, &p);
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  ck_assert_str_eq(lines[0], "warp,state,from_cycle,to_cycle,cycles");
+  g_autoptr(GHashTable) sums = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  guint64 last_end[6] = {0};
+  for (guint i = 1; lines[i] && *lines[i]; i++) {
+    g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+    ck_assert_uint_eq(g_strv_length(f), 5);
+    guint w = (guint)atoi(f[0]);
+    guint64 a = g_ascii_strtoull(f[2], NULL, 10), b = g_ascii_strtoull(f[3], NULL, 10);
+    ck_assert_uint_lt(w, 6);
+    ck_assert_uint_ge(a, last_end[w]);
+    ck_assert_uint_eq(g_ascii_strtoull(f[4], NULL, 10), b - a);
+    last_end[w] = b;
+    gsize have = GPOINTER_TO_SIZE(g_hash_table_lookup(sums, f[1]));
+    g_hash_table_replace(sums, g_strdup(f[1]), GSIZE_TO_POINTER(have + (gsize)(b - a)));
+  }
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  GList *names = json_object_get_members(states);
+  for (GList *l = names; l; l = l->next) {
+    gint64 want =
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+    gint64 got = (gint64)GPOINTER_TO_SIZE(g_hash_table_lookup(sums, l->data));
+    ck_assert_msg(got == (strcmp(l->data, "inactive") == 0 ? 0 : want),
+                  "%s: trace %" G_GINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data, got,
+                  want);
+  }
+  g_list_free(names);
+  g_object_unref(p);
 }
 END_TEST
 
@@ -561,6 +629,7 @@ trace_suite(void)
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);
   tcase_add_test(tc, test_csv_has_one_row_per_instruction);
+  tcase_add_test(tc, test_states_csv_adds_up_to_the_runs_warp_states);
   tcase_add_test(tc, test_csv_shows_bank_passes);
   tcase_add_test(tc, test_warps_are_numbered_sm_by_sm);
   tcase_add_test(tc, test_text_timeline_shows_active_lanes);

@@ -230,16 +230,21 @@ choose_plot_y(const SmSweep *sw, const Outputs *o, const char *spec, const char 
   return TRUE;
 }
 
+/* Most points printed as a table beside --csv or --json */
+#define TABLE_WITH_FILES 60
+
 /* The tables on stdout and the files a sweep (or a merge of its parts) writes. */
 static int
 write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint max_warps)
 {
   g_autoptr(GPtrArray) curves = sm_sweep_curves(sw);
   g_autoptr(GString) out = g_string_new(NULL);
-  if (o->csv == NULL && o->json == NULL)
+  /* the points on the terminal too, unless a file holds more of them than a screen shows */
+  if ((o->csv == NULL && o->json == NULL) || sw->points->len <= TABLE_WITH_FILES)
     print_points(sw, out);
   else
-    g_string_append_printf(out, "%u runs\n", sw->points->len);
+    g_string_append_printf(out, "%u runs (every point in %s)\n", sw->points->len,
+                           o->csv ? o->csv : o->json);
   if (sw->warps_vary >= 0)
     print_curves(sw, curves, out);
   if (o->csv) {
@@ -444,6 +449,17 @@ sm_cmd_sweep(int argc, char **argv)
     cfg_kernel_free(kern);
   }
   int status = write_outputs(sw, &o, gpu_name, max_warps);
+  if (status == 0 && dropped->len) {
+    /* the points left out, once more where the results are (each said why on stderr) */
+    GString *left = g_string_new(NULL);
+    for (guint i = 0; i < dropped->len; i++) {
+      const char *d = g_ptr_array_index(dropped, i);
+      g_string_append_printf(left, "%s%.*s", i ? "; " : "", (int)(strstr(d, ": left out") - d), d);
+    }
+    printf("left out: %u point%s this GPU cannot run (%s)\n", dropped->len,
+           dropped->len == 1 ? "" : "s", left->str);
+    g_string_free(left, TRUE);
+  }
   sm_plot_y_clear(&plot_y);
   return status;
 }

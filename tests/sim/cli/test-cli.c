@@ -181,7 +181,17 @@ START_TEST(test_a_sweep_leaves_out_impossible_points)
                         "groups=8)\n");
   ck_assert_ptr_nonnull(strstr(out, "\n             1 "));
   ck_assert_ptr_nonnull(strstr(out, "\n            32 "));
-  ck_assert_ptr_null(strstr(out, "200"));
+  ck_assert_ptr_null(strstr(out, "\n           200 "));
+  /* and listed where the results are */
+  ck_assert(g_str_has_suffix(out, "\nleft out: 1 point this GPU cannot run (warps_per_sm=200)\n"));
+  /* --csv keeps the table on the terminal */
+  g_autofree char *csv = test_write_temp("s.csv", "");
+  const char *with_csv[] = {"sweep", H100,       MIX,     "--vary", "warps_per_sm=1,32",
+                            "--set", "groups=8", "--csv", csv,      NULL};
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  ck_assert_int_eq(test_smsim(with_csv, &out3, &err3), 0);
+  ck_assert_ptr_nonnull(strstr(out3, "\n            32 "));
+  ck_assert_ptr_nonnull(strstr(out3, "\nwrote "));
   const char *none[] = {"sweep", H100, MIX, "--vary", "warps_per_sm=100,200", NULL};
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(none, &out2, &err2), 2);

@@ -77,12 +77,12 @@ grow_grid(TextSink *t, guint64 width)
   char *grid = g_malloc((gsize)(rows * width)), *lanes = g_malloc((gsize)(rows * width));
   memset(grid, ' ', (gsize)(rows * width));
   memset(lanes, ' ', (gsize)(rows * width));
-  for (gsize r = 0; r < t->n_rows; r++) {
+  guint *inflight = g_new0(guint, 3 * width);
+  for (gsize r = 0; r < t->n_rows && old; r++) {
     memcpy(grid + r * width, t->grid + r * old, old);
     memcpy(lanes + r * width, t->lanes + r * old, old);
   }
-  guint *inflight = g_new0(guint, 3 * width);
-  for (guint k = 0; k < 3; k++)
+  for (guint k = 0; k < 3 && old; k++)
     memcpy(inflight + k * width, t->inflight + k * old, sizeof(guint) * old);
   g_free(t->grid);
   g_free(t->lanes);

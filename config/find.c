@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa.h"
 #include "load.h"
 
 /* One folder of the search path. */
@@ -162,34 +163,10 @@ bare_name(const char *arg)
   return g_strdup(arg);
 }
 
-/* Edits (insertions, deletions, substitutions, swaps of neighbours) from @a to @b, counted up
- * to 3 (names longer than 63 bytes count as far apart). */
-static guint
-edits(const char *a, const char *b)
-{
-  gsize n = strlen(a), m = strlen(b);
-  if (n > 63 || m > 63)
-    return 3;
-  guint d[64][64];
-  for (gsize i = 0; i <= n; i++)
-    d[i][0] = (guint)i;
-  for (gsize j = 0; j <= m; j++)
-    d[0][j] = (guint)j;
-  for (gsize i = 1; i <= n; i++)
-    for (gsize j = 1; j <= m; j++) {
-      guint v = MIN(d[i - 1][j] + 1, d[i][j - 1] + 1);
-      v = MIN(v, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        v = MIN(v, d[i - 2][j - 2] + 1);
-      d[i][j] = v;
-    }
-  return MIN(d[n][m], 3u);
-}
-
 void
 cfg_nearer(const char *key, const char *name, const char **best, guint *best_d)
 {
-  guint d = edits(key, name);
+  guint d = isa_name_distance(key, name);
   if (d <= 2 && 2 * d < strlen(key) && d < *best_d) {
     *best = name;
     *best_d = d;

@@ -295,7 +295,15 @@ lookup_op(Asm *a, const Tok *t, const char *mnemonic, IsaOp *op, guint *width)
       return TRUE;
     }
   }
-  return asm_fail_at(a, t, "unknown op '%s'", mnemonic);
+  GString *ops = g_string_new(NULL);
+  for (guint i = 0; i < ISA_OP_COUNT; i++)
+    g_string_append_printf(ops, "%s%s", i ? ", " : "", isa_op_table[i].mnemonic);
+  const char *near = isa_op_nearest(mnemonic);
+  gboolean r = near ? asm_fail_at(a, t, "unknown op '%s'; did you mean '%s'? (ops: %s)", mnemonic,
+                                  near, ops->str)
+                    : asm_fail_at(a, t, "unknown op '%s' (ops: %s)", mnemonic, ops->str);
+  g_string_free(ops, TRUE);
+  return r;
 }
 
 /* A store or copy writes no register: its first operand is an address, [R...]. */

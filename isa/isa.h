@@ -90,6 +90,12 @@ isa_op_is_async(IsaOp op)
 /* Returns TRUE and sets *op when @mnemonic names an op (case-sensitive, SASS spelling). */
 gboolean isa_op_lookup(const char *mnemonic, IsaOp *op);
 const char *isa_unit_name(IsaUnit unit);
+/* Edits (insertions, deletions, substitutions, swaps of neighbours) from @a to @b, counted up to
+ * 3: how near a mistyped name is to a known one ("did you mean"). */
+guint isa_name_distance(const char *a, const char *b);
+/* The op whose mnemonic is nearest @mnemonic (at most 2 edits, fewer than half its length), or
+ * NULL. */
+const char *isa_op_nearest(const char *mnemonic);
 /* Returns TRUE and sets *unit for "alu", "sfu", "ldst". */
 gboolean isa_unit_lookup(const char *name, IsaUnit *unit);
 

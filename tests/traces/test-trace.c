@@ -487,6 +487,10 @@ START_TEST(test_text_timeline_fits_a_long_run_in_columns)
   const char *args[] = {
       "run", "config/gpus/h100.yaml", MIX, "--set", "warps_per_sm=8", "--set", "groups=16", NULL};
   g_autofree char *text = trace_text("h100.txt", args);
+  g_autofree char *golden = test_source_path("tests/data/h100-timeline.txt");
+  g_autofree char *want = NULL;
+  ck_assert(g_file_get_contents(golden, &want, NULL, NULL));
+  ck_assert_str_eq(text, want);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   ck_assert_str_eq(lines[0], "# mix on NVIDIA H100 SXM (Hopper): cycles 0 to 13183, 128 cycles a "
                              "column");

@@ -277,6 +277,8 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
       {{"run", MAXWELL, MIX, "--bogus", NULL}, "Unknown option --bogus"},
       {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
       {{"rnu", NULL}, "unknown command 'rnu'; did you mean 'run'?"},
+      {{"run", MAXWELL, MIX, "--set", "other=LDX", NULL},
+       "mix.yaml:60:17: unknown op 'LDX'; did you mean 'LDG'? (ops: FADD, FMUL, FFMA,"},
       {{"explain", "longscoreboard", NULL},
        "explain: no topic 'longscoreboard'; did you mean 'long_scoreboard'?"},
       {{"explain", "wait", "h100", "mix", NULL}, "only 'explain littles-law' takes a GPU and"},

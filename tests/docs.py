@@ -28,7 +28,7 @@ import time
 
 # Commands that cannot run here, with the reason (matched against the start of the command).
 SKIP = {
-    "cd docs && gtkwave": "opens a viewer",
+    "gtkwave ": "opens a viewer",
     "OMPI_COMM_WORLD_SIZE=3 build/smsim": "what it prints depends on whether the build has MPI "
     "(tests/sim/study/test-mpi.c runs both cases)",
     "build/smsim validate config/gpus/h100.yaml tests/data/h100-footprint-clock.csv":

@@ -283,6 +283,20 @@ START_TEST(test_vcd_reads_back_to_the_run_statistics)
 }
 END_TEST
 
+START_TEST(test_gtkwave_filter_names_every_state)
+{
+  /* docs/warp-states.filter turns a VCD's state numbers into the run report's names */
+  g_autofree char *path = test_source_path("docs/warp-states.filter");
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  GString *want = g_string_new(NULL);
+  for (guint st = 0; st < SM_STATE_COUNT; st++)
+    g_string_append_printf(want, "%u %s\n", st, sm_state_name(st));
+  ck_assert_str_eq(text, want->str);
+  g_string_free(want, TRUE);
+}
+END_TEST
+
 START_TEST(test_json_trace_reads_back_with_nested_tracks)
 {
   g_autofree char *path = test_write_temp("t.json", "");
@@ -629,6 +643,7 @@ trace_suite(void)
   TCase *tc = tcase_create("writers");
   tcase_add_test(tc, test_text_timeline_matches_figure_4_7);
   tcase_add_test(tc, test_picture_shows_figure_4_7);
+  tcase_add_test(tc, test_gtkwave_filter_names_every_state);
   tcase_add_test(tc, test_text_timeline_fits_a_long_run_in_columns);
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);

@@ -42,6 +42,16 @@ sweep_csv(const SmSweep *sw)
       g_string_append(s, sm_sweep_columns[c + 1] ? "," : "\n");
     }
   }
+  /* the points this GPU cannot run, after the others: their values, no results */
+  for (guint p = 0; sw->left_out && p < sw->left_out->len; p++) {
+    char **point = g_ptr_array_index(sw->left_out, p);
+    for (guint i = 0; point[i]; i++) {
+      const char *eq = strchr(point[i], '=');
+      g_string_append_printf(s, "%s,", eq ? eq + 1 : point[i]);
+    }
+    for (guint c = 0; sm_sweep_columns[c]; c++)
+      g_string_append(s, sm_sweep_columns[c + 1] ? "," : "\n");
+  }
   return g_string_free(s, FALSE);
 }
 

@@ -115,6 +115,8 @@ sm_sweep_free(SmSweep *sw)
     return;
   if (sw->points)
     g_ptr_array_free(sw->points, TRUE);
+  if (sw->left_out)
+    g_ptr_array_free(sw->left_out, TRUE);
   if (sw->index)
     g_array_free(sw->index, TRUE);
   g_free(sw->rows);
@@ -221,7 +223,9 @@ sm_sweep_drop_impossible(SmSweep *sw, const CfgRunSource *src, const char *const
       first = e;
     else
       g_error_free(e);
-    g_ptr_array_remove_index(sw->points, kept);
+    if (sw->left_out == NULL)
+      sw->left_out = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    g_ptr_array_add(sw->left_out, g_ptr_array_steal_index(sw->points, kept));
     g_array_remove_range(sw->index, kept * nv, nv);
   }
   if (kept == 0) { /* nothing left to run: the first reason is the error */

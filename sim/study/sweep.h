@@ -22,6 +22,7 @@ void sm_vary_free(SmVary *vary);
 typedef struct {
   GPtrArray *varies;       /* SmVary */
   GPtrArray *points;       /* GStrv: KEY=VALUE per vary */
+  GPtrArray *left_out;     /* GStrv: the points this GPU cannot run (sm_sweep_drop_impossible) */
   GArray *index;           /* guint per point per vary: value indices */
   struct SmSweepRow *rows; /* per point, once run (or read back from parts) */
   int warps_vary;          /* index of warps_per_sm among varies, or -1 */

@@ -186,12 +186,16 @@ START_TEST(test_a_sweep_leaves_out_impossible_points)
   ck_assert(g_str_has_suffix(out, "\nleft out: 1 point this GPU cannot run (warps_per_sm=200)\n"));
   /* --csv keeps the table on the terminal */
   g_autofree char *csv = test_write_temp("s.csv", "");
-  const char *with_csv[] = {"sweep", H100,       MIX,     "--vary", "warps_per_sm=1,32",
+  const char *with_csv[] = {"sweep", H100,       MIX,     "--vary", "warps_per_sm=1,32,200",
                             "--set", "groups=8", "--csv", csv,      NULL};
   g_autofree char *out3 = NULL, *err3 = NULL;
   ck_assert_int_eq(test_smsim(with_csv, &out3, &err3), 0);
   ck_assert_ptr_nonnull(strstr(out3, "\n            32 "));
   ck_assert_ptr_nonnull(strstr(out3, "\nwrote "));
+  /* and the CSV has the point left out last, without results */
+  g_autofree char *text = NULL;
+  ck_assert(g_file_get_contents(csv, &text, NULL, NULL));
+  ck_assert_msg(g_str_has_suffix(text, "\n200,,,,,,,,,,,\n"), "%s", text);
   const char *none[] = {"sweep", H100, MIX, "--vary", "warps_per_sm=100,200", NULL};
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(none, &out2, &err2), 2);

@@ -142,3 +142,61 @@ trace_bins_dominant(const TraceBins *b, guint row, guint col)
     }
   return best;
 }
+
+void
+trace_rows_pick(TraceRows *r, const TraceSink *sink)
+{
+  const TraceInfo *info = &sink->info;
+  r->row_of_warp = g_new(guint, MAX(info->n_warps, 1u));
+  r->warp_of_row = g_new(guint, MAX(info->n_warps, 1u));
+  r->n_rows = 0;
+  for (guint w = 0; w < info->n_warps; w++) {
+    r->row_of_warp[w] = G_MAXUINT;
+    if (trace_wants_warp(sink, w)) {
+      r->warp_of_row[r->n_rows] = w;
+      r->row_of_warp[w] = r->n_rows++;
+    }
+  }
+}
+
+void
+trace_rows_bin(TraceRows *r, const TraceInfo *info, guint64 from, guint64 to, guint64 bin,
+               guint cols, guint n_series)
+{
+  trace_bins_init(&r->bins, from, to, bin, cols, r->n_rows, info->n_states, n_series);
+  trace_warp_states_init(&r->states, info, from);
+}
+
+void
+trace_rows_state(TraceRows *r, guint warp, guint state, guint64 cycle)
+{
+  if (r->row_of_warp == NULL || r->states.state == NULL)
+    return;
+  guint row = r->row_of_warp[warp];
+  if (row == G_MAXUINT)
+    return;
+  guint old;
+  guint64 from;
+  trace_warp_states_set(&r->states, warp, state, cycle, &old, &from);
+  trace_bins_state(&r->bins, row, old, from, cycle);
+}
+
+void
+trace_rows_finish(TraceRows *r, guint64 end)
+{
+  if (end > r->bins.from)
+    trace_bins_reach(&r->bins, end - 1);
+  for (guint row = 0; row < r->n_rows; row++) {
+    guint w = r->warp_of_row[row];
+    trace_bins_state(&r->bins, row, r->states.state[w], r->states.since[w], end);
+  }
+}
+
+void
+trace_rows_clear(TraceRows *r)
+{
+  g_clear_pointer(&r->row_of_warp, g_free);
+  g_clear_pointer(&r->warp_of_row, g_free);
+  trace_warp_states_clear(&r->states);
+  trace_bins_clear(&r->bins);
+}

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "trace.h"
+
 typedef struct {
   guint64 from, bin; /* the first cycle, cycles a column */
   guint64 to;        /* the window's end (G_MAXUINT64: none) */
@@ -47,3 +49,24 @@ trace_bins_value(const TraceBins *b, guint s, guint col)
 }
 /* The state row @row spent most of column @col in (G_MAXUINT: none). */
 guint trace_bins_dominant(const TraceBins *b, guint row, guint col);
+
+/* The warps a trace shows, a row each, their states binned: what the writers that draw a whole
+ * run keep (picture.c, text.c). */
+typedef struct {
+  TraceBins bins;
+  TraceWarpStates states;
+  guint n_rows;
+  guint *row_of_warp; /* G_MAXUINT: not shown */
+  guint *warp_of_row;
+} TraceRows;
+
+/* The rows: the warps @sink shows, in order. */
+void trace_rows_pick(TraceRows *r, const TraceSink *sink);
+/* Then the bins (trace_bins_init()'s arguments) and the warps' states from @from. */
+void trace_rows_bin(TraceRows *r, const TraceInfo *info, guint64 from, guint64 to, guint64 bin,
+                    guint cols, guint n_series);
+/* Warp @warp (shown or not) is in @state from @cycle. */
+void trace_rows_state(TraceRows *r, guint warp, guint state, guint64 cycle);
+/* The run ends at @end: every row's last state to it. */
+void trace_rows_finish(TraceRows *r, guint64 end);
+void trace_rows_clear(TraceRows *r);

@@ -1,8 +1,6 @@
 /* The CSV trace writers: one row per issued instruction (FILE.csv), or one row per span of a
  * warp in one state (FILE.states.csv: the run report's states, by Nsight's names; none where
  * the slot holds no warp; rows in the order the spans end). */
-#include <string.h>
-
 #include "trace.h"
 
 static gboolean
@@ -42,30 +40,23 @@ const TraceSinkClass trace_csv_class = {
 
 typedef struct {
   TraceSink base;
-  guint *state;        /* per warp: its state ... */
-  guint64 *state_from; /* ... since this cycle */
+  TraceWarpStates states;
 } StatesSink;
 
 static gboolean
 states_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 {
-  StatesSink *s = (StatesSink *)sink;
-  s->state = g_new(guint, MAX(info->n_warps, 1u));
-  s->state_from = g_new0(guint64, MAX(info->n_warps, 1u));
-  for (guint w = 0; w < info->n_warps; w++)
-    s->state[w] = info->warp_state ? info->warp_state[w] : G_MAXUINT;
+  trace_warp_states_init(&((StatesSink *)sink)->states, info, 0);
   trace_printf(sink, "warp,state,from_cycle,to_cycle,cycles\n");
   return TRUE;
 }
 
-/* Warp @w's span in its state up to @end, clipped to the window. */
+/* Warp @w's span [@from, @end) in @st, clipped to the window. */
 static void
-states_row(StatesSink *s, guint w, guint64 end)
+states_row(TraceSink *sink, guint w, guint st, guint64 from, guint64 end)
 {
-  TraceSink *sink = &s->base;
-  guint st = s->state[w];
-  guint64 a = MAX(s->state_from[w], sink->opts.from), b = MIN(end, sink->opts.to);
-  if (st >= sink->info.n_states || strcmp(sink->info.state_names[st], "inactive") == 0 || a >= b)
+  guint64 a = MAX(from, sink->opts.from), b = MIN(end, sink->opts.to);
+  if (!trace_state_is_a_warps(&sink->info, st) || a >= b)
     return;
   trace_printf(sink, "%u,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n", w,
                sink->info.state_names[st], a, b, b - a);
@@ -74,12 +65,12 @@ states_row(StatesSink *s, guint w, guint64 end)
 static void
 states_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
 {
-  StatesSink *s = (StatesSink *)sink;
   if (warp >= sink->info.n_warps || !trace_wants_warp(sink, warp))
     return;
-  states_row(s, warp, cycle);
-  s->state[warp] = state;
-  s->state_from[warp] = cycle;
+  guint old;
+  guint64 from;
+  trace_warp_states_set(&((StatesSink *)sink)->states, warp, state, cycle, &old, &from);
+  states_row(sink, warp, old, from, cycle);
 }
 
 static void
@@ -90,19 +81,17 @@ states_issue(TraceSink *sink, const TraceIssue *i)
 static gboolean
 states_end(TraceSink *sink, guint64 cycles, GError **error)
 {
-  StatesSink *s = (StatesSink *)sink;
+  const TraceWarpStates *s = &((StatesSink *)sink)->states;
   for (guint w = 0; w < sink->info.n_warps; w++) /* every warp's last state, to the end */
     if (trace_wants_warp(sink, w))
-      states_row(s, w, cycles);
+      states_row(sink, w, s->state[w], s->since[w], cycles);
   return TRUE;
 }
 
 static void
 states_free(TraceSink *sink)
 {
-  StatesSink *s = (StatesSink *)sink;
-  g_free(s->state);
-  g_free(s->state_from);
+  trace_warp_states_clear(&((StatesSink *)sink)->states);
 }
 
 const TraceSinkClass trace_csv_states_class = {

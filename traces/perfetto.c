@@ -9,8 +9,6 @@
  * thread per warp whose slices are its state spans (the run report's states, by Nsight's names;
  * no slice where the slot holds no warp).  Time: ts is in microseconds by the
  * format, so one cycle is written as 0.001 and displayTimeUnit "ns" shows it as 1 ns. */
-#include <string.h>
-
 #include "trace.h"
 
 #define MAX_LANES 32
@@ -27,9 +25,8 @@ typedef struct {
   gboolean first;
   guint64 now;
   gboolean inflight_dirty, counters_dirty;
-  guint *state;        /* per warp: its state ... */
-  guint64 *state_from; /* ... since this cycle */
-  guint8 *state_named; /* its state thread's name given */
+  TraceWarpStates states;
+  guint8 *state_named; /* per warp: its state thread's name given */
 } JsonSink;
 
 static void
@@ -77,11 +74,8 @@ json_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   event_sep(j);
   trace_printf(sink, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": "
                      "{\"name\": \"warp states\"}}");
-  j->state = g_new(guint, MAX(info->n_warps, 1u));
-  j->state_from = g_new0(guint64, MAX(info->n_warps, 1u));
+  trace_warp_states_init(&j->states, info, 0);
   j->state_named = g_new0(guint8, MAX(info->n_warps, 1u));
-  for (guint w = 0; w < info->n_warps; w++)
-    j->state[w] = info->warp_state ? info->warp_state[w] : G_MAXUINT;
   return TRUE;
 }
 
@@ -196,15 +190,14 @@ json_issue(TraceSink *sink, const TraceIssue *i)
   trace_printf(sink, "}}");
 }
 
-/* Warp @w's state span from its start to @end, as a slice of its state thread (clipped to the
- * window; none for an empty slot). */
+/* Warp @w's span [@from, @end) in @st, as a slice of its state thread (clipped to the window;
+ * none for an empty slot). */
 static void
-state_span(JsonSink *j, guint w, guint64 end)
+state_span(JsonSink *j, guint w, guint st, guint64 from, guint64 end)
 {
   TraceSink *sink = &j->base;
-  guint st = j->state[w];
-  guint64 a = MAX(j->state_from[w], sink->opts.from), b = MIN(end, sink->opts.to);
-  if (st >= sink->info.n_states || strcmp(sink->info.state_names[st], "inactive") == 0 || a >= b)
+  guint64 a = MAX(from, sink->opts.from), b = MIN(end, sink->opts.to);
+  if (!trace_state_is_a_warps(&sink->info, st) || a >= b)
     return;
   if (!j->state_named[w]) {
     j->state_named[w] = 1;
@@ -232,9 +225,10 @@ json_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
   JsonSink *j = (JsonSink *)sink;
   if (warp >= sink->info.n_warps || !trace_wants_warp(sink, warp))
     return;
-  state_span(j, warp, cycle);
-  j->state[warp] = state;
-  j->state_from[warp] = cycle;
+  guint old;
+  guint64 from;
+  trace_warp_states_set(&j->states, warp, state, cycle, &old, &from);
+  state_span(j, warp, old, from, cycle);
 }
 
 static void
@@ -259,7 +253,7 @@ json_end(TraceSink *sink, guint64 cycles, GError **error)
     flush_counters(j);
   for (guint w = 0; w < sink->info.n_warps; w++) /* every warp's last state, to the end */
     if (trace_wants_warp(sink, w))
-      state_span(j, w, cycles);
+      state_span(j, w, j->states.state[w], j->states.since[w], cycles);
   trace_printf(sink, "\n]}\n");
   return TRUE;
 }
@@ -271,8 +265,7 @@ json_free(TraceSink *sink)
   trace_queue_clear(&j->q);
   g_free(j->lane_end);
   g_free(j->lanes);
-  g_free(j->state);
-  g_free(j->state_from);
+  trace_warp_states_clear(&j->states);
   g_free(j->state_named);
 }
 

@@ -23,14 +23,9 @@
 
 typedef struct {
   TraceSink base;
-  TraceBins bins; /* series: each scheduler's issues, then transactions in flight, bytes */
-  guint n_rows;
-  guint *row_of_warp; /* G_MAXUINT: not shown */
-  guint *warp_of_row;
+  TraceRows rows;         /* series: each scheduler's issues, then transactions in flight, bytes */
   guint *sched_of_row;    /* learned from the warp's issues (else warp % schedulers) */
   guint8 *row_sched_seen; /* an issue told the row's scheduler */
-  guint *state;           /* per row: its state ... */
-  guint64 *state_from;    /* ... since this cycle */
   guint64 counter_value[TRACE_COUNTER_COUNT], counter_since;
 } PictureSink;
 
@@ -44,36 +39,22 @@ picture_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   PictureSink *p = (PictureSink *)sink;
   guint64 from = sink->opts.has_window ? sink->opts.from : 0;
   guint64 to = sink->opts.has_window ? sink->opts.to : G_MAXUINT64;
-  p->row_of_warp = g_new(guint, MAX(info->n_warps, 1u));
-  p->warp_of_row = g_new(guint, MAX(info->n_warps, 1u));
-  for (guint w = 0; w < info->n_warps; w++) {
-    p->row_of_warp[w] = G_MAXUINT;
-    if (trace_wants_warp(sink, w)) {
-      p->warp_of_row[p->n_rows] = w;
-      p->row_of_warp[w] = p->n_rows++;
-    }
-  }
-  if (p->n_rows > MAX_ROWS) {
+  trace_rows_pick(&p->rows, sink);
+  if (p->rows.n_rows > MAX_ROWS) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_ARGS,
                 "%s: a picture shows at most %u warps, this run has %u; choose them with "
                 "--trace-warps (e.g. 0-63)",
-                sink->path, MAX_ROWS, p->n_rows);
+                sink->path, MAX_ROWS, p->rows.n_rows);
     return FALSE;
   }
-  guint n = MAX(p->n_rows, 1u);
+  guint n = MAX(p->rows.n_rows, 1u);
   p->sched_of_row = g_new(guint, n);
   p->row_sched_seen = g_new0(guint8, n);
-  p->state = g_new(guint, n);
-  p->state_from = g_new0(guint64, n);
-  for (guint r = 0; r < p->n_rows; r++) {
-    p->sched_of_row[r] = p->warp_of_row[r] % MAX(info->n_sched, 1u);
-    /* each warp's state when the trace began */
-    p->state[r] = info->warp_state ? info->warp_state[p->warp_of_row[r]] : G_MAXUINT;
-    p->state_from[r] = from;
-  }
+  for (guint r = 0; r < p->rows.n_rows; r++)
+    p->sched_of_row[r] = p->rows.warp_of_row[r] % MAX(info->n_sched, 1u);
   /* a window: its cycles over the columns; else one a column, doubled as the run grows */
   guint64 bin = to != G_MAXUINT64 ? MAX((to - from + BINS - 1) / BINS, 1) : 0;
-  trace_bins_init(&p->bins, from, to, bin, BINS, p->n_rows, info->n_states, info->n_sched + 2);
+  trace_rows_bin(&p->rows, info, from, to, bin, BINS, info->n_sched + 2);
   p->counter_since = from;
   return TRUE;
 }
@@ -81,26 +62,21 @@ picture_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 static void
 picture_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
 {
-  PictureSink *p = (PictureSink *)sink;
-  guint row = warp < sink->info.n_warps ? p->row_of_warp[warp] : G_MAXUINT;
-  if (row == G_MAXUINT)
-    return;
-  trace_bins_state(&p->bins, row, p->state[row], p->state_from[row], cycle);
-  p->state[row] = state;
-  p->state_from[row] = cycle;
+  if (warp < sink->info.n_warps)
+    trace_rows_state(&((PictureSink *)sink)->rows, warp, state, cycle);
 }
 
 static void
 picture_issue(TraceSink *sink, const TraceIssue *i)
 {
   PictureSink *p = (PictureSink *)sink;
-  guint row = p->row_of_warp[i->warp];
+  guint row = p->rows.row_of_warp[i->warp];
   if (row != G_MAXUINT && !p->row_sched_seen[row]) {
     p->sched_of_row[row] = i->sched;
     p->row_sched_seen[row] = 1;
   }
   if (i->sched < sink->info.n_sched)
-    trace_bins_add(&p->bins, i->sched, i->cycle, 1);
+    trace_bins_add(&p->rows.bins, i->sched, i->cycle, 1);
 }
 
 static void
@@ -108,11 +84,11 @@ picture_counter(TraceSink *sink, guint64 cycle, TraceCounter counter, guint64 va
 {
   PictureSink *p = (PictureSink *)sink;
   if (counter == TRACE_COUNTER_MEM_OUTSTANDING) {
-    trace_bins_span(&p->bins, INFLIGHT(p), p->counter_since, cycle,
+    trace_bins_span(&p->rows.bins, INFLIGHT(p), p->counter_since, cycle,
                     (double)p->counter_value[counter]);
     p->counter_since = cycle;
   } else if (counter == TRACE_COUNTER_MEM_BYTES) {
-    trace_bins_add(&p->bins, BYTES(p), cycle, (double)(value - p->counter_value[counter]));
+    trace_bins_add(&p->rows.bins, BYTES(p), cycle, (double)(value - p->counter_value[counter]));
   }
   p->counter_value[counter] = value;
 }
@@ -221,12 +197,12 @@ static void
 draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
 {
   const TraceInfo *info = &p->base.info;
-  const TraceBins *b = &p->bins;
+  const TraceBins *b = &p->rows.bins;
   guint64 span = end > b->from ? end - b->from : 1;
   guint cols = trace_bins_used(b, end);
   double colw = (double)BINS / cols;
   guint nsched = MAX(info->n_sched, 1u);
-  double rh = p->n_rows ? CLAMP(floor(560.0 / p->n_rows), 3, 16) : 16;
+  double rh = p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
   double gap = rh >= 8 ? 1 : 0;
 
   cairo_set_source_rgb(cr, 1, 1, 1);
@@ -279,7 +255,7 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
     cairo_rectangle(cr, LEFT, y, cols * colw, 8);
     cairo_stroke(cr);
     y += 10;
-    for (guint r = 0; r < p->n_rows; r++) {
+    for (guint r = 0; r < p->rows.n_rows; r++) {
       if (p->sched_of_row[r] % nsched != s)
         continue;
       /* runs of columns of one dominant state, one rectangle each */
@@ -315,11 +291,11 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
         }
         cairo_fill(cr);
       }
-      if (rh >= 7 || p->n_rows <= 64) {
+      if (rh >= 7 || p->rows.n_rows <= 64) {
         cairo_set_source_rgb(cr, 0, 0, 0);
         cairo_set_font_size(cr, MIN(rh, 10.0));
         char wl[32];
-        g_snprintf(wl, sizeof wl, "warp %u", p->warp_of_row[r]);
+        g_snprintf(wl, sizeof wl, "warp %u", p->rows.warp_of_row[r]);
         text(cr, LEFT - 6, y + (rh - gap) / 2, wl, 1);
       }
       y += rh;
@@ -410,8 +386,8 @@ static double
 picture_height(const PictureSink *p)
 {
   guint nsched = MAX(p->base.info.n_sched, 1u);
-  double rh = p->n_rows ? CLAMP(floor(560.0 / p->n_rows), 3, 16) : 16;
-  return 50 + nsched * 16 + p->n_rows * rh + 46 + 44 + 26 + 3 * 16 + 10;
+  double rh = p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
+  return 50 + nsched * 16 + p->rows.n_rows * rh + 46 + 44 + 26 + 3 * 16 + 10;
 }
 
 static cairo_status_t
@@ -432,11 +408,9 @@ static gboolean
 picture_end(TraceSink *sink, guint64 cycles, GError **error)
 {
   PictureSink *p = (PictureSink *)sink;
-  guint64 end = MAX(MIN(cycles, p->bins.to), p->bins.from + 1);
-  trace_bins_reach(&p->bins, end - 1);
-  for (guint r = 0; r < p->n_rows; r++) /* every warp's last state, to the end */
-    trace_bins_state(&p->bins, r, p->state[r], p->state_from[r], end);
-  trace_bins_span(&p->bins, INFLIGHT(p), p->counter_since, end,
+  guint64 end = MAX(MIN(cycles, p->rows.bins.to), p->rows.bins.from + 1);
+  trace_rows_finish(&p->rows, end); /* every warp's last state, to the end */
+  trace_bins_span(&p->rows.bins, INFLIGHT(p), p->counter_since, end,
                   (double)p->counter_value[TRACE_COUNTER_MEM_OUTSTANDING]);
   double height = picture_height(p);
   gboolean svg = g_str_has_suffix(sink->path, ".svg");
@@ -466,13 +440,9 @@ static void
 picture_free(TraceSink *sink)
 {
   PictureSink *p = (PictureSink *)sink;
-  g_free(p->row_of_warp);
-  g_free(p->warp_of_row);
   g_free(p->sched_of_row);
   g_free(p->row_sched_seen);
-  g_free(p->state);
-  g_free(p->state_from);
-  trace_bins_clear(&p->bins);
+  trace_rows_clear(&p->rows);
 }
 
 const TraceSinkClass trace_picture_class = {

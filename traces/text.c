@@ -23,11 +23,7 @@
 
 typedef struct {
   TraceSink base;
-  TraceBins bins; /* states, and series: instructions in flight of each kind */
-  guint n_rows;
-  guint *row_of_warp;  /* G_MAXUINT: not shown */
-  guint *state;        /* per row: its state ... */
-  guint64 *state_from; /* ... since this cycle */
+  TraceRows rows; /* series: instructions in flight of each kind */
   /* a column a cycle: the first @grid_width cycles, grown up to @grid_cap (G_MAXUINT64: no
    * bound but the size limit) */
   guint64 grid_width, grid_cap;
@@ -73,12 +69,12 @@ static void
 grow_grid(TextSink *t, guint64 width)
 {
   guint64 old = t->grid_width;
-  gsize rows = MAX(t->n_rows, 1u);
+  gsize rows = MAX(t->rows.n_rows, 1u);
   char *grid = g_malloc((gsize)(rows * width)), *lanes = g_malloc((gsize)(rows * width));
   memset(grid, ' ', (gsize)(rows * width));
   memset(lanes, ' ', (gsize)(rows * width));
   guint *inflight = g_new0(guint, 3 * width);
-  for (gsize r = 0; r < t->n_rows && old; r++) {
+  for (gsize r = 0; r < t->rows.n_rows && old; r++) {
     memcpy(grid + r * width, t->grid + r * old, old);
     memcpy(lanes + r * width, t->lanes + r * old, old);
   }
@@ -100,34 +96,25 @@ text_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   const TraceOptions *o = &sink->opts;
   guint64 from = o->has_window ? o->from : 0;
   guint64 width = o->has_window ? o->to - o->from : 0;
-  t->row_of_warp = g_new(guint, MAX(info->n_warps, 1u));
-  for (guint w = 0; w < info->n_warps; w++)
-    t->row_of_warp[w] = trace_wants_warp(sink, w) ? t->n_rows++ : G_MAXUINT;
+  trace_rows_pick(&t->rows, sink);
   /* cycles a column: the scale asked for, a window's cycles over 120 columns, or one doubled as
    * the run grows (0) */
   guint64 bin = o->scale ? o->scale : width ? (width + FIT_COLUMNS - 1) / FIT_COLUMNS : 0;
   gboolean one = bin == 1 || bin == 0;
   t->grid_cap = !one ? 0 : width ? width : bin == 1 ? G_MAXUINT64 : FIT_COLUMNS;
   guint64 columns = width ? (width + MAX(bin, 1) - 1) / MAX(bin, 1) : FIT_COLUMNS;
-  guint64 estimate = (guint64)(2 * t->n_rows + 8) * (MIN(columns, t->grid_cap) + 16);
+  guint64 estimate = (guint64)(2 * t->rows.n_rows + 8) * (MIN(columns, t->grid_cap) + 16);
   if (width && estimate > o->max_bytes) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_LIMIT,
                 "%s: a timeline of %u warps x %" G_GUINT64_FORMAT
                 " columns would be larger than %" G_GUINT64_FORMAT
                 " MB; narrow it with --trace-window or --trace-warps, or raise --trace-scale",
-                sink->path, t->n_rows, columns, o->max_bytes >> 20);
+                sink->path, t->rows.n_rows, columns, o->max_bytes >> 20);
     return FALSE;
   }
-  guint n = MAX(t->n_rows, 1u);
-  t->state = g_new(guint, n);
-  t->state_from = g_new0(guint64, n);
-  for (guint w = 0; w < info->n_warps; w++)
-    if (t->row_of_warp[w] != G_MAXUINT) {
-      t->state[t->row_of_warp[w]] = info->warp_state ? info->warp_state[w] : G_MAXUINT;
-      t->state_from[t->row_of_warp[w]] = from;
-    }
-  trace_bins_init(&t->bins, from, o->has_window ? o->to : G_MAXUINT64, bin,
-                  (guint)MIN(columns, (guint64)FIT_COLUMNS), t->n_rows, info->n_states, 3);
+  guint n = MAX(t->rows.n_rows, 1u);
+  trace_rows_bin(&t->rows, info, from, o->has_window ? o->to : G_MAXUINT64, bin,
+                 (guint)MIN(columns, (guint64)FIT_COLUMNS), 3);
   t->row_partial = g_new0(guint8, n);
   if (t->grid_cap)
     grow_grid(t, MIN(t->grid_cap, (guint64)FIT_COLUMNS));
@@ -137,13 +124,8 @@ text_begin(TraceSink *sink, const TraceInfo *info, GError **error)
 static void
 text_state(TraceSink *sink, guint64 cycle, guint warp, guint state)
 {
-  TextSink *t = (TextSink *)sink;
-  guint row = warp < sink->info.n_warps ? t->row_of_warp[warp] : G_MAXUINT;
-  if (row == G_MAXUINT)
-    return;
-  trace_bins_state(&t->bins, row, t->state[row], t->state_from[row], cycle);
-  t->state[row] = state;
-  t->state_from[row] = cycle;
+  if (warp < sink->info.n_warps)
+    trace_rows_state(&((TextSink *)sink)->rows, warp, state, cycle);
 }
 
 static void
@@ -151,10 +133,10 @@ text_issue(TraceSink *sink, const TraceIssue *i)
 {
   TextSink *t = (TextSink *)sink;
   guint kind = i->memory ? 2 : (i->unit == 1 ? 1 : 0);
-  guint64 from = t->bins.from;
-  if (i->complete > i->cycle && MAX(i->cycle, from) < MIN(i->complete, t->bins.to))
+  guint64 from = t->rows.bins.from;
+  if (i->complete > i->cycle && MAX(i->cycle, from) < MIN(i->complete, t->rows.bins.to))
     t->used[kind] = TRUE;
-  trace_bins_span(&t->bins, kind, i->cycle, i->complete, 1);
+  trace_bins_span(&t->rows.bins, kind, i->cycle, i->complete, 1);
   if (t->grid_cap == 0)
     return;
   /* a column a cycle, while the run is short enough for it */
@@ -163,7 +145,7 @@ text_issue(TraceSink *sink, const TraceIssue *i)
   guint64 lo = MAX(i->cycle, from), hi = MIN(i->complete, from + t->grid_width);
   for (guint64 c = lo; c < hi; c++)
     t->inflight[kind * t->grid_width + (c - from)]++;
-  guint row = t->row_of_warp[i->warp];
+  guint row = t->rows.row_of_warp[i->warp];
   if (row == G_MAXUINT)
     return;
   char *r = t->grid + (gsize)row * t->grid_width;
@@ -231,12 +213,9 @@ static gboolean
 text_end(TraceSink *sink, guint64 cycles, GError **error)
 {
   TextSink *t = (TextSink *)sink;
-  TraceBins *b = &t->bins;
+  TraceBins *b = &t->rows.bins;
   guint64 end = MAX(MIN(cycles, b->to), b->from);
-  if (end > b->from)
-    trace_bins_reach(b, end - 1);
-  for (guint r = 0; r < t->n_rows; r++) /* every warp's last state, to the end */
-    trace_bins_state(b, r, t->state[r], t->state_from[r], end);
+  trace_rows_finish(&t->rows, end); /* every warp's last state, to the end */
   const TraceInfo *info = &sink->info;
   g_autofree gboolean *seen = g_new0(gboolean, MAX(info->n_states, 1u));
   guint cols = end > b->from ? trace_bins_used(b, end) : 0;
@@ -245,12 +224,12 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
     grow_grid(t, MIN(t->grid_cap, end - b->from));
   if (per_cycle)
     cols = (guint)MIN((guint64)cols, t->grid_width);
-  guint64 bytes = (guint64)(2 * t->n_rows + 8) * (cols + 16);
+  guint64 bytes = (guint64)(2 * t->rows.n_rows + 8) * (cols + 16);
   if (bytes > sink->opts.max_bytes) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_LIMIT,
                 "%s: a timeline of %u warps x %u columns would be larger than %" G_GUINT64_FORMAT
                 " MB; narrow it with --trace-window or --trace-warps, or raise --trace-scale",
-                sink->path, t->n_rows, cols, sink->opts.max_bytes >> 20);
+                sink->path, t->rows.n_rows, cols, sink->opts.max_bytes >> 20);
     return FALSE;
   }
   /* each row's cells, and the states they show */
@@ -259,7 +238,7 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
   for (guint st = 0; st < info->n_states; st++)
     if (strcmp(info->state_names[st], "selected") == 0)
       selected = st;
-  for (guint r = 0; r < t->n_rows; r++) {
+  for (guint r = 0; r < t->rows.n_rows; r++) {
     char *cells = g_malloc(cols + 1);
     for (guint c = 0; c < cols; c++) {
       guint st = trace_bins_dominant(b, r, c);
@@ -305,7 +284,7 @@ text_end(TraceSink *sink, guint64 cycles, GError **error)
   }
   print_axis(sink, b->from, b->bin, cols);
   for (guint w = 0; w < info->n_warps; w++) {
-    guint row = t->row_of_warp[w];
+    guint row = t->rows.row_of_warp[w];
     if (row == G_MAXUINT)
       continue;
     trace_printf(sink, "warp %4u %s\n", w, (char *)g_ptr_array_index(rows, row));
@@ -334,14 +313,11 @@ static void
 text_free(TraceSink *sink)
 {
   TextSink *t = (TextSink *)sink;
-  g_free(t->row_of_warp);
-  g_free(t->state);
-  g_free(t->state_from);
   g_free(t->grid);
   g_free(t->lanes);
   g_free(t->row_partial);
   g_free(t->inflight);
-  trace_bins_clear(&t->bins);
+  trace_rows_clear(&t->rows);
 }
 
 const TraceSinkClass trace_text_class = {

@@ -88,6 +88,31 @@ trace_printf(TraceSink *sink, const char *fmt, ...)
   }
 }
 
+void
+trace_warp_states_init(TraceWarpStates *s, const TraceInfo *info, guint64 from)
+{
+  guint n = MAX(info->n_warps, 1u);
+  s->state = g_new(guint, n);
+  s->since = g_new(guint64, n);
+  for (guint w = 0; w < n; w++) {
+    s->state[w] = info->warp_state && w < info->n_warps ? info->warp_state[w] : G_MAXUINT;
+    s->since[w] = from;
+  }
+}
+
+void
+trace_warp_states_clear(TraceWarpStates *s)
+{
+  g_clear_pointer(&s->state, g_free);
+  g_clear_pointer(&s->since, g_free);
+}
+
+gboolean
+trace_state_is_a_warps(const TraceInfo *info, guint st)
+{
+  return st < info->n_states && strcmp(info->state_names[st], "inactive") != 0;
+}
+
 gboolean
 trace_wants_warp(const TraceSink *sink, guint warp)
 {

@@ -119,6 +119,28 @@ void trace_printf(TraceSink *sink, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 gboolean trace_wants_warp(const TraceSink *sink, guint warp);
 gboolean trace_in_window(const TraceSink *sink, guint64 cycle);
 
+/* Each warp's state and since when, from the states the warps were in when the trace began: what
+ * the writers that show state spans keep. */
+typedef struct {
+  guint *state;   /* per warp (G_MAXUINT: not known) */
+  guint64 *since; /* per warp */
+} TraceWarpStates;
+
+void trace_warp_states_init(TraceWarpStates *s, const TraceInfo *info, guint64 from);
+void trace_warp_states_clear(TraceWarpStates *s);
+/* Warp @warp is in @state from @cycle on; *@old and *@from get the span it leaves. */
+static inline void
+trace_warp_states_set(TraceWarpStates *s, guint warp, guint state, guint64 cycle, guint *old,
+                      guint64 *from)
+{
+  *old = s->state[warp];
+  *from = s->since[warp];
+  s->state[warp] = state;
+  s->since[warp] = cycle;
+}
+/* Whether state @st is one a warp is in (not "inactive", an empty slot's, nor unknown). */
+gboolean trace_state_is_a_warps(const TraceInfo *info, guint st);
+
 /* Time-ordered pending changes: (cycle, kind, index, value), popped in (cycle, push) order. */
 typedef struct {
   guint64 cycle, seq;

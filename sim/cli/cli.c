@@ -58,6 +58,20 @@ sm_cli_find(const char *arg, CfgFindKind kind)
   return path;
 }
 
+gboolean
+sm_cli_find_pair(const char *gpu_arg, const char *kernel_arg, char **gpu_file, char **kernel_file)
+{
+  *kernel_file = NULL;
+  *gpu_file = sm_cli_find(gpu_arg, CFG_FIND_GPU);
+  if (*gpu_file == NULL)
+    return FALSE;
+  if (kernel_arg && (*kernel_file = sm_cli_find(kernel_arg, CFG_FIND_KERNEL)) == NULL) {
+    g_clear_pointer(gpu_file, g_free);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
 sm_cli_usage(const char *msg)
 {

@@ -19,6 +19,10 @@ void sm_cli_set_options_hook(SmCliOptionsFunc fn, gpointer data);
 /* The file a GPU or kernel argument names: a path, or a name looked up along the search path
  * (config/find.h); on failure prints one line and returns NULL. */
 char *sm_cli_find(const char *arg, CfgFindKind kind);
+/* The files of a GPU argument and a kernel argument (@kernel_arg NULL: none, *@kernel_file
+ * NULL), the GPU first; FALSE after printing one line for the first that names none. */
+gboolean sm_cli_find_pair(const char *gpu_arg, const char *kernel_arg, char **gpu_file,
+                          char **kernel_file);
 
 /* Prints "smsim: MSG (see 'smsim --help')" and returns the bad-input status, 2. */
 int sm_cli_usage(const char *msg);

@@ -117,9 +117,8 @@ static const Topic topics[] = {
 static int
 explain_littles_law(const char *gpu_arg, const char *kernel_arg)
 {
-  g_autofree char *gpu_path = sm_cli_find(gpu_arg, CFG_FIND_GPU);
-  g_autofree char *kernel_path = gpu_path ? sm_cli_find(kernel_arg, CFG_FIND_KERNEL) : NULL;
-  if (kernel_path == NULL)
+  g_autofree char *gpu_path = NULL, *kernel_path = NULL;
+  if (!sm_cli_find_pair(gpu_arg, kernel_arg, &gpu_path, &kernel_path))
     return 2;
   CfgGpu *gpu = NULL;
   CfgKernel *kernel = NULL;

@@ -171,13 +171,10 @@ sm_cmd_fit(int argc, char **argv)
     return 2;
   if (argc != 3)
     return sm_cli_usage("fit needs GPU.yaml and MEASUREMENTS.csv");
-  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
-  if (gpu_file == NULL)
+  g_autofree char *gpu_file = NULL, *kernel_file = NULL;
+  if (!sm_cli_find_pair(argv[1], kernel ? kernel : "mix", &gpu_file, &kernel_file))
     return 2;
   argv[1] = gpu_file;
-  g_autofree char *kernel_file = sm_cli_find(kernel ? kernel : "mix", CFG_FIND_KERNEL);
-  if (kernel_file == NULL)
-    return 2;
   if (frees == NULL || frees[0] == NULL)
     return sm_cli_usage("fit needs at least one --free KEY");
   guint n = g_strv_length(frees);

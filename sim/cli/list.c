@@ -156,9 +156,8 @@ sm_cmd_list(int argc, char **argv)
   } else if (strcmp(what, "keys") == 0) {
     if (argc < 3 || argc > 4)
       return sm_cli_usage("list keys needs a GPU, and may take a KERNEL after it");
-    g_autofree char *gpu_path = sm_cli_find(argv[2], CFG_FIND_GPU);
-    g_autofree char *kernel_path = argc == 4 ? sm_cli_find(argv[3], CFG_FIND_KERNEL) : NULL;
-    if (gpu_path == NULL || (argc == 4 && kernel_path == NULL))
+    g_autofree char *gpu_path = NULL, *kernel_path = NULL;
+    if (!sm_cli_find_pair(argv[2], argc == 4 ? argv[3] : NULL, &gpu_path, &kernel_path))
       return 2;
     GError *error = NULL;
     g_autoptr(CfgGpu) gpu = cfg_gpu_load_file(gpu_path, &error);

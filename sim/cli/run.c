@@ -142,9 +142,8 @@ sm_cmd_run(int argc, char **argv)
   sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("run needs GPU.yaml and KERNEL.yaml");
-  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
-  g_autofree char *kernel_file = gpu_file ? sm_cli_find(argv[2], CFG_FIND_KERNEL) : NULL;
-  if (kernel_file == NULL)
+  g_autofree char *gpu_file = NULL, *kernel_file = NULL;
+  if (!sm_cli_find_pair(argv[1], argv[2], &gpu_file, &kernel_file))
     return 2;
   argv[1] = gpu_file;
   argv[2] = kernel_file;

@@ -143,13 +143,10 @@ sm_cmd_validate(int argc, char **argv)
   sm_set_mirroring(!no_ff);
   if (argc != 3)
     return sm_cli_usage("validate needs GPU.yaml and MEASUREMENTS.csv");
-  g_autofree char *gpu_file = sm_cli_find(argv[1], CFG_FIND_GPU);
-  if (gpu_file == NULL)
+  g_autofree char *gpu_file = NULL, *kernel_file = NULL;
+  if (!sm_cli_find_pair(argv[1], kernel ? kernel : "mix", &gpu_file, &kernel_file))
     return 2;
   argv[1] = gpu_file;
-  g_autofree char *kernel_file = sm_cli_find(kernel ? kernel : "mix", CFG_FIND_KERNEL);
-  if (kernel_file == NULL)
-    return 2;
   guint64 max_cycles;
   if (!sm_cli_check_jobs_and_plot(jobs, plot_path) ||
       !sm_cli_max_cycles(max_cycles_text, &max_cycles) || !sm_cli_threads(threads_opt, &threads))

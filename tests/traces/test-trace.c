@@ -297,6 +297,24 @@ START_TEST(test_gtkwave_filter_names_every_state)
 }
 END_TEST
 
+/* A trace's state spans, summed by state name in @sums, are the run's warp-cycles in each state
+ * (@o: its run --json; an empty slot, inactive, has no spans). */
+static void
+assert_state_spans_add_up(JsonObject *o, GHashTable *sums)
+{
+  JsonObject *states = json_object_get_object_member(o, "warp_states");
+  GList *names = json_object_get_members(states);
+  for (GList *l = names; l; l = l->next) {
+    gint64 want =
+        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
+    gint64 got = (gint64)GPOINTER_TO_SIZE(g_hash_table_lookup(sums, l->data));
+    ck_assert_msg(got == (strcmp(l->data, "inactive") == 0 ? 0 : want),
+                  "%s: trace %" G_GINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data, got,
+                  want);
+  }
+  g_list_free(names);
+}
+
 START_TEST(test_json_trace_reads_back_with_nested_tracks)
 {
   g_autofree char *path = test_write_temp("t.json", "");
@@ -358,17 +376,7 @@ START_TEST(test_json_trace_reads_back_with_nested_tracks)
   ck_assert_int_eq(slices, issued);
   ck_assert(counters > 0);
   /* the state spans add up to the run's warp-cycles in each state (an empty slot has none) */
-  JsonObject *states = json_object_get_object_member(o, "warp_states");
-  GList *names = json_object_get_members(states);
-  for (GList *l = names; l; l = l->next) {
-    gint64 want =
-        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
-    gint64 got = (gint64)GPOINTER_TO_SIZE(g_hash_table_lookup(state_sums, l->data));
-    ck_assert_msg(got == (strcmp(l->data, "inactive") == 0 ? 0 : want),
-                  "%s: trace %" G_GINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data, got,
-                  want);
-  }
-  g_list_free(names);
+  assert_state_spans_add_up(o, state_sums);
   g_hash_table_destroy(open_end);
   g_object_unref(p);
 }
@@ -434,17 +442,7 @@ START_TEST(test_states_csv_adds_up_to_the_runs_warp_states)
     gsize have = GPOINTER_TO_SIZE(g_hash_table_lookup(sums, f[1]));
     g_hash_table_replace(sums, g_strdup(f[1]), GSIZE_TO_POINTER(have + (gsize)(b - a)));
   }
-  JsonObject *states = json_object_get_object_member(o, "warp_states");
-  GList *names = json_object_get_members(states);
-  for (GList *l = names; l; l = l->next) {
-    gint64 want =
-        json_object_get_int_member(json_object_get_object_member(states, l->data), "warp_cycles");
-    gint64 got = (gint64)GPOINTER_TO_SIZE(g_hash_table_lookup(sums, l->data));
-    ck_assert_msg(got == (strcmp(l->data, "inactive") == 0 ? 0 : want),
-                  "%s: trace %" G_GINT64_FORMAT ", run %" G_GINT64_FORMAT, (char *)l->data, got,
-                  want);
-  }
-  g_list_free(names);
+  assert_state_spans_add_up(o, sums);
   g_object_unref(p);
 }
 END_TEST

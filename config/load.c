@@ -1,9 +1,9 @@
-/* libyaml events to a CfgNode tree with file:line:col on every node, and the typed field
- * readers.  Not what any key means (gpu.c, kernel.c). */
+/* libyaml events to a CfgNode tree with file:line:col on every node, lookups and --set edits,
+ * and the comments beside keys.  Not the typed field readers (fields.c), nor what any key means
+ * (gpu.c, kernel.c). */
 #include "load.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -502,159 +502,6 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char
   return TRUE;
 }
 
-/* ---- typed values ---- */
-
-static const char *
-kind_name(const CfgNode *node)
-{
-  return node->kind == CFG_NODE_MAP   ? "a mapping"
-         : node->kind == CFG_NODE_SEQ ? "a list"
-                                      : "a value";
-}
-
-gboolean
-cfg_node_to_uint64(const CfgNode *node, guint64 min, guint64 max, guint64 *out, GError **error)
-{
-  if (node->kind != CFG_NODE_SCALAR)
-    return cfg_fail(error, node, "expected a whole number, got %s", kind_name(node));
-  const char *s = node->value;
-  gboolean negative = s[0] == '-';
-  char *end = NULL;
-  errno = 0;
-  guint64 v = g_ascii_strtoull(negative ? s + 1 : s, &end, 10);
-  if (s[0] == '\0' || end == (negative ? s + 1 : s) || *end != '\0' || errno == ERANGE ||
-      !g_ascii_isdigit(negative ? s[1] : s[0]))
-    return cfg_fail(error, node, "expected a whole number, got '%s'", s);
-  if (negative && v != 0)
-    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
-  if (v < min)
-    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
-  if (v > max)
-    return cfg_fail(error, node, "must be at most %" G_GUINT64_FORMAT ", got %s", max, s);
-  *out = v;
-  return TRUE;
-}
-
-gboolean
-cfg_node_to_double(const CfgNode *node, double min, double max, double *out, GError **error)
-{
-  if (node->kind != CFG_NODE_SCALAR)
-    return cfg_fail(error, node, "expected a number, got %s", kind_name(node));
-  const char *s = node->value;
-  double v;
-  if (g_ascii_strcasecmp(s, "inf") == 0 || g_ascii_strcasecmp(s, ".inf") == 0) {
-    v = INFINITY;
-  } else {
-    char *end = NULL;
-    v = g_ascii_strtod(s, &end);
-    if (s[0] == '\0' || *end != '\0' || isnan(v) || g_ascii_isspace(s[0]))
-      return cfg_fail(error, node, "expected a number, got '%s'", s);
-  }
-  if (v < min)
-    return cfg_fail(error, node, "must be at least %g, got %s", min, s);
-  if (v > max)
-    return cfg_fail(error, node, "must be at most %g, got %s", max, s);
-  *out = v;
-  return TRUE;
-}
-
-gboolean
-cfg_node_expect_map(const CfgNode *node, const char *section, GError **error)
-{
-  if (node == NULL || node->kind == CFG_NODE_MAP)
-    return TRUE;
-  return cfg_fail(error, node, "'%s' must be a mapping of keys to values, got %s", section,
-                  kind_name(node));
-}
-
-static gboolean
-load_field(const CfgNode *v, const CfgField *f, gpointer base, GError **error)
-{
-  gpointer p = (char *)base + f->offset;
-  switch (f->type) {
-  case CFG_FIELD_UINT: {
-    guint64 x;
-    if (!cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, &x, error))
-      return FALSE;
-    *(guint *)p = (guint)x;
-    return TRUE;
-  }
-  case CFG_FIELD_UINT64:
-    return cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, (guint64 *)p, error);
-  case CFG_FIELD_DOUBLE:
-    return cfg_node_to_double(v, f->min, f->max, (double *)p, error);
-  case CFG_FIELD_BOOL:
-    if (v->kind == CFG_NODE_SCALAR) {
-      if (g_strv_contains((const char *const[]){"true", "yes", "on", NULL}, v->value)) {
-        *(gboolean *)p = TRUE;
-        return TRUE;
-      }
-      if (g_strv_contains((const char *const[]){"false", "no", "off", NULL}, v->value)) {
-        *(gboolean *)p = FALSE;
-        return TRUE;
-      }
-    }
-    return cfg_fail(error, v, "'%s' must be true or false", f->key);
-  case CFG_FIELD_ENUM:
-    if (v->kind == CFG_NODE_SCALAR) {
-      for (guint i = 0; f->names[i]; i++) {
-        if (strcmp(f->names[i], v->value) == 0) {
-          *(int *)p = (int)i;
-          return TRUE;
-        }
-      }
-    }
-    {
-      g_autofree char *list = g_strjoinv(", ", (char **)f->names);
-      return cfg_fail(error, v, "'%s' must be one of %s, got '%s'", f->key, list,
-                      v->kind == CFG_NODE_SCALAR ? v->value : kind_name(v));
-    }
-  case CFG_FIELD_STRING:
-    if (v->kind != CFG_NODE_SCALAR)
-      return cfg_fail(error, v, "'%s' must be text, got %s", f->key, kind_name(v));
-    g_free(*(char **)p);
-    *(char **)p = g_strdup(v->value);
-    return TRUE;
-  case CFG_FIELD_SECTION:
-    return cfg_node_expect_map(v, f->key, error);
-  case CFG_FIELD_LIST:
-    if (v->kind != CFG_NODE_SEQ)
-      return cfg_fail(error, v, "%s must be a list", f->key);
-    return TRUE;
-  }
-  return TRUE;
-}
-
-gboolean
-cfg_load_fields(const CfgNode *map, const char *section, const CfgField *fields, guint n_fields,
-                gpointer base, GError **error)
-{
-  if (map == NULL)
-    return TRUE;
-  if (!cfg_node_expect_map(map, section, error))
-    return FALSE;
-  for (guint i = 0; i < map->keys->len; i++) {
-    const CfgNode *key = g_ptr_array_index(map->keys, i);
-    const CfgNode *value = g_ptr_array_index(map->items, i);
-    const CfgField *field = NULL;
-    for (guint j = 0; j < n_fields; j++)
-      if (strcmp(fields[j].key, key->value) == 0)
-        field = &fields[j];
-    if (field == NULL) {
-      GString *known = g_string_new(NULL);
-      for (guint j = 0; j < n_fields; j++)
-        g_string_append_printf(known, "%s%s", j ? ", " : "", fields[j].key);
-      gboolean r = cfg_fail(error, key, "unknown key '%s' in %s (known keys: %s)", key->value,
-                            section, known->str);
-      g_string_free(known, TRUE);
-      return r;
-    }
-    if (!load_field(value, field, base, error))
-      return FALSE;
-  }
-  return TRUE;
-}
-
 gboolean
 cfg_fail_at(GError **error, const char *path, guint line, guint col, const char *fmt, ...)
 {
@@ -664,23 +511,6 @@ cfg_fail_at(GError **error, const char *path, guint line, guint col, const char 
   va_end(ap);
   g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "%s:%u:%u: %s", path, line, col, msg);
   return FALSE;
-}
-
-gboolean
-cfg_is_kernel_file(const CfgNode *root)
-{
-  gboolean kernel = cfg_node_get(root, "stream") || cfg_node_get(root, "function") ||
-                    cfg_node_get(root, "params");
-  return kernel && !cfg_node_get(root, "schedulers") && !cfg_node_get(root, "memory");
-}
-
-gboolean
-cfg_is_gpu_file(const CfgNode *root)
-{
-  gboolean gpu = cfg_node_get(root, "schedulers") || cfg_node_get(root, "units") ||
-                 cfg_node_get(root, "memory");
-  return gpu && !cfg_node_get(root, "stream") && !cfg_node_get(root, "function") &&
-         !cfg_node_get(root, "params");
 }
 
 /* The text of a comment that starts after column @from of @line ("  # a b" -> "a b"), or NULL:

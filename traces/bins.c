@@ -144,7 +144,7 @@ trace_bins_dominant(const TraceBins *b, guint row, guint col)
 }
 
 void
-trace_rows_pick(TraceRows *r, const TraceSink *sink)
+trace_rows_pick(TraceRows *r, const TraceSink *sink, guint limit)
 {
   const TraceInfo *info = &sink->info;
   r->row_of_warp = g_new(guint, MAX(info->n_warps, 1u));
@@ -152,7 +152,7 @@ trace_rows_pick(TraceRows *r, const TraceSink *sink)
   r->n_rows = 0;
   for (guint w = 0; w < info->n_warps; w++) {
     r->row_of_warp[w] = G_MAXUINT;
-    if (trace_wants_warp(sink, w)) {
+    if (w < limit && trace_wants_warp(sink, w)) {
       r->warp_of_row[r->n_rows] = w;
       r->row_of_warp[w] = r->n_rows++;
     }

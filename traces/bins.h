@@ -60,8 +60,8 @@ typedef struct {
   guint *warp_of_row;
 } TraceRows;
 
-/* The rows: the warps @sink shows, in order. */
-void trace_rows_pick(TraceRows *r, const TraceSink *sink);
+/* The rows: the warps @sink shows, in order, below warp @limit. */
+void trace_rows_pick(TraceRows *r, const TraceSink *sink, guint limit);
 /* Then the bins (trace_bins_init()'s arguments) and the warps' states from @from. */
 void trace_rows_bin(TraceRows *r, const TraceInfo *info, guint64 from, guint64 to, guint64 bin,
                     guint cols, guint n_series);

@@ -27,6 +27,7 @@ typedef struct {
   guint *sched_of_row;    /* learned from the warp's issues (else warp % schedulers) */
   guint8 *row_sched_seen; /* an issue told the row's scheduler */
   guint64 counter_value[TRACE_COUNTER_COUNT], counter_since;
+  gboolean first_sm_only; /* a GPU of many SMs: SM 0's warps drawn */
 } PictureSink;
 
 /* the series after the schedulers' */
@@ -39,7 +40,14 @@ picture_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   PictureSink *p = (PictureSink *)sink;
   guint64 from = sink->opts.has_window ? sink->opts.from : 0;
   guint64 to = sink->opts.has_window ? sink->opts.to : G_MAXUINT64;
-  trace_rows_pick(&p->rows, sink);
+  trace_rows_pick(&p->rows, sink, G_MAXUINT);
+  if (p->rows.n_rows > MAX_ROWS && sink->opts.warps == NULL && info->warp_slots_per_sm &&
+      info->warp_slots_per_sm <= MAX_ROWS) {
+    /* a whole GPU's warps: the first SM's, unless --trace-warps chose */
+    trace_rows_clear(&p->rows);
+    trace_rows_pick(&p->rows, sink, info->warp_slots_per_sm);
+    p->first_sm_only = TRUE;
+  }
   if (p->rows.n_rows > MAX_ROWS) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_ARGS,
                 "%s: a picture shows at most %u warps, this run has %u; choose them with "
@@ -223,7 +231,14 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
                b->bin);
   else
     g_snprintf(caption, sizeof caption, "each column is one cycle");
-  text(cr, LEFT, 36, caption, 0);
+  if (p->first_sm_only) {
+    g_autofree char *more = g_strdup_printf(
+        "%s; the warps of SM 0 of %u (--trace-warps chooses others), memory for all of them",
+        caption, info->n_sm);
+    text(cr, LEFT, 36, more, 0);
+  } else {
+    text(cr, LEFT, 36, caption, 0);
+  }
 
   double y = 50;
   g_autofree gboolean *used = g_new0(gboolean, MAX(b->n_states, 1u));
@@ -233,6 +248,11 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
     if (strcmp(info->state_names[st], "selected") == 0)
       selected = st;
   for (guint s = 0; s < nsched; s++) {
+    gboolean has_rows = FALSE;
+    for (guint r = 0; r < p->rows.n_rows; r++)
+      has_rows |= p->sched_of_row[r] % nsched == s;
+    if (!has_rows && p->first_sm_only)
+      continue; /* another SM's scheduler */
     /* the scheduler's issue row: slots used, as a share of one a cycle */
     cairo_set_font_size(cr, 10);
     cairo_set_source_rgb(cr, 0, 0, 0);
@@ -385,9 +405,15 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
 static double
 picture_height(const PictureSink *p)
 {
-  guint nsched = MAX(p->base.info.n_sched, 1u);
+  guint nsched = MAX(p->base.info.n_sched, 1u), drawn = 0;
+  for (guint s = 0; s < nsched; s++) {
+    gboolean has_rows = !p->first_sm_only;
+    for (guint r = 0; r < p->rows.n_rows && !has_rows; r++)
+      has_rows = p->sched_of_row[r] % nsched == s;
+    drawn += has_rows;
+  }
   double rh = p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
-  return 50 + nsched * 16 + p->rows.n_rows * rh + 46 + 44 + 26 + 3 * 16 + 10;
+  return 50 + drawn * 16 + p->rows.n_rows * rh + 46 + 44 + 26 + 3 * 16 + 10;
 }
 
 static cairo_status_t

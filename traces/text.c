@@ -96,7 +96,7 @@ text_begin(TraceSink *sink, const TraceInfo *info, GError **error)
   const TraceOptions *o = &sink->opts;
   guint64 from = o->has_window ? o->from : 0;
   guint64 width = o->has_window ? o->to - o->from : 0;
-  trace_rows_pick(&t->rows, sink);
+  trace_rows_pick(&t->rows, sink, G_MAXUINT);
   /* cycles a column: the scale asked for, a window's cycles over 120 columns, or one doubled as
    * the run grows (0) */
   guint64 bin = o->scale ? o->scale : width ? (width + FIT_COLUMNS - 1) / FIT_COLUMNS : 0;

@@ -19,6 +19,8 @@ typedef enum { TRACE_ERROR_LIMIT, TRACE_ERROR_IO, TRACE_ERROR_ARGS } TraceErrorC
 typedef struct {
   guint n_warps, n_sched;
   guint issue_width;         /* instructions a scheduler may issue a cycle */
+  guint n_sm;                /* SMs: warps are numbered SM by SM ... */
+  guint warp_slots_per_sm;   /* ... this many each (0: not known) */
   const guint8 *warp_exists; /* n_warps: 0 for slots that never hold a warp */
   const guint8 *warp_state;  /* n_warps: each warp's state when the trace begins */
   guint n_states;

@@ -75,6 +75,8 @@ sm_machine_attach_trace(SmGpu *sm, TraceSink *sink, GError **error)
                            .warp_state = sm->warp_state,
                            .n_sched = sm->n_sched,
                            .issue_width = sm->issue_width,
+                           .n_sm = sm->n_sm,
+                           .warp_slots_per_sm = sm->warp_slots_per_sm,
                            .n_states = SM_STATE_COUNT,
                            .state_names = state_names,
                            .n_units = ISA_UNIT_COUNT,

@@ -3,6 +3,7 @@
 #include <cairo.h>
 #include <check.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -280,6 +281,29 @@ START_TEST(test_vcd_reads_back_to_the_run_statistics)
   g_hash_table_destroy(sums.since);
   g_hash_table_destroy(vcd.by_id);
   g_object_unref(p);
+}
+END_TEST
+
+START_TEST(test_picture_of_a_whole_gpu_shows_its_first_sm)
+{
+  /* 5 SMs of 64 warps: more than a picture's 256 rows, so SM 0's 64 warps under its 4
+   * schedulers (16 rows of 8 pixels each); --trace-warps choosing more is refused */
+  g_autofree char *path = test_write_temp("gpu.png", "");
+  const char *args[] = {
+      "run",   MAXWELL,    MIX,       "--set", "sm_count=5", "--set", "warps_per_sm=64",
+      "--set", "groups=2", "--trace", path,    NULL};
+  g_free(run_ok(args));
+  cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+  ck_assert_int_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+  /* 50 + 4 issue rows of 16 + 64 warp rows of 8 + the charts, axis and legend */
+  ck_assert_int_eq(cairo_image_surface_get_height(img), (int)ceil(50 + 4 * 16 + 64 * 8 + 174));
+  cairo_surface_destroy(img);
+  const char *too_many[] = {"run",   MAXWELL,           MIX,     "--set",    "sm_count=5",
+                            "--set", "warps_per_sm=64", "--set", "groups=2", "--trace",
+                            path,    "--trace-warps",   "0-300", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  ck_assert_int_ne(test_smsim(too_many, &out, &err), 0);
+  ck_assert_msg(strstr(err, "a picture shows at most 256 warps, this run has 301"), "%s", err);
 }
 END_TEST
 
@@ -642,6 +666,7 @@ trace_suite(void)
   tcase_add_test(tc, test_text_timeline_matches_figure_4_7);
   tcase_add_test(tc, test_picture_shows_figure_4_7);
   tcase_add_test(tc, test_gtkwave_filter_names_every_state);
+  tcase_add_test(tc, test_picture_of_a_whole_gpu_shows_its_first_sm);
   tcase_add_test(tc, test_text_timeline_fits_a_long_run_in_columns);
   tcase_add_test(tc, test_vcd_reads_back_to_the_run_statistics);
   tcase_add_test(tc, test_json_trace_reads_back_with_nested_tracks);

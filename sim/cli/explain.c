@@ -82,7 +82,10 @@ static const Topic topics[] = {
      "schedulers x issue_width).  Low: warps wait (latency not hidden); near 100 %: issue-bound."},
     {"memory", "requests and bytes per cycle, mean load latency",
      "requests/cycle and bytes/cycle: transactions and bytes sent to the memory levels (read and\n"
-     "written) per cycle per SM; against a level's bytes_per_cycle they say how busy it is.\n"
+     "written) per cycle per SM, all levels together: with caches, a store is written into the\n"
+     "L2 (and reaches DRAM when evicted) while missing loads read DRAM, so the total can pass\n"
+     "DRAM's bytes_per_cycle; run --json gives each level's (memory.levels), and against a\n"
+     "level's bytes_per_cycle they say how busy it is.\n"
      "mean load latency: issue to data of global loads, queueing included (above the level's\n"
      "latency_cycles when bandwidth is short)."},
     {"occupancy", "theoretical and achieved occupancy",

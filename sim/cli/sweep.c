@@ -149,6 +149,21 @@ sweep_json(const SmSweep *sw, GPtrArray *curves)
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+  /* the points this GPU cannot run: their values */
+  json_builder_set_member_name(b, "left_out");
+  json_builder_begin_array(b);
+  for (guint p = 0; sw->left_out && p < sw->left_out->len; p++) {
+    char **point = g_ptr_array_index(sw->left_out, p);
+    json_builder_begin_object(b);
+    for (guint i = 0; point[i]; i++) {
+      const char *eq = strchr(point[i], '=');
+      g_autofree char *key = eq ? g_strndup(point[i], (gsize)(eq - point[i])) : g_strdup(point[i]);
+      json_builder_set_member_name(b, key);
+      json_builder_add_string_value(b, eq ? eq + 1 : "");
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
   json_builder_set_member_name(b, "curves");
   json_builder_begin_array(b);
   for (guint i = 0; i < curves->len; i++) {

@@ -186,8 +186,10 @@ START_TEST(test_a_sweep_leaves_out_impossible_points)
   ck_assert(g_str_has_suffix(out, "\nleft out: 1 point this GPU cannot run (warps_per_sm=200)\n"));
   /* --csv keeps the table on the terminal */
   g_autofree char *csv = test_write_temp("s.csv", "");
+  g_autofree char *json = test_write_temp("s.json", "");
   const char *with_csv[] = {"sweep", H100,       MIX,     "--vary", "warps_per_sm=1,32,200",
-                            "--set", "groups=8", "--csv", csv,      NULL};
+                            "--set", "groups=8", "--csv", csv,      "--json",
+                            json,    NULL};
   g_autofree char *out3 = NULL, *err3 = NULL;
   ck_assert_int_eq(test_smsim(with_csv, &out3, &err3), 0);
   ck_assert_ptr_nonnull(strstr(out3, "\n            32 "));
@@ -196,6 +198,15 @@ START_TEST(test_a_sweep_leaves_out_impossible_points)
   g_autofree char *text = NULL;
   ck_assert(g_file_get_contents(csv, &text, NULL, NULL));
   ck_assert_msg(g_str_has_suffix(text, "\n200,,,,,,,,,,,\n"), "%s", text);
+  /* and the JSON lists it apart from the points */
+  g_autoptr(JsonParser) jp = json_parser_new();
+  ck_assert(json_parser_load_from_file(jp, json, NULL));
+  JsonObject *root = json_node_get_object(json_parser_get_root(jp));
+  ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(root, "points")), 2);
+  JsonArray *left = json_object_get_array_member(root, "left_out");
+  ck_assert_uint_eq(json_array_get_length(left), 1);
+  ck_assert_str_eq(
+      json_object_get_string_member(json_array_get_object_element(left, 0), "warps_per_sm"), "200");
   const char *none[] = {"sweep", H100, MIX, "--vary", "warps_per_sm=100,200", NULL};
   g_autofree char *out2 = NULL, *err2 = NULL;
   ck_assert_int_eq(test_smsim(none, &out2, &err2), 2);

@@ -201,8 +201,26 @@ chart(cairo_t *cr, double top, double h, const double *v, guint cols, double col
   }
 }
 
+/* Pixels a warp's row takes: the rows share 560, 3 to 16 each. */
+static double
+row_height(const PictureSink *p)
+{
+  return p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
+}
+
+/* Whether scheduler @s is drawn: all are, but on a whole GPU only SM 0's (those with rows). */
+static gboolean
+sched_drawn(const PictureSink *p, guint s)
+{
+  guint nsched = MAX(p->base.info.n_sched, 1u);
+  for (guint r = 0; r < p->rows.n_rows; r++)
+    if (p->sched_of_row[r] % nsched == s)
+      return TRUE;
+  return !p->first_sm_only;
+}
+
 static void
-draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
+draw(PictureSink *p, cairo_t *cr, guint64 end)
 {
   const TraceInfo *info = &p->base.info;
   const TraceBins *b = &p->rows.bins;
@@ -210,7 +228,7 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
   guint cols = trace_bins_used(b, end);
   double colw = (double)BINS / cols;
   guint nsched = MAX(info->n_sched, 1u);
-  double rh = p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
+  double rh = row_height(p);
   double gap = rh >= 8 ? 1 : 0;
 
   cairo_set_source_rgb(cr, 1, 1, 1);
@@ -248,10 +266,7 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
     if (strcmp(info->state_names[st], "selected") == 0)
       selected = st;
   for (guint s = 0; s < nsched; s++) {
-    gboolean has_rows = FALSE;
-    for (guint r = 0; r < p->rows.n_rows; r++)
-      has_rows |= p->sched_of_row[r] % nsched == s;
-    if (!has_rows && p->first_sm_only)
+    if (!sched_drawn(p, s))
       continue; /* another SM's scheduler */
     /* the scheduler's issue row: slots used, as a share of one a cycle */
     cairo_set_font_size(cr, 10);
@@ -398,22 +413,16 @@ draw(PictureSink *p, cairo_t *cr, guint64 end, double height)
        "issue rows: the share of each scheduler's issue slots used (darker: more).  in flight: "
        "global memory transactions in flight.  bytes/cycle: bytes requested from memory.",
        0);
-  (void)height;
 }
 
 /* The height the picture needs for its rows. */
 static double
 picture_height(const PictureSink *p)
 {
-  guint nsched = MAX(p->base.info.n_sched, 1u), drawn = 0;
-  for (guint s = 0; s < nsched; s++) {
-    gboolean has_rows = !p->first_sm_only;
-    for (guint r = 0; r < p->rows.n_rows && !has_rows; r++)
-      has_rows = p->sched_of_row[r] % nsched == s;
-    drawn += has_rows;
-  }
-  double rh = p->rows.n_rows ? CLAMP(floor(560.0 / p->rows.n_rows), 3, 16) : 16;
-  return 50 + drawn * 16 + p->rows.n_rows * rh + 46 + 44 + 26 + 3 * 16 + 10;
+  guint drawn = 0;
+  for (guint s = 0; s < MAX(p->base.info.n_sched, 1u); s++)
+    drawn += sched_drawn(p, s);
+  return 50 + drawn * 16 + p->rows.n_rows * row_height(p) + 46 + 44 + 26 + 3 * 16 + 10;
 }
 
 static cairo_status_t
@@ -444,7 +453,7 @@ picture_end(TraceSink *sink, guint64 cycles, GError **error)
       svg ? cairo_svg_surface_create_for_stream(write_out, sink, WIDTH, height)
           : cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, (int)ceil(height));
   cairo_t *cr = cairo_create(surface);
-  draw(p, cr, end, height);
+  draw(p, cr, end);
   cairo_destroy(cr);
   cairo_status_t st;
   if (svg) {

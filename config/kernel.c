@@ -8,6 +8,7 @@
 
 #include "../isa/asm.h"
 #include "occupancy.h"
+#include "ranges.h"
 #include "sass-config.h"
 
 /* Launch keys; their values may be numbers or expressions over params. */
@@ -17,6 +18,10 @@ static const CfgField kernel_fields[] = {
     {.key = "params",
      .type = CFG_FIELD_SECTION,
      .doc = "parameter name -> default value; used as $name; settable with --set name=value"},
+    {.key = "ranges",
+     .type = CFG_FIELD_SECTION,
+     .doc = "parameter name -> {min, max, step} or a list of the values it takes: what the lab "
+            "page of smsim serve offers (a hint: values outside are not refused)"},
     {.key = "warps_per_sm",
      .type = CFG_FIELD_UINT,
      .min = 1,
@@ -470,6 +475,9 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
     }
   }
   if (!check_requirements(cfg_node_get(root, "require"), k->params, error))
+    return NULL;
+  g_autoptr(GPtrArray) ranges = cfg_param_ranges(root, error);
+  if (ranges == NULL)
     return NULL;
   const CfgNode *written = cfg_node_get(root, "written_before_launch");
   if (written && !launch_value(written, cfg_kernel_field("written_before_launch"), k->params,

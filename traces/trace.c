@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,8 +15,9 @@ G_DEFINE_QUARK(smsim - trace - error - quark, trace_error)
 const char *const trace_counter_names[TRACE_COUNTER_COUNT] = {"mem_outstanding", "mem_queued",
                                                               "mem_bytes"};
 
-TraceSink *
-trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
+/* The writer for @path's extension; NULL with an error for none. */
+static const TraceSinkClass *
+sink_class(const char *path, GError **error)
 {
   const TraceSinkClass *klass = NULL;
   if (g_str_has_suffix(path, ".txt"))
@@ -30,12 +32,31 @@ trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
     klass = &trace_csv_class;
   else if (g_str_has_suffix(path, ".png") || g_str_has_suffix(path, ".svg"))
     klass = &trace_picture_class;
-  if (klass == NULL) {
+  if (klass == NULL)
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_ARGS,
                 "--trace %s: the file name must end in .txt, .vcd, .json, .csv, .png or .svg",
                 path);
+  return klass;
+}
+
+static TraceSink *
+sink_new(const TraceSinkClass *klass, const char *path, const TraceOptions *opts)
+{
+  TraceSink *sink = g_malloc0(klass->instance_size);
+  sink->klass = klass;
+  sink->opts = *opts;
+  if (opts->warps)
+    sink->opts.warps = g_memdup2(opts->warps, opts->n_warp_mask);
+  sink->path = g_strdup(path);
+  return sink;
+}
+
+TraceSink *
+trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
+{
+  const TraceSinkClass *klass = sink_class(path, error);
+  if (klass == NULL)
     return NULL;
-  }
   g_autofree char *dir = g_path_get_dirname(path);
   g_autofree char *base = g_path_get_basename(path);
   char *tmp = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
@@ -49,16 +70,36 @@ trace_sink_open(const char *path, const TraceOptions *opts, GError **error)
   mode_t mask = umask(0);
   umask(mask);
   fchmod(fd, 0666 & ~mask);
-  TraceSink *sink = g_malloc0(klass->instance_size);
-  sink->klass = klass;
-  sink->opts = *opts;
-  if (opts->warps) {
-    sink->opts.warps = g_memdup2(opts->warps, opts->n_warp_mask);
-  }
-  sink->path = g_strdup(path);
+  TraceSink *sink = sink_new(klass, path, opts);
   sink->tmp_path = tmp;
   sink->out = fdopen(fd, "w");
   return sink;
+}
+
+TraceSink *
+trace_sink_open_memory(const char *name, const TraceOptions *opts, GError **error)
+{
+  const TraceSinkClass *klass = sink_class(name, error);
+  if (klass == NULL)
+    return NULL;
+  TraceSink *sink = sink_new(klass, name, opts);
+  sink->out = open_memstream(&sink->memory, &sink->memory_size);
+  if (sink->out == NULL) {
+    int e = errno;
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "%s: cannot write: %s", name, g_strerror(e));
+    trace_sink_free(sink);
+    return NULL;
+  }
+  return sink;
+}
+
+GBytes *
+trace_sink_take_memory(TraceSink *sink)
+{
+  g_return_val_if_fail(sink->out == NULL && sink->tmp_path == NULL && !sink->failed, NULL);
+  GBytes *bytes = g_bytes_new_take(g_steal_pointer(&sink->memory), sink->memory_size);
+  sink->memory_size = 0;
+  return bytes;
 }
 
 void
@@ -141,14 +182,15 @@ trace_sink_finish(TraceSink *sink, guint64 cycles, GError **error)
                 g_strerror(e));
   }
   sink->out = NULL;
-  if (!sink->failed && g_rename(sink->tmp_path, sink->path) != 0) {
+  if (!sink->failed && sink->tmp_path && g_rename(sink->tmp_path, sink->path) != 0) {
     int e = errno;
     sink->failed = TRUE;
     g_set_error(&sink->error, TRACE_ERROR, TRACE_ERROR_IO, "%s: cannot write: %s", sink->path,
                 g_strerror(e));
   }
   if (sink->failed) {
-    g_unlink(sink->tmp_path);
+    if (sink->tmp_path)
+      g_unlink(sink->tmp_path);
     g_propagate_error(error, g_steal_pointer(&sink->error));
     return FALSE;
   }
@@ -162,8 +204,10 @@ trace_sink_free(TraceSink *sink)
     return;
   if (sink->out) {
     fclose(sink->out);
-    g_unlink(sink->tmp_path);
+    if (sink->tmp_path)
+      g_unlink(sink->tmp_path);
   }
+  free(sink->memory); /* open_memstream's buffer */
   if (sink->klass->free)
     sink->klass->free(sink);
   g_clear_error(&sink->error);

@@ -85,8 +85,10 @@ struct TraceSink {
   const TraceSinkClass *klass;
   TraceOptions opts;
   TraceInfo info;
-  char *path, *tmp_path;
+  char *path, *tmp_path; /* tmp_path NULL: written to memory (trace_sink_open_memory) */
   FILE *out;
+  char *memory; /* the memory stream's bytes */
+  size_t memory_size;
   guint64 bytes;
   gboolean failed; /* the size limit was hit or a write failed: ignore further records */
   GError *error;
@@ -98,6 +100,10 @@ struct TraceSink {
  * written under a temporary name and renamed by trace_sink_finish() only if everything was written.
  */
 TraceSink *trace_sink_open(const char *path, const TraceOptions *opts, GError **error);
+/* The same writer into memory, chosen by @name's extension ("timeline.svg"), which its
+ * errors name; after trace_sink_finish(), trace_sink_take_memory() hands over the bytes. */
+TraceSink *trace_sink_open_memory(const char *name, const TraceOptions *opts, GError **error);
+GBytes *trace_sink_take_memory(TraceSink *sink);
 gboolean trace_sink_finish(TraceSink *sink, guint64 cycles, GError **error);
 void trace_sink_free(TraceSink *sink);
 /* TRUE once writing failed (size limit, disk full): the run should stop. */

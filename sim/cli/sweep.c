@@ -125,77 +125,6 @@ print_points(const SmSweep *sw, GString *out)
   }
 }
 
-static char *
-sweep_json(const SmSweep *sw, GPtrArray *curves)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new();
-  json_builder_begin_object(b);
-  json_builder_set_member_name(b, "points");
-  json_builder_begin_array(b);
-  for (guint p = 0; p < sw->points->len; p++) {
-    json_builder_begin_object(b);
-    for (guint i = 0; i < sw->varies->len; i++) {
-      json_builder_set_member_name(b, ((SmVary *)g_ptr_array_index(sw->varies, i))->key);
-      json_builder_add_string_value(b, sm_sweep_value(sw, p, i));
-    }
-    const double *n = sw->rows[p].v;
-    for (guint c = 0; sm_sweep_columns[c]; c++) {
-      json_builder_set_member_name(b, sm_sweep_columns[c]);
-      if (isnan(n[c]))
-        json_builder_add_null_value(b);
-      else
-        json_builder_add_double_value(b, n[c]);
-    }
-    json_builder_end_object(b);
-  }
-  json_builder_end_array(b);
-  /* the points this GPU cannot run: their values */
-  json_builder_set_member_name(b, "left_out");
-  json_builder_begin_array(b);
-  for (guint p = 0; sw->left_out && p < sw->left_out->len; p++) {
-    char **point = g_ptr_array_index(sw->left_out, p);
-    json_builder_begin_object(b);
-    for (guint i = 0; point[i]; i++) {
-      const char *eq = strchr(point[i], '=');
-      g_autofree char *key = eq ? g_strndup(point[i], (gsize)(eq - point[i])) : g_strdup(point[i]);
-      json_builder_set_member_name(b, key);
-      json_builder_add_string_value(b, eq ? eq + 1 : "");
-    }
-    json_builder_end_object(b);
-  }
-  json_builder_end_array(b);
-  json_builder_set_member_name(b, "curves");
-  json_builder_begin_array(b);
-  for (guint i = 0; i < curves->len; i++) {
-    const SmCurve *c = g_ptr_array_index(curves, i);
-    json_builder_begin_object(b);
-    const struct {
-      const char *name;
-      double v;
-    } fields[] = {{"max_ipc", c->max_ipc},
-                  {"warps_90_of_max", c->warps_max[0]},
-                  {"warps_95_of_max", c->warps_max[1]},
-                  {"peak_ipc", c->peak_ipc},
-                  {"warps_90_of_peak", c->warps_peak[0]},
-                  {"warps_95_of_peak", c->warps_peak[1]},
-                  {"model_warps_needed", c->model_warps},
-                  {"cuda_guide_warps", c->cuda_guide}};
-    json_builder_set_member_name(b, "curve");
-    json_builder_add_string_value(b, c->label);
-    for (guint f = 0; f < G_N_ELEMENTS(fields); f++) {
-      json_builder_set_member_name(b, fields[f].name);
-      if (isnan(fields[f].v) || isinf(fields[f].v))
-        json_builder_add_null_value(b);
-      else
-        json_builder_add_double_value(b, fields[f].v);
-    }
-    json_builder_end_object(b);
-  }
-  json_builder_end_array(b);
-  json_builder_end_object(b);
-  return sm_json_text(b);
-}
-
 /* Which plot the options ask for; on a bad combination prints one line and returns FALSE. */
 static gboolean
 choose_plot(const SmSweep *sw, const char *plot_path, const char *plot_kind, gboolean *cusp,
@@ -279,7 +208,8 @@ write_outputs(const SmSweep *sw, const Outputs *o, const char *gpu_name, guint m
     g_string_append_printf(out, "wrote %s\n", o->csv);
   }
   if (o->json) {
-    g_autofree char *text = sweep_json(sw, curves);
+    g_autoptr(JsonNode) node = sm_sweep_json(sw, curves);
+    g_autofree char *text = sm_json_node_text(node);
     if (!sm_cli_write_file(o->json, text))
       return 1;
     g_string_append_printf(out, "wrote %s\n", o->json);

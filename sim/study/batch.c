@@ -38,6 +38,33 @@ sm_batch_set_threads(guint n)
   batch_threads = MAX(n, 1u);
 }
 
+SmRunEnd
+sm_run_bounded(SmGpu *sm, guint64 max_cycles, const SmRunBounds *bounds)
+{
+  if (bounds == NULL || (bounds->cancel == NULL && bounds->deadline == 0)) {
+    sm_run_until(sm, max_cycles);
+  } else {
+    /* slices that take 10 to 50 ms: doubled while faster, halved while slower */
+    guint64 slice = 4096;
+    while (!sm_finished(sm) && !sm_stop_requested() && sm_now(sm) < max_cycles) {
+      if (bounds->cancel && g_atomic_int_get(bounds->cancel))
+        return SM_RUN_CANCELLED;
+      gint64 start = g_get_monotonic_time();
+      if (bounds->deadline && start >= bounds->deadline)
+        return SM_RUN_DEADLINE;
+      sm_run_until(sm, sm_now(sm) + MIN(slice, max_cycles - sm_now(sm)));
+      gint64 took = g_get_monotonic_time() - start;
+      if (took < 10000 && slice < (1ull << 40))
+        slice *= 2;
+      else if (took > 50000 && slice > 64)
+        slice /= 2;
+    }
+  }
+  if (sm_stop_requested())
+    return SM_RUN_STOPPED;
+  return sm_finished(sm) || sm_now(sm) < max_cycles ? SM_RUN_FINISHED : SM_RUN_MAX_CYCLES;
+}
+
 static gboolean
 run_point(const SmBatch *batch, guint i, SmPointResult *r, double *cost, GError **error)
 {

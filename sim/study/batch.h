@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../../config/kernel.h"
+#include "../sm.h"
 #include "../sm/stats.h"
 #include "model.h"
 
@@ -37,6 +38,26 @@ typedef struct {
   gpointer progress_data;
   guint threads_per_run; /* set by sm_batch_run() */
 } SmBatch;
+
+/* What may end one run early besides its cycle limit: a flag another thread raises (a client
+ * gone away) and a wall-clock deadline (g_get_monotonic_time(); 0: none).  Looked at between
+ * slices of the run, a few tens of milliseconds of work each. */
+typedef struct {
+  const gint *cancel; /* read with g_atomic_int_get; NULL: none */
+  gint64 deadline;
+} SmRunBounds;
+
+typedef enum {
+  SM_RUN_FINISHED,   /* every warp done (or a kernel over SASS failed: sm_error()) */
+  SM_RUN_MAX_CYCLES, /* it reached the cycle limit */
+  SM_RUN_CANCELLED,  /* the flag was raised */
+  SM_RUN_DEADLINE,   /* the wall-clock deadline passed */
+  SM_RUN_STOPPED     /* sm_request_stop() (a signal) */
+} SmRunEnd;
+
+/* Runs @sm to its end, or until @max_cycles or @bounds (NULL: none) stop it; the same results
+ * as one sm_run_until(). */
+SmRunEnd sm_run_bounded(SmGpu *sm, guint64 max_cycles, const SmRunBounds *bounds);
 
 /* Process-wide: the threads a batch's runs share (smsim --threads): each of the runs going at
  * once steps its SMs on an equal part of them, at least one.  1 by default. */

@@ -361,6 +361,33 @@ sm_plot_write(const SmPlot *plot, const char *path, GError **error)
   return TRUE;
 }
 
+static cairo_status_t
+append_bytes(void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append(closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+GBytes *
+sm_plot_svg(const SmPlot *plot, GError **error)
+{
+  GByteArray *bytes = g_byte_array_new();
+  cairo_surface_t *surface =
+      cairo_svg_surface_create_for_stream(append_bytes, bytes, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create(surface);
+  draw(cr, plot);
+  cairo_destroy(cr);
+  cairo_surface_finish(surface);
+  cairo_status_t st = cairo_surface_status(surface);
+  cairo_surface_destroy(surface);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    g_byte_array_unref(bytes);
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "plot: %s", cairo_status_to_string(st));
+    return NULL;
+  }
+  return g_byte_array_free_to_bytes(bytes);
+}
+
 void
 sm_plot_shutdown(void)
 {

@@ -31,5 +31,7 @@ void sm_plot_point(SmPlotSeries *series, double x, double y);
 /* Checks the extension (.png or .svg) without drawing. */
 gboolean sm_plot_check_path(const char *path, GError **error);
 gboolean sm_plot_write(const SmPlot *plot, const char *path, GError **error);
+/* The plot as SVG, in memory. */
+GBytes *sm_plot_svg(const SmPlot *plot, GError **error);
 /* Releases cairo's and fontconfig's process-wide caches; call once before exit. */
 void sm_plot_shutdown(void);

@@ -6,6 +6,8 @@
 #include "batch.h"
 #include "plot.h"
 
+#include <json-glib/json-glib.h>
+
 #define SM_SWEEP_MAX_POINTS 1000000u
 #define SM_SWEEP_MAX_VARIES 64u
 
@@ -69,6 +71,10 @@ typedef struct {
 
 /* The curves of a sweep that has results (SmCurve, freed with the array). */
 GPtrArray *sm_sweep_curves(const SmSweep *sweep);
+
+/* A sweep with results as JSON: "points" (each varied key's value and the columns, null for
+ * none), "left_out" (the points this GPU cannot run) and "curves" (SmCurve's numbers). */
+JsonNode *sm_sweep_json(const SmSweep *sw, GPtrArray *curves);
 
 /* What a throughput plot shows upwards: a column, per point divided by a key's value. */
 typedef struct {

@@ -126,6 +126,15 @@ static const StateColour colours[] = {
     {"inactive", 0xffffff},
 };
 
+guint32
+trace_state_colour(const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS(colours); i++)
+    if (strcmp(colours[i].name, name) == 0)
+      return colours[i].rgb;
+  return 0x4d4d4d;
+}
+
 static void
 set_colour(cairo_t *cr, guint32 rgb)
 {

@@ -113,6 +113,10 @@ trace_sink_failed(const TraceSink *sink)
   return sink->failed;
 }
 
+/* The colour (0xRRGGBB) a picture draws warp state @name in (Nsight's names; grey for others),
+ * for legends drawn elsewhere (the lab page). */
+guint32 trace_state_colour(const char *name);
+
 /* Parses "A:B" (cycles), "0,2,5-9" (warps) and "N" (cycles a column of the text timeline) for
  * the options; errors name the option. */
 gboolean trace_parse_window(const char *text, TraceOptions *opts, GError **error);

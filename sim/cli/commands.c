@@ -22,6 +22,7 @@ static const SmCommand commands[] = {
     {"describe", "GPU [--set K=V]... | KERNEL", sm_cmd_describe},
     {"list", "[gpus|kernels] [--names] | keys GPU [KERNEL]", sm_cmd_list},
     {"explain", "[TOPIC] | littles-law GPU KERNEL", sm_cmd_explain},
+    {"serve", "[--port N] [--bind ADDR] [--jobs N] [--queue N] [--max-seconds S]", sm_cmd_serve},
 };
 
 const SmCommand *

@@ -13,6 +13,7 @@ int sm_cmd_merge(int argc, char **argv);
 int sm_cmd_validate(int argc, char **argv);
 int sm_cmd_fit(int argc, char **argv);
 int sm_cmd_occupancy(int argc, char **argv);
+int sm_cmd_serve(int argc, char **argv);
 
 typedef struct {
   const char *name;

@@ -60,7 +60,7 @@ unset SMSIM_PATH
 # the man pages render and name every command; the completion offers the presets
 export MANWIDTH=80
 man -l "$prefix/share/man/man1/smsim.1" >"$tmp/man1.txt" 2>"$tmp/man.err" || fail "man smsim"
-for c in run sweep merge validate fit occupancy describe list explain; do
+for c in run sweep merge validate fit occupancy describe list explain serve; do
   grep -q "^   $c\$" "$tmp/man1.txt" || fail "man smsim: no section for $c"
   grep -Eq "smsim +$c( |$)" "$tmp/man1.txt" || fail "man smsim: no synopsis for $c"
 done
@@ -79,4 +79,22 @@ PATH="$(dirname "$bin"):$PATH" bash -c '
 sed -n 1p "$tmp/complete.txt" | grep -qw h100 || fail "completion: run h -> $(sed -n 1p "$tmp/complete.txt")"
 sed -n 2p "$tmp/complete.txt" | grep -q 'alpha=' || fail "completion: --set alp -> $(sed -n 2p "$tmp/complete.txt")"
 sed -n 3p "$tmp/complete.txt" | grep -qx sweep || fail "completion: sw -> $(sed -n 3p "$tmp/complete.txt")"
-echo "installed under $prefix: runs by name, man pages, completion"
+# the lab server: the page built into the program, the installed kernels in its catalogue
+(cd "$tmp" && exec "$bin" serve --port 0 --port-file "$tmp/port" >"$tmp/serve.txt") &
+serve=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+[ -s "$tmp/port" ] || fail "serve: no port"
+python3 - "$(cat "$tmp/port")" >"$tmp/page.txt" 2>&1 <<'PY' || fail "serve: $(cat "$tmp/page.txt")"
+import json, sys, urllib.request
+base = "http://127.0.0.1:%s" % sys.argv[1]
+page = urllib.request.urlopen(base + "/").read().decode()
+assert "<script src=\"lab.js\"" in page, page[:200]
+kernels = json.load(urllib.request.urlopen(base + "/api/kernels"))["kernels"]
+assert "mix" in [k["name"] for k in kernels], kernels
+PY
+kill -TERM $serve
+wait $serve || fail "serve: exit status $?"
+grep -q "^smsim serve: open http://127.0.0.1:" "$tmp/serve.txt" || fail "serve: $(cat "$tmp/serve.txt")"
+grep -q "^smsim serve: stopped after 2 answers" "$tmp/serve.txt" || fail "serve: $(cat "$tmp/serve.txt")"
+
+echo "installed under $prefix: runs by name, man pages, completion, the lab server"

@@ -22,7 +22,8 @@ rank() { # folder -> rank; empty for a folder outside the layers
   sim/gpu) echo 6 ;;
   sim/fast) echo 7 ;;
   sim/study) echo 8 ;;
-  sim/cli) echo 9 ;;
+  sim/serve) echo 9 ;;
+  sim/cli) echo 10 ;;
   esac
 }
 same_layer() { # two folders that are one layer (isa and its SASS reader)
@@ -30,7 +31,7 @@ same_layer() { # two folders that are one layer (isa and its SASS reader)
   case "$1:$2" in isa:isa/sass | isa/sass:isa) return 0 ;; esac
   return 1
 }
-folders="isa isa/sass traces config sim/exec sim/core sim/mem sim/sm sim sim/gpu sim/fast sim/study sim/cli"
+folders="isa isa/sass traces config sim/exec sim/core sim/mem sim/sm sim sim/gpu sim/fast sim/study sim/serve sim/cli"
 
 status=0
 n=0
@@ -78,7 +79,8 @@ if [ -n "$build" ]; then
   libs="isa:isa/libsmsim-isa.a traces:traces/libsmsim-traces.a config:config/libsmsim-config.a
 sim/exec:sim/exec/libsmsim-exec.a sim/core:sim/libsmsim-core.a sim/mem:sim/libsmsim-mem.a
 sim/sm:sim/libsmsim-sm.a sim/gpu:sim/libsmsim-gpu.a sim/fast:sim/libsmsim-fast.a
-sim/study:sim/study/libsmsim-study.a sim/cli:sim/cli/libsmsim-cli.a"
+sim/study:sim/study/libsmsim-study.a sim/serve:sim/serve/libsmsim-serve.a
+sim/cli:sim/cli/libsmsim-cli.a"
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   for pair in $libs; do

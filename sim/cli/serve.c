@@ -107,8 +107,7 @@ sm_cmd_serve(int argc, char **argv)
   g_main_loop_run(loop);
   g_source_remove(sigint);
   g_source_remove(sigterm);
-  printf("smsim serve: stopped after %" G_GUINT64_FORMAT " answers (%" G_GUINT64_FORMAT
-         " runs cancelled because their client left)\n",
+  printf("smsim serve: stopped after %u answers (%u runs cancelled because their client left)\n",
          sm_server_served(server), sm_server_cancelled(server));
   return 0;
 }

@@ -15,10 +15,10 @@ struct SmServer {
   GMainContext *context;
   GThreadPool *pool;
   guint jobs, queue;
-  guint pending;      /* jobs running or waiting (main thread only) */
-  GPtrArray *running; /* Job: every job handed to the pool and not yet answered */
-  guint watch;        /* the timeout that looks for clients gone away */
-  guint64 served, cancelled;
+  guint pending;          /* jobs running or waiting (main thread only) */
+  GPtrArray *running;     /* Job: every job handed to the pool and not yet answered */
+  guint watch;            /* the timeout that looks for clients gone away */
+  gint served, cancelled; /* atomic: read from other threads */
 };
 
 typedef enum { JOB_RUN, JOB_SWEEP } JobKind;
@@ -133,15 +133,15 @@ job_done(gpointer data)
   Job *job = data;
   SmServer *s = job->server;
   g_ptr_array_remove_fast(s->running, job);
-  s->pending--;
+  g_atomic_int_add(&s->pending, -1);
   if (g_atomic_int_get(&job->cancel)) {
-    s->cancelled++;
+    g_atomic_int_inc(&s->cancelled);
   } else {
     if (job->answer)
       answer_json(job->msg, 200, job->answer);
     else
       answer_error(job->msg, job->error);
-    s->served++;
+    g_atomic_int_inc(&s->served);
   }
   /* unpaused either way, so libsoup finishes the message and closes what is left of it */
   soup_server_message_unpause(job->msg);
@@ -200,7 +200,7 @@ watch_clients(gpointer data)
 static void
 start_job(SmServer *s, SoupServerMessage *msg, JobKind kind)
 {
-  if (s->pending >= s->jobs + s->queue) {
+  if ((guint)g_atomic_int_get(&s->pending) >= s->jobs + s->queue) {
     refuse(msg, SM_LAB_ERROR_BUSY,
            "busy: %u runs going and %u waiting, the most this server takes (smsim serve --jobs, "
            "--queue); try again in a moment",
@@ -216,7 +216,7 @@ start_job(SmServer *s, SoupServerMessage *msg, JobKind kind)
   job->kind = kind;
   job->body = g_bytes_ref(bytes);
   job->disconnected = g_signal_connect(msg, "disconnected", G_CALLBACK(client_gone), job);
-  s->pending++;
+  g_atomic_int_inc(&s->pending);
   g_ptr_array_add(s->running, job);
   soup_server_message_pause(msg);
   g_thread_pool_push(s->pool, job, NULL);
@@ -258,6 +258,7 @@ handler(SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable *
       return;
     }
     answer_page(msg, path);
+    g_atomic_int_inc(&s->served);
     return;
   }
   const char *name = path + strlen("/api/");
@@ -275,7 +276,7 @@ handler(SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable *
                                : i == 2 ? sm_lab_explain(s->lab)
                                         : sm_lab_limits_json(s->lab);
     answer_json(msg, 200, node);
-    s->served++;
+    g_atomic_int_inc(&s->served);
     return;
   }
   for (guint i = 0; i < G_N_ELEMENTS(posts); i++) {
@@ -297,7 +298,7 @@ handler(SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable *
       else
         answer_error(msg, error);
       g_clear_error(&error);
-      s->served++;
+      g_atomic_int_inc(&s->served);
       return;
     }
     start_job(s, msg, i == 0 ? JOB_RUN : JOB_SWEEP);
@@ -357,16 +358,22 @@ sm_server_uri(SmServer *s)
   return text;
 }
 
-guint64
-sm_server_served(const SmServer *s)
+guint
+sm_server_served(SmServer *s)
 {
-  return s->served;
+  return (guint)g_atomic_int_get(&s->served);
 }
 
-guint64
-sm_server_cancelled(const SmServer *s)
+guint
+sm_server_pending(SmServer *s)
 {
-  return s->cancelled;
+  return (guint)g_atomic_int_get(&s->pending);
+}
+
+guint
+sm_server_cancelled(SmServer *s)
+{
+  return (guint)g_atomic_int_get(&s->cancelled);
 }
 
 void

@@ -20,9 +20,12 @@ SmServer *sm_server_new(SmLab *lab, guint jobs, guint queue);
 gboolean sm_server_listen(SmServer *server, const char *address, guint port, GError **error);
 /* The address to open, "http://127.0.0.1:8080/" (newly allocated). */
 char *sm_server_uri(SmServer *server);
-/* Requests answered so far, and runs and sweeps cancelled because their client went away. */
-guint64 sm_server_served(const SmServer *server);
-guint64 sm_server_cancelled(const SmServer *server);
+/* Requests answered so far, and runs and sweeps cancelled because their client went away (safe
+ * to read from any thread). */
+guint sm_server_served(SmServer *server);
+guint sm_server_cancelled(SmServer *server);
+/* Runs and sweeps going or waiting now (any thread). */
+guint sm_server_pending(SmServer *server);
 /* Cancels what runs, waits for the threads, answers nothing more. */
 void sm_server_free(SmServer *server);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmServer, sm_server_free)

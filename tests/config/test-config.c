@@ -2,6 +2,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "../../config/ranges.h"
 #include "helpers.h"
 
 static CfgGpu *
@@ -276,6 +277,50 @@ START_TEST(test_every_shipped_gpu_loads)
 }
 END_TEST
 
+/* 'ranges': a slider's span or a menu's values per parameter, checked where they are written */
+START_TEST(test_param_ranges)
+{
+  const char *kernel = "params:\n  a: 4\n  b: x\nranges:\n  a: {min: 1, max: 64, step: 2}\n"
+                       "  b: [x, y, z]\nwarps_per_sm: 1\nstream: |\n  FADD R1, R1, R1\n";
+  g_autoptr(CfgNode) root = cfg_load_string("k.yaml", kernel, NULL);
+  GError *error = NULL;
+  g_autoptr(GPtrArray) ranges = cfg_param_ranges(root, &error);
+  ck_assert_ptr_nonnull(ranges);
+  ck_assert_uint_eq(ranges->len, 2);
+  const CfgParamRange *a = g_ptr_array_index(ranges, 0), *b = g_ptr_array_index(ranges, 1);
+  ck_assert_str_eq(a->name, "a");
+  ck_assert(a->choices == NULL && a->min == 1 && a->max == 64 && a->step == 2);
+  ck_assert_uint_eq(g_strv_length(b->choices), 3);
+  ck_assert_str_eq(b->choices[2], "z");
+  g_autoptr(CfgGpu) gpu = gpu_from("schedulers: 1\n" MEM, NULL);
+  g_autoptr(CfgKernel) k = cfg_kernel_load(root, gpu, &error);
+  ck_assert_msg(k != NULL, "%s", error ? error->message : "");
+  const struct {
+    const char *ranges, *expect;
+  } bad[] = {
+      {"  c: {min: 1, max: 2}\n", "k.yaml:5:3: ranges.c: the kernel has no parameter 'c'"},
+      {"  a: {min: 9, max: 2}\n", "k.yaml:5:6: ranges.a: min 9 is above max 2"},
+      {"  a: {min: 1}\n", "k.yaml:5:6: ranges.a needs both min and max"},
+      {"  a: {min: 1, max: z}\n", "k.yaml:5:20: ranges.a.max must be a number, got 'z'"},
+      {"  a: {min: 1, max: 2, step: 0}\n", "k.yaml:5:29: ranges.a.step must be above 0"},
+      {"  a: {low: 1}\n", "k.yaml:5:7: unknown key 'low' in ranges.a (known keys: min, max, step)"},
+      {"  a: 3\n", "k.yaml:5:6: ranges.a is {min: A, max: B} (and optionally step: S), or a "
+                   "list of the values the parameter takes"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *text = g_strdup_printf("params:\n  a: 4\nwarps_per_sm: 1\nranges:\n%s"
+                                            "stream: |\n  FADD R1, R1, R1\n",
+                                            bad[i].ranges);
+    g_autoptr(CfgNode) r = cfg_load_string("k.yaml", text, NULL);
+    GError *e = NULL;
+    g_autoptr(CfgKernel) kk = cfg_kernel_load(r, gpu, &e);
+    ck_assert_msg(kk == NULL, "accepted: %s", bad[i].ranges);
+    ck_assert_str_eq(e->message, bad[i].expect);
+    g_error_free(e);
+  }
+}
+END_TEST
+
 START_TEST(test_every_key_is_documented)
 {
   g_autofree char *path = test_source_path("docs/config.md");
@@ -313,6 +358,7 @@ config_suite(void)
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
   tcase_add_test(tk, test_set_gives_lists);
+  tcase_add_test(tk, test_param_ranges);
   tcase_add_test(tk, test_register_file_bounds_occupancy);
   suite_add_tcase(s, tk);
   return s;

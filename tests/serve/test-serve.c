@@ -266,15 +266,22 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-/* Bounds: a run past its simulated cycles, a request past its seconds, the queue full. */
-START_TEST(test_bounds)
+/* A server of one job and no queue, with these bounds and small bodies. */
+static LabServer *
+small_server(guint64 max_cycles, double max_seconds)
 {
-  SmLabLimits limits = {.max_cycles = 100000,
-                        .max_seconds = 0.3,
+  SmLabLimits limits = {.max_cycles = max_cycles,
+                        .max_seconds = max_seconds,
                         .max_body_bytes = 4096,
                         .max_yaml_bytes = 1024,
                         .max_sweep_points = 16};
-  LabServer *s = lab_server_start(&limits, 1, 0);
+  return lab_server_start(&limits, 1, 0);
+}
+
+/* Bounds: a run past its simulated cycles, a request past its seconds, the queue full. */
+START_TEST(test_bounds)
+{
+  LabServer *s = small_server(100000, 0.3);
   {
     g_auto(Answer) a = request_on(s, "POST", "/api/run",
                                   "{\"gpu\": \"h100\", \"kernel\": \"mix\", \"set\": {\"groups\": "
@@ -283,8 +290,7 @@ START_TEST(test_bounds)
                   a.text);
   }
   lab_server_stop(s);
-  limits.max_cycles = SM_LAB_DEFAULT_MAX_CYCLES;
-  s = lab_server_start(&limits, 1, 0);
+  s = small_server(SM_LAB_DEFAULT_MAX_CYCLES, 0.3);
   {
     g_auto(Answer) a = request_on(s, "POST", "/api/run",
                                   "{\"gpu\": \"h100\", \"kernel\": \"mix\", \"set\": {\"groups\": "
@@ -312,12 +318,7 @@ long_request(gpointer data)
 
 START_TEST(test_busy)
 {
-  SmLabLimits limits = {.max_cycles = G_MAXUINT64 / 2,
-                        .max_seconds = 2,
-                        .max_body_bytes = 4096,
-                        .max_yaml_bytes = 1024,
-                        .max_sweep_points = 16};
-  LabServer *s = lab_server_start(&limits, 1, 0);
+  LabServer *s = small_server(G_MAXUINT64 / 2, 2);
   Pending p = {.server = s};
   GThread *t = g_thread_new("long", long_request, &p);
   /* once the long run holds the only job (and no place waits), a second one is refused */
@@ -340,12 +341,7 @@ END_TEST
 /* A client that leaves: its run stops (counted as cancelled) long before its bound. */
 START_TEST(test_cancel)
 {
-  SmLabLimits limits = {.max_cycles = G_MAXUINT64 / 2,
-                        .max_seconds = 60,
-                        .max_body_bytes = 4096,
-                        .max_yaml_bytes = 1024,
-                        .max_sweep_points = 16};
-  LabServer *s = lab_server_start(&limits, 1, 0);
+  LabServer *s = small_server(G_MAXUINT64 / 2, 60);
   const char *body = "{\"gpu\": \"h100\", \"kernel\": \"mix\", \"set\": {\"groups\": 200000000, "
                      "\"warps_per_sm\": 64}, \"picture\": false}";
   g_autoptr(GSocketClient) client = g_socket_client_new();

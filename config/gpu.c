@@ -13,6 +13,7 @@ static const char *const policy_names[] = {"lrr",       "gto",          "oldest"
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
+static const char *const queue_count_names[] = {"passes", "accesses", NULL};
 
 #define FE(k, field, n, d)                                                                         \
   {                                                                                                \
@@ -134,6 +135,13 @@ static const CfgField smem_fields[] = {
       "cycles_per_access)"),
     F("queue_depth", CFG_FIELD_UINT, smem.queue_depth, 1, 1u << 16, "accesses",
       "accesses waiting for the banks before LDS/STS stall with mio_throttle"),
+    F("half_warps", CFG_FIELD_BOOL, smem.half_warps, 0, 1, NULL,
+      "accesses wider than a bank's word are served by half-warps, a half-warp whose words fit "
+      "one pass in one (an LDS.128 broadcast: 2 passes); false: in phases alone, a warp whose "
+      "words fit one pass in one"),
+    FE("queue_counts", smem.queue_counts, queue_count_names,
+       "what fills the queue: passes (an access of d passes counts d times, by the banks' time "
+       "it waits for) or accesses (each one once, however many passes)"),
     F("banks", CFG_FIELD_UINT, smem.banks, 1, 1024, "banks",
       "banks; lanes whose different words fall in one bank are served in separate passes"),
     F("bank_width_bytes", CFG_FIELD_UINT, smem.bank_width_bytes, 1, 256, "bytes",
@@ -505,9 +513,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   print_latency_to(out, "  ", g->smem.latency_to);
   g_string_append_printf(out,
                          "  cycles_per_access: %g\n  pass_latency_cycles: %u\n  issue_cycles: %u\n"
-                         "  queue_depth: %u\n",
+                         "  queue_depth: %u\n  queue_counts: %s\n  half_warps: %s\n",
                          g->smem.cycles_per_access, g->smem.pass_latency_cycles,
-                         g->smem.issue_cycles, g->smem.queue_depth);
+                         g->smem.issue_cycles, g->smem.queue_depth,
+                         queue_count_names[g->smem.queue_counts],
+                         g->smem.half_warps ? "true" : "false");
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");

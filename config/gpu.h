@@ -24,6 +24,9 @@ typedef enum {
   CFG_BLOCK_PRIORITY_YOUNGEST
 } CfgBlockPriority;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
+/* shared_memory.queue_counts: an access fills the queue by its passes (the banks' time it waits
+ * for), or once */
+typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
@@ -110,6 +113,8 @@ typedef struct {
     double cycles_per_access;  /* one warp-access per this many cycles, per SM */
     guint issue_cycles;        /* issue cost of LDS/STS */
     guint queue_depth;         /* accesses waiting for the banks before mio_throttle */
+    int queue_counts;          /* CfgQueueCounts: what queue_depth counts */
+    gboolean half_warps;       /* wide accesses by half-warps, each one pass where it fits */
     guint pass_latency_cycles; /* each pass beyond the first delays the result this much; 0: as
                                   cycles_per_access */
     guint banks;               /* a pass serves one bank_width_bytes word from each bank */

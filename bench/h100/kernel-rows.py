@@ -6,6 +6,7 @@ warp's first and last clock read.
     kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
+    kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
 
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
 after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
@@ -50,6 +51,14 @@ EXPERIMENTS = {
              lambda r: (f"op={r['op']};width={r['width']};ways={r['ways']};alpha={r['alpha']};"
                         f"warps_per_sm={r['warps_per_sm']};iters={r['iters']}"),
              lambda r: f"{r['op']} {r['width']}B {r['ways']}-way alpha={r['alpha']}"),
+    "mioq": ("isa/kernels/h100/mioq-sass.yaml", "cycles_per_iter_med",
+             ["bench/h100/mioq.cu on every SM (shared memory is each SM's own: one SM replays "
+              "it):",
+              "cycles_per_iter_med x iters"],
+             lambda r: True,
+             lambda r: (f"k={r['k']};width={r['width']};pattern={r['pattern']};"
+                        f"warps_per_sm={r['warps_per_sm']};iters={r['iters']}"),
+             lambda r: f"{r['k']} x {r['width']}B {r['pattern']}"),
 }
 
 

@@ -9,6 +9,8 @@ each and the total-variation distance between the two distributions, and the cou
 
     states.py BUILD/smsim lines|lines1|smem [ITERS]   (from the source tree; lines: about a minute a
                                                launch on 2 cores, smem: a second)
+    states.py BUILD/smsim mioq                 bench/h100/mioq.cu's launches (tests/data/h100-mioq-states.csv)
+    states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
 """
@@ -29,7 +31,11 @@ EXPERIMENTS = {
                ["op", "layout", "lines", "warps_per_sm", "sms"], ["sm_count=132"]),
     "smem": ("isa/kernels/h100/mempipe-smem.yaml",
              ["op", "width", "ways", "alpha", "warps_per_sm"], []),
+    # bench/h100/mioq.cu: independent shared-memory loads in flight (every SM alike: one)
+    "mioq": ("isa/kernels/h100/mioq-sass.yaml",
+             ["k", "width", "pattern", "warps_per_sm"], []),
 }
+STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv"}
 
 
 def shares(d):
@@ -40,9 +46,11 @@ def shares(d):
 def main(argv):
     smsim, exp = argv[0], argv[1]
     check = "--check" in argv
-    iters = argv[2] if len(argv) > 2 and not check else None
+    iters = argv[2] if len(argv) > 2 and not argv[2].startswith("--") else None
     kernel, keys, extra = EXPERIMENTS[exp]
-    rows = list(csv.DictReader(open(f"tests/data/h100-mempipe-{exp}-states.csv")))
+    extra = extra + [argv[i + 1] for i, a in enumerate(argv) if a == "--set"]
+    path = STATES_FILES.get(exp, f"tests/data/h100-mempipe-{exp}-states.csv")
+    rows = list(csv.DictReader(open(path)))
     same = 0
     tvs = []
     print("launch                          nsight main        smsim main           TV")

@@ -72,6 +72,9 @@ local_reach(const SmGpu *sm)
       (MAX(sm->smem.ticks_per_pass, sm->smem.pass_latency_ticks) + SM_TICKS_PER_CYCLE - 1) >>
       SM_TICK_SHIFT;
   guint64 depth = (sm->smem.depth_ticks >> SM_TICK_SHIFT) + 1;
+  /* a queue of accesses (shared_memory.queue_counts: accesses) may hold far more of the banks'
+   * time than depth_ticks: a result that comes later and finds its port taken is caught and the
+   * run stepped again in one loop (parallel.c), as with a port found taken past port_slack */
   for (guint i = 0; i < sm->prog->n_insns; i++) {
     const SmInsnInfo *ii = &sm->info[i];
     if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register ||

@@ -190,6 +190,12 @@ copy_sm(SmGpu *sm, guint from, guint to)
   sm->mp[to].n_blocks = sm->mp[from].n_blocks;
   sm->smem.free[to] = sm->smem.free[from];
   sm->smem.first[to] = sm->smem.first[from];
+  if (sm->smem.depth_accesses) {
+    guint d = sm->smem.depth_accesses;
+    memcpy(&sm->smem.starts[(gsize)to * d], &sm->smem.starts[(gsize)from * d],
+           d * sizeof sm->smem.starts[0]);
+    sm->smem.head[to] = sm->smem.head[from];
+  }
   sm->order_stale = TRUE;
 }
 

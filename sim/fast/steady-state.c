@@ -201,6 +201,11 @@ walk(SmGpu *sm, Walk *k, guint scope)
       continue;
     put(k, sm->mp[m].n_blocks | (guint64)sm->smem.first[m] << 32);
     ticks(k, &sm->smem.free[m]);
+    /* the accesses in the shared-memory queue, oldest first */
+    for (guint i = 0, d = sm->smem.depth_accesses; i < d; i++) {
+      guint at = sm->smem.head[m] + i;
+      ticks(k, &sm->smem.starts[(gsize)m * d + (at >= d ? at - d : at)]);
+    }
     /* the queue for room among the transactions in flight, in its order */
     const SmLgQueue *q = &sm->mem.lg;
     put(k, q->len[m]);

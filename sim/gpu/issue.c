@@ -65,7 +65,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     passes = ii->passes;
     if (G_UNLIKELY(passes == 0))
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
-                              &w->rng);
+                              sm->smem.half_warps, &w->rng);
     base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
     break;
   }

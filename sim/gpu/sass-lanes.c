@@ -146,7 +146,10 @@ lanes_passes(const ExecStep *st, guint32 lanes, guint banks, guint width, gboole
  * phases of the lanes that together fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes
  * with 32 banks of 4 bytes), as docs/config.md says: each phase's passes are its own lanes'
  * conflicts, and the access takes their sum (an LDS.128 whose lane pairs share banks takes 8
- * passes, not the 4 its bytes need: bench/h100/mempipe.cu's smem experiment). */
+ * passes, not the 4 its bytes need: bench/h100/mempipe.cu's smem experiment).  An access whose
+ * words fit one pass takes one; with shared_memory.half_warps, each half-warp apart, a
+ * half-warp whose words fit one pass in one (an LDS.128 that every lane, or each half-warp,
+ * reads at one address takes two: bench/h100/mioq.cu). */
 guint
 sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
 {
@@ -154,17 +157,27 @@ sm_sass_bank_passes(const SmGpu *sm, const ExecStep *st)
   /* banks and widths are powers of two on every GPU there is: masks and shifts then */
   gboolean pow2 = (banks & (banks - 1)) == 0 && (width & (width - 1)) == 0;
   guint shift = (guint)__builtin_ctz(width);
-  if (pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
-    return 1;
   guint bytes = MAX(st->bytes, 1u);
   guint phase = bytes > width ? MAX(banks * width / bytes, 1u) : 32u; /* lanes a phase */
+  gboolean halves = sm->smem.half_warps && phase < 16;
+  if (!halves && pow2 && (within_banks(st, banks, shift) || one_pass(st, banks, shift)))
+    return 1;
   if (phase >= 32)
     return lanes_passes(st, st->enabled, banks, width, pow2, shift);
   guint passes = 0;
-  for (guint first = 0; first < 32; first += phase) {
-    guint32 mask = (phase >= 32 ? 0xffffffffu : ((1u << phase) - 1u)) << first;
-    if (st->enabled & mask)
-      passes += lanes_passes(st, st->enabled & mask, banks, width, pow2, shift);
+  for (guint half = 0; half < 32; half += 16) {
+    guint32 lanes = st->enabled & (0xffffu << half);
+    if (lanes == 0)
+      continue;
+    if (halves && lanes_passes(st, lanes, banks, width, pow2, shift) == 1) {
+      passes++;
+      continue;
+    }
+    for (guint first = half; first < half + 16; first += phase) {
+      guint32 mask = ((1u << phase) - 1u) << first;
+      if (st->enabled & mask)
+        passes += lanes_passes(st, st->enabled & mask, banks, width, pow2, shift);
+    }
   }
-  return passes;
+  return MAX(passes, 1u);
 }

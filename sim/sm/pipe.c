@@ -54,7 +54,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->passes = insn->pattern == ISA_PATTERN_RANDOM
                        ? 0
                        : (guint16)sm_smem_passes(gpu->smem.banks, gpu->smem.bank_width_bytes,
-                                                 insn->pattern, insn->stride, insn->width, NULL);
+                                                 insn->pattern, insn->stride, insn->width,
+                                                 gpu->smem.half_warps, NULL);
       break;
     case ISA_SPACE_GLOBAL: {
       ii->result_state = SM_STATE_LONG_SCOREBOARD;

@@ -2,12 +2,14 @@
  * each pass delivers one bank_width_bytes word from every bank, so lanes whose different words
  * fall in one bank (a bank conflict) need as many passes as the most crowded bank holds words;
  * lanes reading the same word share it (broadcast).  Accesses wider than 4 bytes per lane are
- * split into phases of lanes that fill the banks once (LDS.128: four phases of 8 lanes).
+ * split into phases of lanes that fill the banks once (LDS.128: four phases of 8 lanes); with
+ * half_warps, a half-warp whose words fit one pass takes one.
  *
  * A conflict-free 32-bit warp-access occupies the queue cycles_per_access cycles; one that
  * needs d times the passes occupies it d times as long, and its result arrives latency_cycles
  * after its last pass starts, so latency grows by cycles_per_access per extra pass.  Beyond
- * queue_depth accesses waiting, warps stall in mio_throttle.
+ * queue_depth accesses waiting, warps stall in mio_throttle: by default counted in
+ * conflict-free accesses' worth of the banks' time, with queue_counts: accesses each access once.
  * Not the scoreboard: the SM writes the result's readiness from the cycle returned here.
  */
 #pragma once
@@ -24,6 +26,12 @@ typedef struct {
   guint64 ticks_per_pass;     /* ticks_per_access / passes of a conflict-free 32-bit access */
   guint64 pass_latency_ticks; /* each extra pass's delay of the result; 0: ticks_per_pass */
   guint banks, bank_width;    /* for per-lane random addresses, drawn at every access */
+  gboolean half_warps;        /* shared_memory.half_warps */
+  /* queue_counts: accesses: the queue holds depth_accesses accesses; per SM the start ticks of
+   * the last depth_accesses of them, oldest at head (0: the queue counts passes, depth_ticks) */
+  guint depth_accesses;
+  guint64 *starts;
+  guint *head;
 } SmSharedMemory;
 
 void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm);
@@ -33,12 +41,20 @@ void sm_smem_clear(SmSharedMemory *smem);
  * width) takes on @banks banks of @bank_width bytes.  Random addresses draw from @rng (each
  * lane an element among 32 x @banks of them). */
 guint sm_smem_passes(guint banks, guint bank_width, IsaPatternKind pattern, guint stride,
-                     guint width, guint64 *rng);
+                     guint width, gboolean half_warps, guint64 *rng);
 
 /* SM @sm's queue is full at cycle @t; *wake = the first cycle it may take an access. */
 static inline gboolean
 sm_smem_full(const SmSharedMemory *smem, guint sm, guint64 t, guint64 *wake)
 {
+  if (smem->depth_accesses) {
+    /* full while the oldest of the last depth_accesses accesses has not reached the banks */
+    guint64 oldest = smem->starts[(gsize)sm * smem->depth_accesses + smem->head[sm]];
+    if (oldest <= sm_ticks(t))
+      return FALSE;
+    *wake = sm_ticks_ceil_cycle(oldest);
+    return TRUE;
+  }
   if (smem->free[sm] < sm_ticks(t) + smem->depth_ticks)
     return FALSE;
   *wake = ((smem->free[sm] - smem->depth_ticks) >> SM_TICK_SHIFT) + 1;
@@ -52,6 +68,10 @@ static inline guint64
 sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes)
 {
   guint64 start = MAX(now_ticks, smem->free[sm]);
+  if (smem->depth_accesses) {
+    smem->starts[(gsize)sm * smem->depth_accesses + smem->head[sm]] = start;
+    smem->head[sm] = smem->head[sm] + 1 == smem->depth_accesses ? 0 : smem->head[sm] + 1;
+  }
   guint64 cost = passes * smem->ticks_per_pass;
   smem->free[sm] = start + cost;
   guint64 last = start + cost - smem->ticks_per_pass;

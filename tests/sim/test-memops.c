@@ -186,23 +186,31 @@ START_TEST(test_bank_conflict_degree_follows_the_stride)
   static const guint strides[] = {1, 2, 3, 4, 8, 16, 32, 33};
   for (guint i = 0; i < G_N_ELEMENTS(strides); i++) {
     guint s = strides[i];
-    guint d =
-        sm_smem_passes(32, 4, s == 1 ? ISA_PATTERN_COALESCED : ISA_PATTERN_STRIDE, s, 4, NULL);
+    guint d = sm_smem_passes(32, 4, s == 1 ? ISA_PATTERN_COALESCED : ISA_PATTERN_STRIDE, s, 4,
+                             FALSE, NULL);
     ck_assert_msg(d == gcd(s, 32), "stride %u: %u passes, expected %u", s, d, gcd(s, 32));
   }
-  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 4, NULL), 1);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 4, FALSE, NULL), 1);
   /* wider accesses are split into phases that fill the banks once */
-  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 8, NULL), 2);
-  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 16, NULL), 4);
-  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_STRIDE, 2, 16, NULL), 8);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 8, FALSE, NULL), 2);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 16, FALSE, NULL), 4);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_STRIDE, 2, 16, FALSE, NULL), 8);
+  /* by half-warps (shared_memory.half_warps): an LDS.128 broadcast takes a pass a half-warp,
+   * others as in phases (bench/h100/mioq.cu: 2, 4 and 32 passes) */
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 16, FALSE, NULL), 4);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 16, TRUE, NULL), 2);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_COALESCED, 1, 16, TRUE, NULL), 4);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_STRIDE, 2, 16, TRUE, NULL), 8);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_STRIDE, 8, 16, TRUE, NULL), 32);
+  ck_assert_uint_eq(sm_smem_passes(32, 4, ISA_PATTERN_BROADCAST, 0, 8, TRUE, NULL), 2);
   /* 16 banks (compute capability 1.x): a half-warp per pass */
-  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_COALESCED, 1, 4, NULL), 2);
-  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_STRIDE, 2, 4, NULL), 4);
+  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_COALESCED, 1, 4, FALSE, NULL), 2);
+  ck_assert_uint_eq(sm_smem_passes(16, 4, ISA_PATTERN_STRIDE, 2, 4, FALSE, NULL), 4);
   /* random words: between 1 and 32, and deterministic for a seed */
   guint64 r1 = 7, r2 = 7;
-  guint a = sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, &r1);
+  guint a = sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, FALSE, &r1);
   ck_assert(a >= 1 && a <= 32);
-  ck_assert_uint_eq(a, sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, &r2));
+  ck_assert_uint_eq(a, sm_smem_passes(32, 4, ISA_PATTERN_RANDOM, 0, 4, FALSE, &r2));
 }
 END_TEST
 
@@ -247,7 +255,8 @@ END_TEST
  * their 6 G loads at 24 G cycles, with the first scheduler 6 G into its 7 G; it then runs its
  * last G loads alone at 7 per latency: 24 G + 23 G / 7 cycles (H100: 0.9160 IPC, a fixed order
  * would favour one scheduler).  With 21 warps (6, 5, 5, 5) the pipe has room and the heavy
- * scheduler takes more than its quarter: 23 cycles a round, latency-bound. */
+ * scheduler takes more than its quarter: 23 cycles a round, latency-bound.  (The queue counted
+ * in passes, its places by the banks' time: test_a_queue_of_accesses below counts accesses.) */
 START_TEST(test_schedulers_take_turns_at_the_shared_pipe)
 {
   g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
@@ -265,6 +274,7 @@ START_TEST(test_schedulers_take_turns_at_the_shared_pipe)
                           "loop_overhead=1",
                           "alu_op=FFMA",
                           "shared_memory.queue_depth=2",
+                          "shared_memory.queue_counts=passes",
                           NULL};
     TestRun *run = test_run_new(gpu, kernel, sets);
     sm_run(run->sm);
@@ -272,6 +282,45 @@ START_TEST(test_schedulers_take_turns_at_the_shared_pipe)
     double ipc = (double)s->shared_accesses / s->cycles;
     ck_assert_msg(fabs(ipc / cases[i].ipc - 1) < 0.002, "%s: %.5f LDS a cycle, expected %.5f",
                   cases[i].warps, ipc, cases[i].ipc);
+    test_run_free(run);
+  }
+}
+END_TEST
+
+/* shared_memory.queue_counts: 8 warps of one 32-way conflicted LDS each (32 passes, a pass a
+ * cycle) keep the banks busy either way, one access every 32 cycles; a queue of 32 passes is
+ * full with one access in it (the warps stall in mio_throttle), a queue of 64 accesses never is
+ * (they wait for their results, short_scoreboard: the H100's, bench/h100/mioq.cu; what is left
+ * of mio_throttle is two warps of a scheduler meeting at its LD/ST pipe), and one of 4 accesses
+ * is full with 4 of the 8 (mio_throttle again). */
+START_TEST(test_a_queue_of_accesses)
+{
+  g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kernel = test_source_path("isa/kernels/banks.yaml");
+  static const struct {
+    const char *counts, *depth;
+    gboolean throttled;
+  } cases[] = {{"shared_memory.queue_counts=passes", "shared_memory.queue_depth=32", TRUE},
+               {"shared_memory.queue_counts=accesses", "shared_memory.queue_depth=64", FALSE},
+               {"shared_memory.queue_counts=accesses", "shared_memory.queue_depth=4", TRUE}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *sets[] = {"warps_per_sm=8", "stride=32",    "iters=8",
+                          cases[i].counts,  cases[i].depth, NULL};
+    TestRun *run = test_run_new(gpu, kernel, sets);
+    sm_run(run->sm);
+    const SmStats *s = sm_stats(run->sm);
+    ck_assert_uint_eq(s->shared_accesses, 8 * 8 * 32);
+    ck_assert_double_eq_tol((double)s->shared_accesses / s->cycles, 1.0 / 32, 0.0005);
+    guint64 mio = s->state_cycles[SM_STATE_MIO_THROTTLE];
+    guint64 sb = s->state_cycles[SM_STATE_SHORT_SCOREBOARD];
+    if (cases[i].throttled)
+      ck_assert_msg(mio > s->cycles, "%s %s: mio_throttle %" G_GUINT64_FORMAT, cases[i].counts,
+                    cases[i].depth, mio);
+    else
+      ck_assert_msg(mio * 1000 < s->cycles && sb > 7 * s->cycles,
+                    "%s %s: mio_throttle %" G_GUINT64_FORMAT
+                    ", short_scoreboard %" G_GUINT64_FORMAT,
+                    cases[i].counts, cases[i].depth, mio, sb);
     test_run_free(run);
   }
 }
@@ -337,6 +386,7 @@ memops_suite(void)
   tcase_add_test(tc, test_conflicts_add_latency_and_divide_throughput);
   tcase_add_test(tc, test_rolling_prefetch_needs_async_copies);
   tcase_add_test(tc, test_schedulers_take_turns_at_the_shared_pipe);
+  tcase_add_test(tc, test_a_queue_of_accesses);
   suite_add_tcase(s, tc);
   return s;
 }

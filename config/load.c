@@ -126,7 +126,13 @@ typedef struct {
   yaml_parser_t parser;
   CfgSource *source;
   GError **error;
+  guint depth; /* collections open */
 } Loader;
+
+/* Collections nested deeper than this are refused: no file needs more than a few levels, and
+ * each level is a frame of the loader's recursion (a pasted "[[[[..." must not exhaust the
+ * stack). */
+#define MAX_DEPTH 64
 
 static gboolean
 loader_fail_mark(Loader *l, yaml_mark_t mark, const char *msg)
@@ -183,6 +189,11 @@ static CfgNode *load_node(Loader *l, yaml_event_t *ev);
 static CfgNode *
 load_collection(Loader *l, yaml_event_t *start, gboolean is_map)
 {
+  if (l->depth >= MAX_DEPTH) {
+    loader_fail_mark(l, start->start_mark, "nested deeper than 64 levels");
+    return NULL;
+  }
+  l->depth++;
   CfgNode *node = node_new(is_map ? CFG_NODE_MAP : CFG_NODE_SEQ, l->source,
                            (guint)start->start_mark.line + 1, (guint)start->start_mark.column + 1);
   yaml_event_type_t end_type = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
@@ -192,6 +203,7 @@ load_collection(Loader *l, yaml_event_t *start, gboolean is_map)
       goto fail;
     if (ev.type == end_type) {
       yaml_event_delete(&ev);
+      l->depth--;
       return node;
     }
     if (is_map) {
@@ -231,6 +243,7 @@ load_collection(Loader *l, yaml_event_t *start, gboolean is_map)
     }
   }
 fail:
+  l->depth--;
   cfg_node_free(node);
   return NULL;
 }

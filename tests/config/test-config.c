@@ -278,6 +278,23 @@ START_TEST(test_every_shipped_gpu_loads)
 END_TEST
 
 /* 'ranges': a slider's span or a menu's values per parameter, checked where they are written */
+/* Collections nested deeper than 64 levels are refused where they pass the limit (a pasted
+ * "[[[[..." once overflowed the loader's stack) */
+START_TEST(test_deep_nesting_is_refused)
+{
+  g_autoptr(GString) text = g_string_new("schedulers: ");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c(text, '[');
+  assert_gpu_error(text->str, "gpu.yaml:1:76: nested deeper than 64 levels");
+  g_string_assign(text, "schedulers: ");
+  for (guint i = 0; i < 63; i++)
+    g_string_append_c(text, '[');
+  for (guint i = 0; i < 63; i++)
+    g_string_append_c(text, ']');
+  assert_gpu_error(text->str, "gpu.yaml:1:13: expected a whole number, got a list");
+}
+END_TEST
+
 START_TEST(test_param_ranges)
 {
   const char *kernel = "params:\n  a: 4\n  b: x\nranges:\n  a: {min: 1, max: 64, step: 2}\n"
@@ -359,6 +376,7 @@ config_suite(void)
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
   tcase_add_test(tk, test_set_gives_lists);
   tcase_add_test(tk, test_param_ranges);
+  tcase_add_test(tk, test_deep_nesting_is_refused);
   tcase_add_test(tk, test_register_file_bounds_occupancy);
   suite_add_tcase(s, tk);
   return s;

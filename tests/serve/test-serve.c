@@ -232,6 +232,13 @@ START_TEST(test_refusals)
   assert_refused("POST", "/api/run",
                  "{\"gpu_yaml\": \"schedulers: 4\\nwarp_size: 32\\n\", \"kernel\": \"mix\"}", 400,
                  "pasted.yaml:2:1: unknown key 'warp_size'");
+  /* nested past the loader's limit, within the body's bound */
+  GString *deep = g_string_new("{\"gpu_yaml\": \"schedulers: ");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_c(deep, '[');
+  g_string_append(deep, "\"}");
+  assert_refused("POST", "/api/gpu", deep->str, 400, "pasted.yaml:1:76: nested deeper than 64");
+  g_string_free(deep, TRUE);
   assert_refused("POST", "/api/gpu", "{\"gpu_yaml\": \"schedulers: [\"}", 400,
                  "pasted.yaml:2:1: did not find expected node");
   assert_refused("POST", "/api/run",

@@ -15,9 +15,11 @@
 #define CFG_N_LEVEL_FIELDS 9u
 #define CFG_N_L1_FIELDS 8u
 #define CFG_N_L2_FIELDS 8u
+#define CFG_N_BRANCH_FIELDS 5u
 extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];
 extern const CfgField cfg_level_fields[CFG_N_LEVEL_FIELDS];
 extern const CfgField cfg_l1_fields[CFG_N_L1_FIELDS], cfg_l2_fields[CFG_N_L2_FIELDS];
+extern const CfgField cfg_sass_branch_fields[CFG_N_BRANCH_FIELDS];
 
 /* memory: scalar keys and levels into @g; caches: l1 and l2 (@map may be NULL), after memory */
 gboolean cfg_gpu_memory_load(CfgGpu *g, const CfgNode *map, GError **error);

@@ -150,20 +150,24 @@ static const CfgField smem_fields[] = {
       "LDGSTS, LDGDEPBAR and DEPBAR exist (compute capability 8.0 and later)"),
 };
 
-static const CfgField branch_fields[] = {
-    F("taken_cycles", CFG_FIELD_UINT, branch.taken_cycles, 0, 1u << 16, "cycles",
-      "cycles a warp waits after a taken BRA (or a switch to a deferred path) before its next "
-      "instruction can issue"),
-    F("bssy_cycles", CFG_FIELD_UINT, branch.bssy_cycles, 0, 1u << 16, "cycles",
-      "cycles a warp waits after a BSSY"),
-    F("bsync_cycles", CFG_FIELD_UINT, branch.bsync_cycles, 0, 1u << 16, "cycles",
-      "cycles a warp waits after a BSYNC"),
-    F("not_taken_cycles", CFG_FIELD_UINT, branch.not_taken_cycles, 0, 1u << 16, "cycles",
-      "kernels over SASS: cycles a warp waits after a predicated BRA none of its lanes takes "
-      "(the warp waits for the branch's outcome either way)"),
-    F("divergent_cycles", CFG_FIELD_UINT, branch.divergent_cycles, 0, 1u << 16, "cycles",
-      "cycles a warp waits, beyond the branch's own, after a branch that splits its lanes"),
-};
+/* the branch section's keys, and sass.branch's (the same, for kernels over SASS) */
+#define BRANCH_FIELDS(b)                                                                           \
+  F("taken_cycles", CFG_FIELD_UINT, b.taken_cycles, 0, 1u << 16, "cycles",                         \
+    "cycles a warp waits after a taken BRA (or a switch to a deferred path) before its next "      \
+    "instruction can issue"),                                                                      \
+      F("bssy_cycles", CFG_FIELD_UINT, b.bssy_cycles, 0, 1u << 16, "cycles",                       \
+        "cycles a warp waits after a BSSY"),                                                       \
+      F("bsync_cycles", CFG_FIELD_UINT, b.bsync_cycles, 0, 1u << 16, "cycles",                     \
+        "cycles a warp waits after a BSYNC"),                                                      \
+      F("not_taken_cycles", CFG_FIELD_UINT, b.not_taken_cycles, 0, 1u << 16, "cycles",             \
+        "kernels over SASS: cycles a warp waits after a predicated BRA none of its lanes takes "   \
+        "(the warp waits for the branch's outcome either way)"),                                   \
+      F("divergent_cycles", CFG_FIELD_UINT, b.divergent_cycles, 0, 1u << 16, "cycles",             \
+        "cycles a warp waits, beyond the branch's own, after a branch that splits its lanes")
+
+static const CfgField branch_fields[] = {BRANCH_FIELDS(branch)};
+const CfgField cfg_sass_branch_fields[CFG_N_BRANCH_FIELDS] = {BRANCH_FIELDS(sass.branch)};
+G_STATIC_ASSERT(G_N_ELEMENTS(branch_fields) == CFG_N_BRANCH_FIELDS);
 
 static const CfgField lsu_fields[] = {
     F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
@@ -193,6 +197,7 @@ static const CfgFieldTable tables[] = {
     {"units.*", unit_fields, G_N_ELEMENTS(unit_fields), FALSE},
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields), TRUE},
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields), TRUE},
+    {"sass.branch", cfg_sass_branch_fields, CFG_N_BRANCH_FIELDS, TRUE},
     {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), TRUE},
     {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS, TRUE},
     {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS, FALSE},
@@ -361,6 +366,7 @@ cfg_gpu_load(const CfgNode *root, GError **error)
   if (!cfg_load_fields(cfg_node_get(root, "branch"), "branch", branch_fields,
                        G_N_ELEMENTS(branch_fields), g, error))
     return NULL;
+  g->sass.branch = g->branch; /* sass.branch (below) gives only what differs */
   if (!cfg_load_fields(cfg_node_get(root, "lsu"), "lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), g,
                        error))
     return NULL;

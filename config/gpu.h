@@ -82,6 +82,14 @@ typedef struct {
   double latency_weight[CFG_MAX_LATENCY_BINS];
 } CfgMemLevel;
 
+/* what a branch costs a warp beyond its issue */
+typedef struct {
+  guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
+  guint bssy_cycles, bsync_cycles; /* ... and after a convergence-barrier instruction */
+  guint not_taken_cycles; /* after a conditional BRA that falls through (kernels over SASS) */
+  guint divergent_cycles; /* added when a branch splits the warp's lanes */
+} CfgBranch;
+
 typedef struct {
   char *name;
   double clock_mhz;
@@ -121,12 +129,7 @@ typedef struct {
     guint bank_width_bytes;
     gboolean async_copy; /* LDGSTS, LDGDEPBAR, DEPBAR exist */
   } smem;
-  struct {
-    guint taken_cycles; /* a warp waits this long after a taken branch (fetch redirect) */
-    guint bssy_cycles, bsync_cycles; /* ... and after a convergence-barrier instruction */
-    guint not_taken_cycles; /* after a conditional BRA that falls through (kernels over SASS) */
-    guint divergent_cycles; /* added when a branch splits the warp's lanes */
-  } branch;
+  CfgBranch branch;
   /* how SASS opcodes run here (kernels over SASS): the unit, result latency, issue cycles and
    * lanes per scheduler of each; 0 = those of the unit its lowered op runs on (sass-ops.def) */
   struct {
@@ -137,6 +140,9 @@ typedef struct {
     /* a warp waits after each instruction the cycles its SASS's control bits say (the
      * compiler's stall count: Nsight's "wait"), besides its operands' readiness */
     gboolean stall_counts;
+    /* what branches cost kernels over SASS: the branch section's, but for the keys sass.branch
+     * gives (with stall counts, the compiler's waits already hold part of them) */
+    CfgBranch branch;
   } sass;
   struct {
     guint line_bytes, sector_bytes;

@@ -2,9 +2,12 @@
  * read and printed back. */
 #include "sass-config.h"
 
+#include "gpu-internal.h"
+
 #include <string.h>
 
-/* sass: {stall_counts: true, ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}} */
+/* sass: {stall_counts: true, branch: {bsync_cycles: 13, ...},
+ *        ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}}; after the branch section */
 gboolean
 cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
 {
@@ -14,8 +17,10 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     return FALSE;
   for (guint i = 0; i < map->keys->len; i++) {
     const CfgNode *key = g_ptr_array_index(map->keys, i);
-    if (strcmp(key->value, "ops") != 0 && strcmp(key->value, "stall_counts") != 0)
-      return cfg_fail(error, key, "unknown key '%s' in sass (known keys: ops, stall_counts)",
+    if (strcmp(key->value, "ops") != 0 && strcmp(key->value, "stall_counts") != 0 &&
+        strcmp(key->value, "branch") != 0)
+      return cfg_fail(error, key,
+                      "unknown key '%s' in sass (known keys: branch, ops, stall_counts)",
                       key->value);
   }
   static const CfgField sass_fields[] = {
@@ -24,8 +29,14 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
        .offset = G_STRUCT_OFFSET(CfgGpu, sass.stall_counts),
        .doc = "a warp waits after each instruction the cycles of its SASS's stall count"},
       {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
+      {.key = "branch",
+       .type = CFG_FIELD_SECTION,
+       .doc = "what branches cost kernels over SASS, where it differs from the branch section"},
   };
   if (!cfg_load_fields(map, "sass", sass_fields, G_N_ELEMENTS(sass_fields), g, error))
+    return FALSE;
+  if (!cfg_load_fields(cfg_node_get(map, "branch"), "sass.branch", cfg_sass_branch_fields,
+                       CFG_N_BRANCH_FIELDS, g, error))
     return FALSE;
   const CfgNode *ops = cfg_node_get(map, "ops");
   if (ops == NULL)
@@ -83,14 +94,29 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
 void
 cfg_sass_ops_print(const CfgGpu *g, GString *out)
 {
+  GString *body = g_string_new(NULL);
+  if (g->sass.stall_counts)
+    g_string_append(body, "  stall_counts: true\n");
+  const CfgBranch *b = &g->sass.branch, *a = &g->branch;
+  if (memcmp(b, a, sizeof *b) != 0) {
+    /* only the keys that differ, so the file reads back the same */
+    g_string_append(body, "  branch:\n");
+    const guint mine[] = {b->taken_cycles, b->bssy_cycles, b->bsync_cycles, b->not_taken_cycles,
+                          b->divergent_cycles};
+    const guint theirs[] = {a->taken_cycles, a->bssy_cycles, a->bsync_cycles, a->not_taken_cycles,
+                            a->divergent_cycles};
+    G_STATIC_ASSERT(G_N_ELEMENTS(mine) == CFG_N_BRANCH_FIELDS);
+    for (guint k = 0; k < CFG_N_BRANCH_FIELDS; k++)
+      if (mine[k] != theirs[k])
+        g_string_append_printf(body, "    %s: %u\n", cfg_sass_branch_fields[k].key, mine[k]);
+  }
   gboolean any = FALSE;
   for (guint op = 0; op < SASS_OP_COUNT; op++) {
     if (!g->sass.unit[op] && !g->sass.latency[op] && !g->sass.issue_cycles[op] &&
         !g->sass.lanes[op])
       continue;
     if (!any)
-      g_string_append(out, g->sass.stall_counts ? "sass:\n  stall_counts: true\n  ops:\n"
-                                                : "sass:\n  ops:\n");
+      g_string_append(body, "  ops:\n");
     any = TRUE;
     GString *fields = g_string_new(NULL);
     if (g->sass.unit[op])
@@ -101,9 +127,10 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
       g_string_append_printf(fields, ", issue_cycles: %u", g->sass.issue_cycles[op]);
     if (g->sass.lanes[op])
       g_string_append_printf(fields, ", lanes_per_scheduler: %u", g->sass.lanes[op]);
-    g_string_append_printf(out, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
+    g_string_append_printf(body, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
     g_string_free(fields, TRUE);
   }
-  if (!any && g->sass.stall_counts)
-    g_string_append(out, "sass:\n  stall_counts: true\n");
+  if (body->len)
+    g_string_append_printf(out, "sass:\n%s", body->str);
+  g_string_free(body, TRUE);
 }

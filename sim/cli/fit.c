@@ -34,8 +34,12 @@ parse_free(const char *arg, const CfgNode *file, const CfgNode *all, SmFitParam 
   if (!sm_fit_key_info(p->key, &p->integer, &min, &max, error))
     return FALSE;
   const CfgNode *n = node_at(file, p->key);
+  if (n == NULL && g_str_has_prefix(p->key, "sass.branch."))
+    n = node_at(file, p->key + strlen("sass.")); /* sass.branch's keys start as branch's */
   if (n == NULL)
     n = node_at(all, p->key);
+  if (n == NULL && g_str_has_prefix(p->key, "sass.branch."))
+    n = node_at(all, p->key + strlen("sass."));
   char *end = NULL;
   p->start = n ? g_ascii_strtod(n->value, &end) : NAN;
   if (n == NULL || end == n->value || *end || !isfinite(p->start)) {

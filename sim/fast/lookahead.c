@@ -62,10 +62,9 @@ min_latency(const SmGpu *sm)
 static guint64
 local_reach(const SmGpu *sm)
 {
-  const CfgGpu *g = sm->cfg;
-  guint64 reach = 1 + (guint64)sm->branch_taken_cycles +
-                  MAX(g->branch.bssy_cycles, g->branch.bsync_cycles) + g->branch.not_taken_cycles +
-                  g->branch.divergent_cycles;
+  const CfgBranch *b = sm->branch;
+  guint64 reach = 1 + (guint64)b->taken_cycles + MAX(b->bssy_cycles, b->bsync_cycles) +
+                  b->not_taken_cycles + b->divergent_cycles;
   if (!sm->wb_ports)
     return reach;
   guint64 pass =

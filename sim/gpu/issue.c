@@ -101,13 +101,13 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->pc = step.next_pc;
     taken |= step.redirect;
     st->divergent_branches += step.divergent;
-    extra = step.barrier == SM_SIMT_BSSY            ? sm->cfg->branch.bssy_cycles
-            : step.barrier == SM_SIMT_BSYNC_RELEASE ? sm->cfg->branch.bsync_cycles
+    extra = step.barrier == SM_SIMT_BSSY            ? sm->branch->bssy_cycles
+            : step.barrier == SM_SIMT_BSYNC_RELEASE ? sm->branch->bsync_cycles
                                                     : 0;
     if (step.branch && insn->labelled && !taken)
-      extra += sm->cfg->branch.not_taken_cycles; /* a BRA to a label that falls through */
+      extra += sm->branch->not_taken_cycles; /* a BRA to a label that falls through */
     if (step.divergent)
-      extra += sm->cfg->branch.divergent_cycles;
+      extra += sm->branch->divergent_cycles;
   } else {
     w->pc++;
   }
@@ -115,7 +115,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   sm_warp_prepare(sm, w);
   if (G_UNLIKELY(ii->special == SM_SPECIAL_BAR) && !w->done)
     sm_blocks_arrive(sm, w, t);
-  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  guint wait = (taken ? sm->branch->taken_cycles : 0) + extra;
   if (G_UNLIKELY(taken || extra) && !w->done && t + 1 + wait > w->deps_at) {
     w->deps_at = t + 1 + wait; /* fetching from the target, or the barrier's own cost */
     w->dep_state = SM_STATE_WAIT;

@@ -91,9 +91,9 @@ struct SmGpu {
   CfgPolicy policy;
   CfgBlockPriority block_priority;
   guint64 limit;
-  guint branch_taken_cycles;
-  guint wb_ports;  /* register-file write ports per scheduler; 0: unlimited */
-  gboolean hot_ok; /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
+  const CfgBranch *branch; /* the GPU's branch costs: sass.branch for kernels over SASS */
+  guint wb_ports;          /* register-file write ports per scheduler; 0: unlimited */
+  gboolean hot_ok;         /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
   gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
 
   /* The SMs: mp[m] is SM m's (SmMp); the arrays hold every SM's part, SM by SM */

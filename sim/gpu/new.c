@@ -74,7 +74,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->policy = gpu->policy;
   sm->block_priority = gpu->block_priority;
   sm->limit = kernel->instructions_per_warp;
-  sm->branch_taken_cycles = gpu->branch.taken_cycles;
+  sm->branch = kernel->sass ? &gpu->sass.branch : &gpu->branch;
   sm->wb_ports = gpu->register_write_ports;
   sm->info = sm_pipe_decode(gpu, kernel);
   if (sm->wb_ports >= gpu->issue_width) {

@@ -555,16 +555,16 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     return;
   sm_warp_prepare(sm, w);
   gboolean taken = w->pc != pc + 1;
-  const CfgGpu *g = sm->cfg;
-  guint extra = in->op == SASS_OP_BSSY                     ? g->branch.bssy_cycles
-                : in->op == SASS_OP_BSYNC                  ? g->branch.bsync_cycles
-                : is_bra && !taken && in->guard != SASS_PT ? g->branch.not_taken_cycles
+  const CfgBranch *b = sm->branch;
+  guint extra = in->op == SASS_OP_BSSY                     ? b->bssy_cycles
+                : in->op == SASS_OP_BSYNC                  ? b->bsync_cycles
+                : is_bra && !taken && in->guard != SASS_PT ? b->not_taken_cycles
                                                            : 0;
   if (divergent)
-    extra += g->branch.divergent_cycles;
+    extra += b->divergent_cycles;
   /* the next issue waits for the branch's costs and the compiler's stall count (Nsight's
    * "wait"), whichever ends later */
-  guint wait = (taken ? sm->branch_taken_cycles : 0) + extra;
+  guint wait = (taken ? b->taken_cycles : 0) + extra;
   guint64 hold = MAX(wait ? t + 1 + wait : 0, ii->stall > 1 ? t + ii->stall : 0);
   if (hold > w->deps_at) {
     w->deps_at = hold;

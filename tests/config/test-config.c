@@ -141,6 +141,47 @@ START_TEST(test_set_overrides_gpu_kernel_and_params)
 }
 END_TEST
 
+/* sass.branch: the branch section's costs but for the keys it gives (a later --set of branch
+ * reaches the keys it does not); printed back, only those keys, and read back the same */
+START_TEST(test_sass_branch_inherits_and_prints_back)
+{
+  const char *text = MEM "branch: {taken_cycles: 7, bsync_cycles: 20, divergent_cycles: 16}\n"
+                         "sass: {branch: {taken_cycles: 9, bsync_cycles: 11}}\n";
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from(text, &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq(g->branch.taken_cycles, 7);
+  ck_assert_uint_eq(g->sass.branch.taken_cycles, 9);
+  ck_assert_uint_eq(g->branch.bsync_cycles, 20);
+  ck_assert_uint_eq(g->sass.branch.bsync_cycles, 11);
+  ck_assert_uint_eq(g->sass.branch.divergent_cycles, 16);
+  g_autoptr(GString) out = g_string_new(NULL);
+  cfg_gpu_print(g, out);
+  ck_assert_msg(strstr(out->str, "sass:\n  branch:\n    taken_cycles: 9\n    bsync_cycles: 11\n"),
+                "%s", out->str);
+  ck_assert_ptr_null(strstr(out->str, "    divergent_cycles"));
+  g_autoptr(CfgGpu) back = gpu_from(out->str, &error);
+  ck_assert_msg(back != NULL, "%s", error ? error->message : "");
+  ck_assert_mem_eq(&back->sass.branch, &g->sass.branch, sizeof g->sass.branch);
+  ck_assert_mem_eq(&back->branch, &g->branch, sizeof g->branch);
+
+  g_autofree char *gp = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kp = test_source_path("isa/kernels/mix.yaml");
+  const char *sets[] = {"branch.bssy_cycles=3", "branch.bsync_cycles=30", NULL};
+  CfgGpu *h = NULL;
+  CfgKernel *k = NULL;
+  ck_assert_msg(cfg_load_run(gp, kp, sets, &h, &k, &error), "%s", error ? error->message : "");
+  ck_assert_uint_eq(h->sass.branch.bssy_cycles, 3);   /* the preset's sass.branch leaves it */
+  ck_assert_uint_eq(h->sass.branch.bsync_cycles, 11); /* ... and gives this one */
+  ck_assert(h->sass.stall_counts);
+  cfg_gpu_free(h);
+  cfg_kernel_free(k);
+  assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",
+                   "gpu.yaml:3:17: unknown key 'taken' in sass.branch (known keys: taken_cycles, "
+                   "bssy_cycles, bsync_cycles, not_taken_cycles, divergent_cycles)");
+}
+END_TEST
+
 /* A value in brackets is a list: kernel keys and GPU keys that take one, nested lists too. */
 START_TEST(test_set_gives_lists)
 {
@@ -373,6 +414,7 @@ config_suite(void)
   suite_add_tcase(s, tc);
   TCase *tk = tcase_create("kernel");
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
+  tcase_add_test(tk, test_sass_branch_inherits_and_prints_back);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
   tcase_add_test(tk, test_set_gives_lists);
   tcase_add_test(tk, test_param_ranges);

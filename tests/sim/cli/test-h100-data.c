@@ -208,9 +208,8 @@ START_TEST(test_shared_memory_queue_within_8_percent)
 {
   /* 6.6 % now (240 rows), 11.3 % without the compiler's stall counts; 16.7 % with neither and
    * an LDS.128 read at one or two addresses in one pass (shared_memory.half_warps false).  What is
-   * left: lone warps' loads (a scheduler's own path takes an LDS every 4 cycles after a short
-   * burst, smsim's every 2) and the two blocks of 64 warps (the H100 shares the banks between them
-   * evenly) */
+   * left: lone warps' 16-byte loads (5-17 % fast) and the two blocks of 64 warps (the H100
+   * shares the banks between them evenly where the loads read distinct words) */
   g_autofree char *out =
       validate_within("tests/data/h100-mioq-clock.csv", "shared-memory queue", 8.0, 16.0);
   if (!out)

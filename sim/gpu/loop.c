@@ -1,92 +1,10 @@
 /* The SM's cycle loop: events, then each scheduler's look at its warps and its issues; the
- * clock jumps over cycles in which nothing can happen.  Not what one issue does (issue.c), the
- * policies (scheduler.c), the block scheduler (blocks.c), pipe costs (pipe.c) or the memory
- * system (memory.c). */
-#include "machine.h"
+ * clock jumps over cycles in which nothing can happen.  Not what one issue does (issue.c), what
+ * a warp waits for before it may (check.h), the policies (scheduler.c), the block scheduler
+ * (blocks.c), pipe costs (pipe.c) or the memory system (memory.c). */
+#include "check.h"
 
 #include <signal.h>
-
-/* A fixed-latency instruction of @w issued at @t would find a register-file write port free
- * when its result arrives (variable-latency results have taken theirs already). */
-static inline gboolean
-wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
-{
-  const SmInsnInfo *ii = &sm->info[w->pc];
-  if (!ii->fixed_latency || !ii->writes_register)
-    return TRUE;
-  return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
-}
-
-/* Whether @w's global access waits for room among its SM's transactions in flight: there is
- * none, or warps that found none before it are waiting still (it then joins their queue, and
- * goes when it is the first and there is room: memory.h). */
-static inline gboolean
-lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
-{
-  SmMemory *mem = &sm->mem;
-  guint m = w->sm, me = (guint)(w - sm->warps);
-  gboolean store = sm->info[w->pc].is_store;
-  gboolean room = sm_memory_room(mem, m, w->n_trans, store, 0) ||
-                  (store && sm_memory_room(mem, m, w->n_trans, store,
-                                           sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
-  if (w->lg_queued)
-    return !room || sm_memory_lg_first(mem, m) != me;
-  if (room && sm_memory_lg_waiting(mem, m) == 0)
-    return FALSE;
-  sm_memory_lg_push(mem, m, me);
-  w->lg_queued = 1;
-  return TRUE;
-}
-
-/* @w, the first of its SM's queue for room, issues at @t: the next one is looked at the cycle
- * after (the room left may be enough for it). */
-static void
-lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
-{
-  sm_memory_lg_pop(&sm->mem, w->sm);
-  w->lg_queued = 0;
-  guint next = sm_memory_lg_first(&sm->mem, w->sm);
-  if (next == G_MAXUINT)
-    return;
-  const SmWarp *n = &sm->warps[next];
-  SmScheduler *s = &sm->sched[n->sched];
-  if (s->wake[n->pos] > t + 1) {
-    s->wake[n->pos] = t + 1;
-    sm->min_wake[n->sched] = MIN(sm->min_wake[n->sched], t + 1);
-    if (n->sched == w->sched) /* its scheduler's look this cycle did not see it */
-      sm->lg_woke = n->sched; /* (issue_picked()) */
-  }
-}
-
-/* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
- * cycle that may change (SM_NEVER: only a memory completion can). */
-static inline guint
-warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
-{
-  if (w->deps_at > t) {
-    *wake = w->deps_at;
-    return w->dep_state;
-  }
-  guint64 pipe = s->pipe_free[w->unit];
-  if (sm_pipe_busy(pipe, t)) {
-    *wake = pipe >> SM_TICK_SHIFT;
-    return sm->info[w->pc].throttle_state;
-  }
-  if (w->space == ISA_SPACE_NONE) {
-    *wake = t + 1;
-    if (G_UNLIKELY(sm->wb_ports) && !wb_free_for(sm, s, w, t))
-      return SM_STATE_DISPATCH_STALL;
-    return SM_STATE_ELIGIBLE;
-  }
-  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w, t))) {
-    *wake = SM_NEVER;
-    return SM_STATE_LG_THROTTLE;
-  }
-  if (w->space == ISA_SPACE_SHARED && sm_smem_full(&sm->smem, w->sm, t, wake))
-    return SM_STATE_MIO_THROTTLE;
-  *wake = t + 1;
-  return SM_STATE_ELIGIBLE;
-}
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
 static guint64

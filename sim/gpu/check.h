@@ -1,0 +1,90 @@
+/* Whether a warp may issue this cycle, and if not what it waits for and until when: the
+ * look of the cycle loop (loop.c) at one warp.  Its operands, its unit's pipe, a register-file
+ * write port for its result, room among its SM's memory transactions in flight (and the queue
+ * of the warps waiting for it, which it joins and leaves here), a place in the shared-memory
+ * queue.  Included by loop.c alone: static inline, in the loop's own unit. */
+#pragma once
+
+#include "machine.h"
+
+/* A fixed-latency instruction of @w issued at @t would find a register-file write port free
+ * when its result arrives (variable-latency results have taken theirs already). */
+static inline gboolean
+wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (!ii->fixed_latency || !ii->writes_register)
+    return TRUE;
+  return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
+}
+
+/* Whether @w's global access waits for room among its SM's transactions in flight: there is
+ * none, or warps that found none before it are waiting still (it then joins their queue, and
+ * goes when it is the first and there is room: memory.h). */
+static inline gboolean
+lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  SmMemory *mem = &sm->mem;
+  guint m = w->sm, me = (guint)(w - sm->warps);
+  gboolean store = sm->info[w->pc].is_store;
+  gboolean room = sm_memory_room(mem, m, w->n_trans, store, 0) ||
+                  (store && sm_memory_room(mem, m, w->n_trans, store,
+                                           sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
+  if (w->lg_queued)
+    return !room || sm_memory_lg_first(mem, m) != me;
+  if (room && sm_memory_lg_waiting(mem, m) == 0)
+    return FALSE;
+  sm_memory_lg_push(mem, m, me);
+  w->lg_queued = 1;
+  return TRUE;
+}
+
+/* @w, the first of its SM's queue for room, issues at @t: the next one is looked at the cycle
+ * after (the room left may be enough for it). */
+static void
+lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  sm_memory_lg_pop(&sm->mem, w->sm);
+  w->lg_queued = 0;
+  guint next = sm_memory_lg_first(&sm->mem, w->sm);
+  if (next == G_MAXUINT)
+    return;
+  const SmWarp *n = &sm->warps[next];
+  SmScheduler *s = &sm->sched[n->sched];
+  if (s->wake[n->pos] > t + 1) {
+    s->wake[n->pos] = t + 1;
+    sm->min_wake[n->sched] = MIN(sm->min_wake[n->sched], t + 1);
+    if (n->sched == w->sched) /* its scheduler's look this cycle did not see it */
+      sm->lg_woke = n->sched; /* (issue_picked()) */
+  }
+}
+
+/* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
+ * cycle that may change (SM_NEVER: only a memory completion can). */
+static inline guint
+warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
+{
+  if (w->deps_at > t) {
+    *wake = w->deps_at;
+    return w->dep_state;
+  }
+  guint64 pipe = s->pipe_free[w->unit];
+  if (sm_pipe_busy(pipe, t)) {
+    *wake = pipe >> SM_TICK_SHIFT;
+    return sm->info[w->pc].throttle_state;
+  }
+  if (w->space == ISA_SPACE_NONE) {
+    *wake = t + 1;
+    if (G_UNLIKELY(sm->wb_ports) && !wb_free_for(sm, s, w, t))
+      return SM_STATE_DISPATCH_STALL;
+    return SM_STATE_ELIGIBLE;
+  }
+  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w, t))) {
+    *wake = SM_NEVER;
+    return SM_STATE_LG_THROTTLE;
+  }
+  if (w->space == ISA_SPACE_SHARED && sm_smem_full(&sm->smem, w->sm, t, wake))
+    return SM_STATE_MIO_THROTTLE;
+  *wake = t + 1;
+  return SM_STATE_ELIGIBLE;
+}

@@ -139,6 +139,10 @@ static const CfgField smem_fields[] = {
       "accesses wider than a bank's word are served by half-warps, a half-warp whose words fit "
       "one pass in one (an LDS.128 broadcast: 2 passes); false: in phases alone, a warp whose "
       "words fit one pass in one"),
+    F("warp_passes_apart", CFG_FIELD_BOOL, smem.warp_passes_apart, 0, 0, NULL,
+      "a warp's own passes go pass_latency_cycles apart across its accesses too: its next "
+      "access's first pass starts no sooner than that after its last one (other warps' passes "
+      "may come between)"),
     FE("queue_counts", smem.queue_counts, queue_count_names,
        "what fills the queue: passes (an access of d passes counts d times, by the banks' time "
        "it waits for) or accesses (each one once, however many passes)"),
@@ -517,13 +521,14 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
   }
   g_string_append_printf(out, "shared_memory:\n  latency_cycles: %u\n", g->smem.latency_cycles);
   print_latency_to(out, "  ", g->smem.latency_to);
-  g_string_append_printf(out,
-                         "  cycles_per_access: %g\n  pass_latency_cycles: %u\n  issue_cycles: %u\n"
-                         "  queue_depth: %u\n  queue_counts: %s\n  half_warps: %s\n",
-                         g->smem.cycles_per_access, g->smem.pass_latency_cycles,
-                         g->smem.issue_cycles, g->smem.queue_depth,
-                         queue_count_names[g->smem.queue_counts],
-                         g->smem.half_warps ? "true" : "false");
+  g_string_append_printf(
+      out,
+      "  cycles_per_access: %g\n  pass_latency_cycles: %u\n  issue_cycles: %u\n"
+      "  queue_depth: %u\n  queue_counts: %s\n  half_warps: %s\n"
+      "  warp_passes_apart: %s\n",
+      g->smem.cycles_per_access, g->smem.pass_latency_cycles, g->smem.issue_cycles,
+      g->smem.queue_depth, queue_count_names[g->smem.queue_counts],
+      g->smem.half_warps ? "true" : "false", g->smem.warp_passes_apart ? "true" : "false");
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");

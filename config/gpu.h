@@ -118,14 +118,15 @@ typedef struct {
   struct {
     guint latency_cycles;
     guint latency_to[ISA_UNIT_COUNT];
-    double cycles_per_access;  /* one warp-access per this many cycles, per SM */
-    guint issue_cycles;        /* issue cost of LDS/STS */
-    guint queue_depth;         /* accesses waiting for the banks before mio_throttle */
-    int queue_counts;          /* CfgQueueCounts: what queue_depth counts */
-    gboolean half_warps;       /* wide accesses by half-warps, each one pass where it fits */
-    guint pass_latency_cycles; /* each pass beyond the first delays the result this much; 0: as
-                                  cycles_per_access */
-    guint banks;               /* a pass serves one bank_width_bytes word from each bank */
+    double cycles_per_access;   /* one warp-access per this many cycles, per SM */
+    guint issue_cycles;         /* issue cost of LDS/STS */
+    guint queue_depth;          /* accesses waiting for the banks before mio_throttle */
+    int queue_counts;           /* CfgQueueCounts: what queue_depth counts */
+    gboolean half_warps;        /* wide accesses by half-warps, each one pass where it fits */
+    gboolean warp_passes_apart; /* a warp's next access starts pass_latency after its last pass */
+    guint pass_latency_cycles;  /* each pass beyond the first delays the result this much; 0: as
+                                   cycles_per_access */
+    guint banks;                /* a pass serves one bank_width_bytes word from each bank */
     guint bank_width_bytes;
     gboolean async_copy; /* LDGSTS, LDGDEPBAR, DEPBAR exist */
   } smem;

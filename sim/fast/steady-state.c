@@ -79,6 +79,7 @@ walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
   cycle(k, &w->last_issue);
   cycle(k, &w->finish);
   cycle(k, &w->smem_stores_done);
+  ticks(k, &w->smem_own);
   if (w->done)
     return; /* the scoreboard of a finished warp is never read */
   for (guint i = 0; i < n_regs * ISA_UNIT_COUNT; i++)

@@ -56,6 +56,7 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
     sm->sched[w->sched].age[sm_warp_pos(sm, w)] = t;
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = t;
     sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;
+    w->smem_own = 0;
     w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
     /* its own place in the windows' chase, by its place in the grid */
     w->chase = sm_hash64(sm->cfg->memory.seed * 0xD1B54A32D192ED03ULL +

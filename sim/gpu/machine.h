@@ -288,7 +288,7 @@ static inline guint64
 sm_issue_shared(SmGpu *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
                 guint passes)
 {
-  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes);
+  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes, &w->smem_own);
   sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
   st->shared_accesses++;
   st->shared_passes += passes;

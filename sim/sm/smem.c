@@ -72,6 +72,7 @@ sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm)
   smem->bank_width = gpu->smem.bank_width_bytes;
   smem->ticks_per_access = sm_ticks_from_cycles(gpu->smem.cycles_per_access);
   smem->half_warps = gpu->smem.half_warps;
+  smem->warp_apart = gpu->smem.warp_passes_apart && gpu->smem.pass_latency_cycles > 0;
   guint base =
       sm_smem_passes(smem->banks, smem->bank_width, ISA_PATTERN_COALESCED, 1, 4, FALSE, NULL);
   smem->ticks_per_pass = smem->ticks_per_access / base;

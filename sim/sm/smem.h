@@ -27,6 +27,7 @@ typedef struct {
   guint64 pass_latency_ticks; /* each extra pass's delay of the result; 0: ticks_per_pass */
   guint banks, bank_width;    /* for per-lane random addresses, drawn at every access */
   gboolean half_warps;        /* shared_memory.half_warps */
+  gboolean warp_apart;        /* shared_memory.warp_passes_apart */
   /* queue_counts: accesses: the queue holds depth_accesses accesses; per SM the start ticks of
    * the last depth_accesses of them, oldest at head (0: the queue counts passes, depth_ticks) */
   guint depth_accesses;
@@ -63,9 +64,10 @@ sm_smem_full(const SmSharedMemory *smem, guint sm, guint64 t, guint64 *wake)
 
 /* Queues a warp-access of @passes passes at @now_ticks; returns the cycle its last pass starts
  * (the result is ready a latency after it), or with pass_latency_cycles, the cycle its last
- * pass's data is there to go on: passes beyond the first that many cycles apart. */
+ * pass's data is there to go on: passes beyond the first that many cycles apart.  *@own: the
+ * ticks the warp's next access's first pass may come back at (warp_passes_apart), moved on. */
 static inline guint64
-sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes)
+sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes, guint64 *own)
 {
   guint64 start = MAX(now_ticks, smem->free[sm]);
   if (smem->depth_accesses) {
@@ -75,7 +77,13 @@ sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes)
   guint64 cost = passes * smem->ticks_per_pass;
   smem->free[sm] = start + cost;
   guint64 last = start + cost - smem->ticks_per_pass;
-  if (smem->pass_latency_ticks)
-    last = MAX(last, start + (guint64)(passes - 1) * smem->pass_latency_ticks);
+  if (smem->pass_latency_ticks) {
+    /* with warp_passes_apart the warp's passes come back pass_latency apart across its
+     * accesses too, after those of its access before (the banks' time is not held for it) */
+    guint64 first = smem->warp_apart ? MAX(start, *own) : start;
+    last = MAX(last, first + (guint64)(passes - 1) * smem->pass_latency_ticks);
+    if (smem->warp_apart)
+      *own = first + (guint64)passes * smem->pass_latency_ticks;
+  }
   return sm_ticks_ceil_cycle(last);
 }

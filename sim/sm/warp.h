@@ -40,6 +40,7 @@ typedef struct SmWarp {
   SmScoreboard sb;
   SmStats *stats;           /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */
+  guint64 smem_own;         /* ticks its next shared-memory access may start (warp_passes_apart) */
   /* asynchronous copies (LDGSTS): groups closed by LDGDEPBAR, waited for by DEPBAR */
   guint64 copy_open;   /* completion of the copies in the group still open */
   guint64 copy_groups; /* groups closed so far */

@@ -646,9 +646,35 @@ START_TEST(test_banks_sass_against_stream)
 }
 END_TEST
 
-/* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
- * the same cycles between a warp's reads as to the whole run, and each iteration costs at
- * least its 16 dependent FFMAs (4 cycles each). */
+/* shared_memory.warp_passes_apart: one warp's independent 32-way LDS (bench/h100/mioq.cu's
+ * loop, its own SASS): 16 of them an iteration take 8 x 32 passes x 2 cycles = 512 cycles more
+ * than 8, the H100's 512.0 (tests/data/h100-mioq.csv: 1 065.5 and 553.5 cycles an iteration);
+ * with the warp's passes apart only within each load, the banks' pass a cycle, 256 */
+START_TEST(test_a_warps_passes_come_back_in_turn)
+{
+  static const struct {
+    const char *apart;
+    double more;
+  } cases[] = {{"shared_memory.warp_passes_apart=true", 512.0},
+               {"shared_memory.warp_passes_apart=false", 256.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    double per[2];
+    for (guint k = 0; k < 2; k++) {
+      const char *k_set = k ? "k=16" : "k=8";
+      const char *s16[] = {k_set,      "width=4",      "pattern=w32", "warps_per_sm=1",
+                           "iters=16", cases[i].apart, NULL};
+      const char *s32[] = {k_set,      "width=4",      "pattern=w32", "warps_per_sm=1",
+                           "iters=32", cases[i].apart, NULL};
+      per[k] = (double)(preset_cycles("isa/kernels/h100/mioq-sass.yaml", s32) -
+                        preset_cycles("isa/kernels/h100/mioq-sass.yaml", s16)) /
+               16.0;
+    }
+    ck_assert_msg(per[1] - per[0] == cases[i].more, "%s: %.2f and %.2f cycles an iteration",
+                  cases[i].apart, per[1], per[0]);
+  }
+}
+END_TEST
+
 /* sass.stall_counts: a lone warp's loop of bench/h100/mempipe.cu's work kernel (UIADD3, FFMA,
  * ISETP, @!P0 BRA back: stall counts 1, 5, 13 and 5) takes 1 + 5 + 13 + 10 = 29 cycles an
  * iteration, the taken branch's 1 + 9 (sass.branch.taken_cycles) above its own 5; without the
@@ -673,6 +699,9 @@ START_TEST(test_stall_counts_hold_the_next_issue)
 }
 END_TEST
 
+/* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
+ * the same cycles between a warp's reads as to the whole run, and each iteration costs at
+ * least its 16 dependent FFMAs (4 cycles each). */
 START_TEST(test_clock_reads_time_the_loop)
 {
   guint64 clock[2], cycles[2];
@@ -716,6 +745,7 @@ sass_suite(void)
   tcase_add_test(tc, test_stores_are_held_to_their_levels_pace_in_turns);
   tcase_add_test(tc, test_clock_reads_time_the_loop);
   tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
+  tcase_add_test(tc, test_a_warps_passes_come_back_in_turn);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");
   tcase_add_test(tc, test_bad_kernel_files_are_refused);

@@ -14,6 +14,7 @@ static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
 static const char *const queue_count_names[] = {"passes", "accesses", NULL};
+static const char *const store_read_at_names[] = {"last_pass", "first_pass", NULL};
 
 #define FE(k, field, n, d)                                                                         \
   {                                                                                                \
@@ -143,6 +144,10 @@ static const CfgField smem_fields[] = {
       "a warp's own passes go pass_latency_cycles apart across its accesses too: its next "
       "access's first pass starts no sooner than that after its last one (other warps' passes "
       "may come between)"),
+    FE("store_read_at", smem.store_read_at, store_read_at_names,
+       "kernels over SASS, with lsu.store_read_cycles or store_buffer: a shared-memory store's "
+       "registers are free to be written again after its last bank pass (last_pass) or once its "
+       "first pass starts (first_pass: its data read as it leaves the queue)"),
     FE("queue_counts", smem.queue_counts, queue_count_names,
        "what fills the queue: passes (an access of d passes counts d times, by the banks' time "
        "it waits for) or accesses (each one once, however many passes)"),
@@ -525,10 +530,11 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
       out,
       "  cycles_per_access: %g\n  pass_latency_cycles: %u\n  issue_cycles: %u\n"
       "  queue_depth: %u\n  queue_counts: %s\n  half_warps: %s\n"
-      "  warp_passes_apart: %s\n",
+      "  warp_passes_apart: %s\n  store_read_at: %s\n",
       g->smem.cycles_per_access, g->smem.pass_latency_cycles, g->smem.issue_cycles,
       g->smem.queue_depth, queue_count_names[g->smem.queue_counts],
-      g->smem.half_warps ? "true" : "false", g->smem.warp_passes_apart ? "true" : "false");
+      g->smem.half_warps ? "true" : "false", g->smem.warp_passes_apart ? "true" : "false",
+      store_read_at_names[g->smem.store_read_at]);
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");

@@ -27,6 +27,9 @@ typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 /* shared_memory.queue_counts: an access fills the queue by its passes (the banks' time it waits
  * for), or once */
 typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
+/* shared_memory.store_read_at: a store's registers are free to be written again after its last
+ * bank pass, or once its first pass starts (its data read from them as it leaves the queue) */
+typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreReadAt;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
@@ -124,6 +127,7 @@ typedef struct {
     int queue_counts;           /* CfgQueueCounts: what queue_depth counts */
     gboolean half_warps;        /* wide accesses by half-warps, each one pass where it fits */
     gboolean warp_passes_apart; /* a warp's next access starts pass_latency after its last pass */
+    int store_read_at;          /* CfgStoreReadAt: when a store's registers are free again */
     guint pass_latency_cycles;  /* each pass beyond the first delays the result this much; 0: as
                                    cycles_per_access */
     guint banks;                /* a pass serves one bank_width_bytes word from each bank */

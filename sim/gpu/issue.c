@@ -66,7 +66,8 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     if (G_UNLIKELY(passes == 0))
       passes = sm_smem_passes(sm->smem.banks, sm->smem.bank_width, ii->smem_pattern, 1, insn->width,
                               sm->smem.half_warps, &w->rng);
-    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
+    guint64 first;
+    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes, &first);
     break;
   }
   default:

@@ -286,9 +286,11 @@ sm_issue_global_counted(SmGpu *sm, SmWarp *w, const SmInsnInfo *ii, guint64 t, g
  * there, its counts, the turn at the queue, a store's completion (BAR.SYNC waits for it). */
 static inline guint64
 sm_issue_shared(SmGpu *sm, SmWarp *w, SmStats *st, const SmInsnInfo *ii, guint64 now_ticks,
-                guint passes)
+                guint passes, guint64 *first_pass)
 {
-  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes, &w->smem_own);
+  guint64 first;
+  guint64 base = sm_smem_access(&sm->smem, w->sm, now_ticks, passes, &w->smem_own, &first);
+  *first_pass = first;
   sm_smem_turn(sm, w->sm, w->local + 1u == sm->sched_per_sm ? 0 : w->local + 1u);
   st->shared_accesses++;
   st->shared_passes += passes;

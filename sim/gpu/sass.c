@@ -513,11 +513,14 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     sm_issue_global_counted(sm, w, ii, t, base);
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
     passes = sm_sass_bank_passes(sm, &step);
-    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes);
-    /* a store's data is read pass by pass: its registers are not to be overwritten until its
-     * last pass (short_scoreboard: bench/h100/mempipe.cu's smem stores) */
+    guint64 first;
+    base = sm_issue_shared(sm, w, st, ii, now_ticks, passes, &first);
+    /* a store's registers are not to be overwritten until its data is read: by its last pass,
+     * or as its first starts (short_scoreboard: bench/h100/mempipe.cu's smem stores) */
     if (ii->is_store && w->sb.held)
-      sm_scoreboard_hold(&w->sb, deps, base, SM_STATE_SHORT_SCOREBOARD);
+      sm_scoreboard_hold(&w->sb, deps,
+                         sm->cfg->smem.store_read_at == CFG_STORE_READ_FIRST_PASS ? first : base,
+                         SM_STATE_SHORT_SCOREBOARD);
   } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
     sm_warp_close_copy_group(w);
   }

@@ -67,7 +67,8 @@ sm_smem_full(const SmSharedMemory *smem, guint sm, guint64 t, guint64 *wake)
  * pass's data is there to go on: passes beyond the first that many cycles apart.  *@own: the
  * ticks the warp's next access's first pass may come back at (warp_passes_apart), moved on. */
 static inline guint64
-sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes, guint64 *own)
+sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes, guint64 *own,
+               guint64 *first_cycle)
 {
   guint64 start = MAX(now_ticks, smem->free[sm]);
   if (smem->depth_accesses) {
@@ -77,6 +78,7 @@ sm_smem_access(SmSharedMemory *smem, guint sm, guint64 now_ticks, guint passes, 
   guint64 cost = passes * smem->ticks_per_pass;
   smem->free[sm] = start + cost;
   guint64 last = start + cost - smem->ticks_per_pass;
+  *first_cycle = sm_ticks_ceil_cycle(smem->warp_apart ? MAX(start, *own) : start);
   if (smem->pass_latency_ticks) {
     /* with warp_passes_apart the warp's passes come back pass_latency apart across its
      * accesses too, after those of its access before (the banks' time is not held for it) */

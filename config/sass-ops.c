@@ -15,14 +15,6 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     return TRUE;
   if (!cfg_node_expect_map(map, "sass", error))
     return FALSE;
-  for (guint i = 0; i < map->keys->len; i++) {
-    const CfgNode *key = g_ptr_array_index(map->keys, i);
-    if (strcmp(key->value, "ops") != 0 && strcmp(key->value, "stall_counts") != 0 &&
-        strcmp(key->value, "branch") != 0)
-      return cfg_fail(error, key,
-                      "unknown key '%s' in sass (known keys: branch, ops, stall_counts)",
-                      key->value);
-  }
   static const CfgField sass_fields[] = {
       {.key = "stall_counts",
        .type = CFG_FIELD_BOOL,

@@ -176,6 +176,9 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
   ck_assert(h->sass.stall_counts);
   cfg_gpu_free(h);
   cfg_kernel_free(k);
+  assert_gpu_error(MEM "sass: {stalls: true}\n",
+                   "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, ops, "
+                   "branch)");
   assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",
                    "gpu.yaml:3:17: unknown key 'taken' in sass.branch (known keys: taken_cycles, "
                    "bssy_cycles, bsync_cycles, not_taken_cycles, divergent_cycles)");

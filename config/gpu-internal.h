@@ -11,7 +11,7 @@
     .unit = u, .doc = d                                                                            \
   }
 
-#define CFG_N_MEMORY_FIELDS 6u
+#define CFG_N_MEMORY_FIELDS 7u
 #define CFG_N_LEVEL_FIELDS 9u
 #define CFG_N_L1_FIELDS 8u
 #define CFG_N_L2_FIELDS 8u

@@ -9,6 +9,7 @@ static const char *const service_names[] = {"deterministic", "exponential", NULL
 static const char *const replacement_names[] = {"lru", "random", NULL};
 static const char *const index_names[] = {"hashed", "modulo", NULL};
 static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
+static const char *const store_drain_names[] = {"completion", "acceptance", NULL};
 
 const CfgField cfg_memory_fields[] = {
     F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
@@ -19,6 +20,14 @@ const CfgField cfg_memory_fields[] = {
     F("max_store_outstanding", CFG_FIELD_UINT, memory.max_store_outstanding, 0, 1u << 24,
       "transactions",
       "of them, stores' (a store completes when its level has it); 0: no limit of their own"),
+    {.key = "store_drain",
+     .type = CFG_FIELD_ENUM,
+     .offset = G_STRUCT_OFFSET(CfgGpu, memory.store_drain),
+     .names = store_drain_names,
+     .doc = "when a store is done for the warp that issued it, so that the warp, once exited, "
+            "stops waiting for it (drain) and its block's slot can retire: completion (its "
+            "level's latency after its channel took it) or acceptance (once its level's channel "
+            "has taken its bytes: the SM has handed it over)"},
     F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
     F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
@@ -287,6 +296,8 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
                          "  sm_bytes_per_cycle: %g\n  seed: %" G_GUINT64_FORMAT "\n",
                          g->memory.line_bytes, g->memory.sector_bytes, g->memory.max_outstanding,
                          g->memory.sm_bytes_per_cycle, g->memory.seed);
+  if (g->memory.store_drain != CFG_DRAIN_COMPLETION)
+    g_string_append_printf(out, "  store_drain: %s\n", store_drain_names[g->memory.store_drain]);
   for (guint i = 0; i < g->memory.n_levels; i++) {
     const CfgMemLevel *lv = &g->memory.levels[i];
     g_string_append_printf(out,

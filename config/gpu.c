@@ -47,6 +47,9 @@ static const CfgField top_fields[] = {
       "elapsed_cycles and milliseconds, not in cycles"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
+    F("warp_launch_cycles", CFG_FIELD_UINT, warp_launch_cycles, 0, 1u << 16, "cycles",
+      "a launched block's warps start this long apart, in their order: warp k of the block "
+      "k times this after its first"),
     F("register_write_ports", CFG_FIELD_UINT, register_write_ports, 0, 8, "results/cycle",
       "results each scheduler's register file takes per cycle (0: as many as arrive)"),
     F("two_level_pool", CFG_FIELD_UINT, two_level_pool, 1, 1024, "warps",
@@ -482,12 +485,12 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          g->name, g->clock_mhz, g->schedulers, g->issue_width);
   g_string_append_printf(out,
                          "dual_issue: %s\npolicy: %s\nblock_priority: %s\nsm_count: %u\n"
-                         "launch_cycles: %u\nblock_launch_cycles: %u\n"
+                         "launch_cycles: %u\nblock_launch_cycles: %u\nwarp_launch_cycles: %u\n"
                          "register_write_ports: %u\ntwo_level_pool: %u\nresume_window: %u\n",
                          dual_names[g->dual_issue], policy_names[g->policy],
                          block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
-                         g->block_launch_cycles, g->register_write_ports, g->two_level_pool,
-                         g->resume_window);
+                         g->block_launch_cycles, g->warp_launch_cycles, g->register_write_ports,
+                         g->two_level_pool, g->resume_window);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"

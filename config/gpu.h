@@ -30,6 +30,9 @@ typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
 /* shared_memory.store_read_at: a store's registers are free to be written again after its last
  * bank pass, or once its first pass starts (its data read from them as it leaves the queue) */
 typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreReadAt;
+/* memory.store_drain: a store is done for its warp (what an exited warp waits for, drain) at its
+ * completion in its level, or once its level's channel has taken it */
+typedef enum { CFG_DRAIN_COMPLETION, CFG_DRAIN_ACCEPTANCE } CfgStoreDrain;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
@@ -102,6 +105,7 @@ typedef struct {
   int policy;                 /* CfgPolicy */
   int block_priority;         /* CfgBlockPriority */
   guint block_launch_cycles;  /* a retired block's slot takes a new block after this long */
+  guint warp_launch_cycles;   /* a block's warps start this long apart, in their order */
   guint launch_cycles;        /* a kernel lasts this much beyond its warps (launch and end) */
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
@@ -153,6 +157,7 @@ typedef struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding;       /* transactions in flight per SM before lg_throttle */
     guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
+    int store_drain;             /* CfgStoreDrain: when a store is done for its warp */
     double sm_bytes_per_cycle;   /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;                /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];

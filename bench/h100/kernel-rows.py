@@ -7,6 +7,7 @@ warp's first and last clock read.
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
     kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
+    kernel-rows.py loop tests/data/h100-loop.csv > tests/data/h100-loop-clock.csv
 
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
 after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
@@ -59,6 +60,12 @@ EXPERIMENTS = {
              lambda r: (f"k={r['k']};width={r['width']};pattern={r['pattern']};"
                         f"warps_per_sm={r['warps_per_sm']};iters={r['iters']}"),
              lambda r: f"{r['k']} x {r['width']}B {r['pattern']}"),
+    "loop": ("isa/kernels/h100/loop-sass.yaml", "cycles_per_iter_med",
+             ["bench/h100/loop.cu on every SM (nothing leaves the SM: one SM replays it):",
+              "cycles_per_iter_med x iters"],
+             lambda r: True,
+             lambda r: (f"unroll={r['unroll']};warps_per_sm={r['warps']};iters={r['iters']}"),
+             lambda r: f"loop of {r['unroll']} FFMA"),
 }
 
 

@@ -49,12 +49,13 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
   for (guint i = 0; i < blk->n_warps; i++) {
     SmWarp *w = sm_block_warp(sm, blk, i);
     guint passes = g_array_index(wp, guint, i % wp->len) * block_passes;
+    guint64 tw = t + (guint64)i * sm->cfg->warp_launch_cycles; /* its start (warp_launch_cycles) */
     w->pc = 0;
     w->depth = 0;
     w->issued = 0;
-    w->launched = w->finish = w->last_issue = t;
-    sm->sched[w->sched].age[sm_warp_pos(sm, w)] = t;
-    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = t;
+    w->launched = w->finish = w->last_issue = tw;
+    sm->sched[w->sched].age[sm_warp_pos(sm, w)] = tw;
+    sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = tw;
     sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;
     w->smem_own = 0;
     w->smem_stores_done = w->copy_open = w->copy_groups = w->copy_older = 0;
@@ -85,10 +86,10 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
     }
     sm_warp_prepare(sm, w);
     blk->live++;
-    sm_wake_warp(sm, w, t);
-    /* resident from now on: no instruction until its scheduler first looks at it (its slot was
-     * inactive: since the run's start, or since its last warp's accesses completed) */
-    sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, t);
+    sm_wake_warp(sm, w, tw);
+    /* resident from its start on: no instruction until its scheduler first looks at it (its
+     * slot was inactive: since the run's start, or since its last warp's accesses completed) */
+    sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, tw);
   }
   if (blk->live == 0)
     retire_block(sm, b, t);

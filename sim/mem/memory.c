@@ -83,6 +83,7 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
   mem->sm_outstanding = g_new0(guint64, n_sm);
   mem->sm_stores = g_new0(guint64, n_sm);
   mem->max_stores = gpu->memory.max_store_outstanding;
+  mem->store_accepted = gpu->memory.store_drain == CFG_DRAIN_ACCEPTANCE;
   mem->sm_count = n_sm;
   if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
     mem->port_free = g_new0(guint64, n_sm);
@@ -232,6 +233,8 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
   }
   sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE,
                  level | (write ? SM_MEM_DONE_STORE : 0) | ((guint64)sm << 8));
+  if (write && mem->store_accepted) /* done for its warp once its channel has taken it */
+    return (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   return done;
 }
 

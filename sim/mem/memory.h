@@ -88,6 +88,7 @@ typedef struct {
   guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
   guint64 *sm_stores;      /* per SM: of those, stores' (against max_store_outstanding) */
   guint64 max_stores;      /* 0: stores have no limit of their own */
+  gboolean store_accepted; /* a store's access returns when its channel took it (store_drain) */
   guint sm_count;
   guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;
@@ -130,8 +131,9 @@ void sm_memory_written_before(SmMemory *mem, guint64 bytes);
 /* Sends @n transactions of @bytes each to @level at cycle @now.  @line_base is the first line
  * address (consecutive lines follow); when @random_lines, every transaction draws its own line
  * from @rng.  A store (@write) occupies channels and the in-flight count like a load.  Returns
- * the cycle the last one completes.  Neither this nor the next counts the transactions in
- * flight: sm_memory_count_issued(). */
+ * the cycle the last one completes (a store's, with memory.store_drain acceptance: the cycle its
+ * channel has taken the last one; its completion event still comes after its latency).  Neither
+ * this nor the next counts the transactions in flight: sm_memory_count_issued(). */
 guint64 sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, guint bytes,
                          guint64 line_base, gboolean random_lines, gboolean write, guint64 *rng);
 

@@ -64,7 +64,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
-      "launch_cycles, block_launch_cycles, register_write_ports, two_level_pool, resume_window, "
+      "launch_cycles, block_launch_cycles, warp_launch_cycles, register_write_ports, two_level_pool, resume_window, "
       "limits, units, "
       "shared_memory, branch, memory, caches, lsu, sass)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");

@@ -234,18 +234,38 @@ END_TEST
 /* What a kernel lasts beyond its warps (launch_cycles) against Nsight's sm__cycles_elapsed.max
  * of bench/h100/mempipe.cu's launches: an empty kernel, and 1 to 8 waves of one-block-per-SM
  * blocks of 0 or 256 FFMAs a thread. */
-START_TEST(test_launch_within_9_percent)
+START_TEST(test_launch_within_5_percent)
 {
-  /* 7.1 % now (9 rows), 12.6 % without the compiler's stall counts; 83 % without the
+  /* 4.0 % now (9 rows): stores done for an exiting warp once the L2 has taken them
+   * (memory.store_drain acceptance) and a block's slot taking the next one 470 cycles on; 7.1 %
+   * with completion and 150, 12.6 % without the compiler's stall counts too; 83 % without the
    * launch's 4 345 cycles */
   g_autofree char *out =
-      validate_within("tests/data/h100-mempipe-launch-clock.csv", "launch", 9.0, 14.0);
+      validate_within("tests/data/h100-mempipe-launch-clock.csv", "launch", 5.0, 8.0);
   if (!out)
     return;
   /* the empty kernel is the launch (0.0 %) */
   ck_assert_double_le(mape_of(out, "empty kernel"), 1.0);
-  /* one wave of blocks with nothing to do: the launch and one block's start and end (9.1 %) */
-  ck_assert_double_le(mape_of(out, "1 wave n=0"), 10.0);
+  /* blocks with nothing to do: the launch, a block's start and end, the dispatch between waves
+   * (2.5 % and 3.7 %; 9.1 % and 11.0 % when an exiting warp waited for its record's stores to
+   * come back from the L2) */
+  ck_assert_double_le(mape_of(out, "1 wave n=0"), 4.0);
+  ck_assert_double_le(mape_of(out, "8 waves n=0"), 5.0);
+}
+END_TEST
+
+/* One warp to 64 an SM each running a loop of 1 to 8 dependent FFMAs closed by a taken branch
+ * (bench/h100/loop.cu): the issue, the stall counts and the branches' costs, shared by the
+ * warps of a scheduler. */
+START_TEST(test_loops_within_8_percent)
+{
+  /* 6.7 % when this test was written (52 rows); smsim's warps share their scheduler better than
+   * the H100's from 5 warps a scheduler on (docs/memory-pipeline.md) */
+  g_autofree char *out = validate_within("tests/data/h100-loop-clock.csv", "loops", 8.0, 10.0);
+  if (!out)
+    return;
+  /* the launch rows' work loop (4.9 %) */
+  ck_assert_double_le(mape_of(out, "loop of 1 FFMA"), 6.0);
 }
 END_TEST
 
@@ -263,6 +283,49 @@ START_TEST(test_footprint_within_5_percent)
   for (guint i = 0; i < G_N_ELEMENTS(curves); i++)
     ck_assert_msg(mape_of(out, curves[i]) <= 10.0, "%s: %.1f %%", curves[i],
                   mape_of(out, curves[i]));
+}
+END_TEST
+
+/* warp_launch_cycles: a block's warps start that far apart.  memory.store_drain: a warp that
+ * exits waits for its stores until their level has taken them, or until they complete. */
+START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
+{
+  const char *text = "name: st\nwarps_per_sm: 4\nregisters_per_thread: 32\nstream: |\n"
+                     "  FFMA R1, R1, R0, R0\n";
+  g_autofree char *kernel = test_write_temp("st.yaml", text);
+  /* four warps of one block, one a scheduler, one FFMA each (4 cycles): together 4 cycles;
+   * five cycles apart, the last starts at 15 and is done at 19 */
+  const char *lw[] = {"warp_launch_cycles=0", "warp_launch_cycles=5"};
+  const char *want[] = {"\"cycles\" : 4,", "\"cycles\" : 19,"};
+  for (guint i = 0; i < 2; i++) {
+    const char *args[] = {"run", "config/gpus/h100.yaml", kernel, "--set", lw[i], "--json", NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+    ck_assert_msg(strstr(out, want[i]) != NULL, "%s: %s in %s", lw[i], want[i], out);
+  }
+  /* the launch rows' block on one SM ends with thread 0's five one-lane stores of its record:
+   * waiting for them to come back from the L2 (291 cycles and more), its block lasts 489
+   * cycles and warp 0 drains 392; once the L2 has taken them, 194 and 97 */
+  const char *drain[] = {"memory.store_drain=completion", "memory.store_drain=acceptance"};
+  const char *cycles[] = {"\"cycles\" : 489,", "\"cycles\" : 194,"};
+  for (guint i = 0; i < 2; i++) {
+    const char *args[] = {"run",
+                          "config/gpus/h100.yaml",
+                          "isa/kernels/h100/mempipe-launch.yaml",
+                          "--set",
+                          "sm_count=1",
+                          "--set",
+                          "blocks=1",
+                          "--set",
+                          "n=0",
+                          "--set",
+                          drain[i],
+                          "--json",
+                          NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(test_smsim(args, &out, &err), 0);
+    ck_assert_msg(strstr(out, cycles[i]) != NULL, "%s: %s in %s", drain[i], cycles[i], out);
+  }
 }
 END_TEST
 
@@ -313,13 +376,15 @@ h100_data_suite(void)
   TCase *tc = tcase_create("mechanisms");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, test_clock_reads_in_a_stream);
+  tcase_add_test(tc, test_warps_start_apart_and_exits_wait_for_their_stores);
   tcase_add_test(tc, test_control_flow_within_1_5_percent);
   tcase_add_test(tc, test_loads_in_flight_within_8_percent);
   tcase_add_test(tc, test_loads_after_the_flush_within_7_percent);
   tcase_add_test(tc, test_footprint_within_5_percent);
   tcase_add_test(tc, test_memory_pipeline_lines_within_5_percent);
   tcase_add_test(tc, test_all_sms_storing_within_6_percent);
-  tcase_add_test(tc, test_launch_within_9_percent);
+  tcase_add_test(tc, test_launch_within_5_percent);
+  tcase_add_test(tc, test_loops_within_8_percent);
   tcase_add_test(tc, test_shared_memory_within_4_5_percent);
   tcase_add_test(tc, test_shared_memory_queue_within_6_percent);
   suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim lines|lines1|smem [ITERS]   (from the source tree; lines: about a minute a
                                                launch on 2 cores, smem: a second)
     states.py BUILD/smsim mioq                 bench/h100/mioq.cu's launches (tests/data/h100-mioq-states.csv)
+    states.py BUILD/smsim loop                 bench/h100/loop.cu's launches (tests/data/h100-loop-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -34,8 +35,10 @@ EXPERIMENTS = {
     # bench/h100/mioq.cu: independent shared-memory loads in flight (every SM alike: one)
     "mioq": ("isa/kernels/h100/mioq-sass.yaml",
              ["k", "width", "pattern", "warps_per_sm"], []),
+    # bench/h100/loop.cu: warps sharing a scheduler (nothing leaves the SM: one)
+    "loop": ("isa/kernels/h100/loop-sass.yaml", ["unroll", "warps_per_sm"], []),
 }
-STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv"}
+STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv"}
 
 
 def shares(d):

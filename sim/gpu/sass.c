@@ -572,5 +572,10 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (hold > w->deps_at) {
     w->deps_at = hold;
     w->dep_state = SM_STATE_WAIT;
+    /* what a taken branch holds beyond its stall count the warp spends without an instruction
+     * (Nsight's branch_resolving and no_instruction: the target is fetched) */
+    guint64 split = t + MAX(ii->stall, 1u);
+    if (taken && hold > split)
+      w->fetch_after = (guint8)MIN(split - t, 255u);
   }
 }

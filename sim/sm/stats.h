@@ -15,7 +15,8 @@ typedef enum {
   SM_STATE_LG_THROTTLE,        /* LD/ST pipe busy or too many memory transactions in flight */
   SM_STATE_MIO_THROTTLE,       /* shared-memory queue full */
   SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
-  SM_STATE_NO_INSTRUCTION,     /* launched, its first instruction not yet looked at */
+  SM_STATE_NO_INSTRUCTION,     /* launched, its first instruction not yet looked at; or after a
+                                  taken branch (SASS), past its stall count */
   SM_STATE_DISPATCH_STALL,     /* ready, but its result would find no register-file write port */
   SM_STATE_ASYNC_COPY_WAIT,    /* at DEPBAR: waiting for groups of asynchronous copies to land */
   SM_STATE_DRAIN,              /* exited, its memory accesses (stores too) still in flight */

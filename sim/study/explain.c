@@ -41,9 +41,11 @@ static const SmExplainTopic topics[] = {
     {"barrier", "waiting at BAR.SYNC for the rest of its block",
      "The warp reached __syncthreads() (BAR.SYNC) and waits for the other warps of its block\n"
      "(and for its own shared-memory stores to land: the barrier is a fence)."},
-    {"no_instruction", "launched, its first instruction not yet looked at",
-     "A warp just launched into its slot: its scheduler has not looked at its first instruction\n"
-     "yet."},
+    {"no_instruction", "no instruction yet: just launched, or after a taken branch",
+     "A warp just launched into its slot, whose scheduler has not looked at its first instruction\n"
+     "yet; or (kernels over SASS) a warp after a taken branch, past the branch's stall count,\n"
+     "while its target is fetched (Nsight splits that time into branch_resolving and\n"
+     "no_instruction)."},
     {"dispatch_stall", "its result would find no register-file write port",
      "The warp could issue, but its CUDA-core result would arrive in a cycle whose register-file\n"
      "write ports (register_write_ports) are taken by SFU or memory results."},

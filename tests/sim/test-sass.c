@@ -699,6 +699,30 @@ START_TEST(test_stall_counts_hold_the_next_issue)
 }
 END_TEST
 
+/* The same loop's cycles by state: 4 issuing; 20 waiting for the stall counts (0 + 4 + 12 + 4);
+ * the taken branch's 5 beyond its own stall count without an instruction (Nsight: 4.98 cycles
+ * of wait per issued instruction, and 0.75 of branch_resolving with 0.50 of no_instruction:
+ * tests/data/h100-loop-states.csv, one warp) */
+START_TEST(test_a_taken_branch_waits_for_its_target_without_an_instruction)
+{
+  static const SmState states[] = {SM_STATE_SELECTED, SM_STATE_WAIT, SM_STATE_NO_INSTRUCTION};
+  static const guint64 want[] = {4, 20, 5};
+  guint64 c[2][G_N_ELEMENTS(states)];
+  for (guint k = 0; k < 2; k++) {
+    const char *sets[] = {"sm_count=1", "blocks=1", "block=32", k ? "n=48" : "n=16", NULL};
+    TestRun *run =
+        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-launch.yaml", sets);
+    sm_run(run->sm);
+    for (guint i = 0; i < G_N_ELEMENTS(states); i++)
+      c[k][i] = sm_stats(run->sm)->state_cycles[states[i]];
+    test_run_free(run);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS(states); i++)
+    ck_assert_msg(c[1][i] - c[0][i] == 32 * want[i], "%s: %" G_GUINT64_FORMAT " in 32 iterations",
+                  sm_state_name(states[i]), c[1][i] - c[0][i]);
+}
+END_TEST
+
 /* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
  * the same cycles between a warp's reads as to the whole run, and each iteration costs at
  * least its 16 dependent FFMAs (4 cycles each). */
@@ -745,6 +769,7 @@ sass_suite(void)
   tcase_add_test(tc, test_stores_are_held_to_their_levels_pace_in_turns);
   tcase_add_test(tc, test_clock_reads_time_the_loop);
   tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
+  tcase_add_test(tc, test_a_taken_branch_waits_for_its_target_without_an_instruction);
   tcase_add_test(tc, test_a_warps_passes_come_back_in_turn);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");

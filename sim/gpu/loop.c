@@ -25,12 +25,16 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
     wake = t + 1; /* looked at again next cycle */
   } else {
     sm_set_state(sm, w, (SmState)st, t + 1);
-    if (G_UNLIKELY(w->fetch_after) && st == SM_STATE_WAIT && t + w->fetch_after < wake)
-      sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + w->fetch_after); /* (sass.c) */
+    if (G_UNLIKELY(w->fetch_after)) {
+      /* a taken branch's wait past its stall count (sass.c); never set on a warp that can issue
+       * the next cycle */
+      if (st == SM_STATE_WAIT && t + w->fetch_after < wake)
+        sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, t + w->fetch_after);
+      w->fetch_after = 0;
+    }
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
   }
-  w->fetch_after = 0;
   return wake;
 }
 

@@ -149,6 +149,9 @@ typedef struct {
     /* a warp waits after each instruction the cycles its SASS's control bits say (the
      * compiler's stall count: Nsight's "wait"), besides its operands' readiness */
     gboolean stall_counts;
+    /* a warp whose instruction's control bits do not ask it to yield keeps its scheduler the
+     * next cycle, if it can issue then (the compiler's yield hints) */
+    gboolean yield_hints;
     /* what branches cost kernels over SASS: the branch section's, but for the keys sass.branch
      * gives (with stall counts, the compiler's waits already hold part of them) */
     CfgBranch branch;

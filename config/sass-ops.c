@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-/* sass: {stall_counts: true, branch: {bsync_cycles: 13, ...},
+/* sass: {stall_counts: true, yield_hints: true, branch: {bsync_cycles: 13, ...},
  *        ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}}; after the branch section */
 gboolean
 cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
@@ -20,6 +20,11 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
        .type = CFG_FIELD_BOOL,
        .offset = G_STRUCT_OFFSET(CfgGpu, sass.stall_counts),
        .doc = "a warp waits after each instruction the cycles of its SASS's stall count"},
+      {.key = "yield_hints",
+       .type = CFG_FIELD_BOOL,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.yield_hints),
+       .doc = "a warp whose SASS instruction does not ask it to yield keeps its scheduler the "
+              "next cycle, if it can issue then"},
       {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
       {.key = "branch",
        .type = CFG_FIELD_SECTION,
@@ -89,6 +94,8 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
   GString *body = g_string_new(NULL);
   if (g->sass.stall_counts)
     g_string_append(body, "  stall_counts: true\n");
+  if (g->sass.yield_hints)
+    g_string_append(body, "  yield_hints: true\n");
   const CfgBranch *b = &g->sass.branch, *a = &g->branch;
   if (memcmp(b, a, sizeof *b) != 0) {
     /* only the keys that differ, so the file reads back the same */

@@ -423,6 +423,7 @@ sass_file_parse(const char *text, gsize length, const char *path, GError **error
       if (b.name && b.insns->len > 0 && encoded_last && g_str_has_prefix(g_strstrip(s + 2), "0x")) {
         SassInsn *last = &g_array_index(b.insns, SassInsn, b.insns->len - 1);
         last->stall = (guint8)((addr >> 41) & 0xf);
+        last->no_yield = (guint8)((addr >> 45) & 1);
       }
       encoded_last = FALSE;
       continue;

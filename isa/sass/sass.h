@@ -102,6 +102,9 @@ typedef struct {
    * 128-bit encoding, listed by cuobjdump as the second word): cycles before the warp's next
    * instruction may issue; 0 when the text has no encodings */
   guint8 stall;
+  /* its yield hint clear (bit 109 set: bit 45 of the control word cuobjdump lists): the warp
+   * keeps its scheduler after it; 0 when the text has no encodings */
+  guint8 no_yield;
   SassOperand opd[SASS_MAX_OPERANDS];
   guint32 addr; /* byte address in its function */
   guint32 line; /* 1-based line in the file */

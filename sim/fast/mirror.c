@@ -147,6 +147,7 @@ static void
 copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
 {
   to->last = from->last;
+  to->keep = from->keep;
   to->busy_until = from->busy_until;
   memcpy(to->pipe_free, from->pipe_free, sizeof to->pipe_free);
   if (to->ports.counts)

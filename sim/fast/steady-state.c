@@ -131,6 +131,7 @@ walk_scheduler(SmGpu *sm, SmScheduler *s, Walk *k)
   cycle(k, &sm->min_wake[s - sm->sched]);
   cycle(k, &s->busy_until);
   put(k, s->last);
+  put(k, s->keep); /* valid at its warp's last issue + 1 (walk_warp() has that cycle) */
   put(k, s->hot);
   put(k, s->pool_n | (guint64)s->pool_next << 32);
   for (guint u = 0; u < ISA_UNIT_COUNT; u++)

@@ -111,9 +111,21 @@ sm_stop_requested(void)
  * Returns an index into sm->eligible (G_MAXUINT: none left) and sets *blk to the block whose
  * round-robin place moves (NULL without block priority). */
 static guint
-pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, SmBlock **blk)
+pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
   *blk = NULL;
+  if (G_UNLIKELY(s->keep != G_MAXUINT)) {
+    /* the warp whose issue last cycle did not ask it to yield goes on, if it can */
+    guint p = s->keep;
+    s->keep = G_MAXUINT;
+    if (sm_sched_warp(sm, s, p)->last_issue + 1 == t)
+      for (guint i = 0; i < n_el; i++)
+        if (sm->eligible[i] == p) {
+          if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
+            *blk = &sm->blocks[sm_sched_warp(sm, s, p)->block];
+          return i;
+        }
+  }
   if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
     return sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
   if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
@@ -181,9 +193,11 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
 {
   if (G_UNLIKELY(w->lg_queued))
     lg_leave(sm, w, t);
+  guint keep = sm->info[w->pc].no_yield ? p : G_MAXUINT;
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;
   s->last = p;
+  s->keep = keep;
   if (blk)
     blk->last[s->local] = p;
   if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
@@ -393,7 +407,7 @@ issue_picked(SmGpu *sm, SmScheduler *s, guint si, guint64 t, Look *k, Issued *ou
   *out = (Issued){.others = SM_NEVER};
   while (slots > 0) {
     SmBlock *blk;
-    guint i = pick(sm, s, si, k->n_el, &blk);
+    guint i = pick(sm, s, si, k->n_el, t, &blk);
     if (i == G_MAXUINT)
       break;
     guint p = sm->eligible[i];

@@ -153,6 +153,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
       sm->pools.slots[at++] = w;
     sm->sched[s].n_warps = (guint)(sm->pools.slots + at - sm->sched[s].warps);
     sm->sched[s].last = G_MAXUINT;
+    sm->sched[s].keep = G_MAXUINT;
     sm->sched[s].local = s % sm->sched_per_sm;
     if (sm->wb_ports)
       sm_ports_init(&sm->sched[s].ports);

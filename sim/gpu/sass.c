@@ -135,6 +135,8 @@ decode(SmGpu *sm)
       ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
     if (gpu->sass.stall_counts)
       ii->stall = fn->insns[i].stall;
+    if (gpu->sass.yield_hints)
+      ii->no_yield = fn->insns[i].no_yield;
     /* what follows depends on lane values: never ahead of the loop */
     ii->may_run_ahead = 0;
     ii->writes_register = 0;

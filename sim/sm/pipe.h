@@ -33,6 +33,9 @@ typedef struct {
   guint8 never;           /* @!PT: issues, occupies its pipe, does nothing else */
   guint8 stall;           /* kernels over SASS with sass.stall_counts: the compiler's stall
                              count, cycles before the warp's next issue (0: none) */
+  guint8 no_yield;        /* kernels over SASS with sass.yield_hints: its control bits do not
+                             ask the warp to yield, so it keeps its scheduler the next cycle
+                             if it can issue then */
   guint8 smem_pattern;    /* shared: IsaPatternKind, for per-access random passes */
   guint16 passes;         /* shared: bank passes (0: random addresses, drawn per access) */
   guint8 writes_register; /* has a destination in the register file (not a predicate) */

@@ -26,6 +26,8 @@ typedef struct {
   guint8 *in_pool;  /* per position: in the active pool (policy two_level) */
   guint pool_n;     /* warps in the active pool */
   guint pool_next;  /* where the search for the next warp to admit starts */
+  guint keep;  /* position of the warp whose last issue did not ask it to yield (sass.yield_hints):
+                  it issues first the cycle after that issue if it can (G_MAXUINT: none) */
   guint64 hot; /* positions eligible again next cycle without a look (see gpu/loop.c, schedule) */
 } SmScheduler;
 

@@ -64,7 +64,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
-      "launch_cycles, block_launch_cycles, warp_launch_cycles, register_write_ports, two_level_pool, resume_window, "
+      "launch_cycles, block_launch_cycles, warp_launch_cycles, register_write_ports, "
+      "two_level_pool, resume_window, "
       "limits, units, "
       "shared_memory, branch, memory, caches, lsu, sass)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
@@ -177,8 +178,10 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
   cfg_gpu_free(h);
   cfg_kernel_free(k);
   assert_gpu_error(MEM "sass: {stalls: true}\n",
-                   "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, ops, "
-                   "branch)");
+                   "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, "
+                   "yield_hints, ops, branch)");
+  assert_gpu_error(MEM "sass: {yield_hints: 2}\n",
+                   "gpu.yaml:3:21: 'yield_hints' must be true or false");
   assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",
                    "gpu.yaml:3:17: unknown key 'taken' in sass.branch (known keys: taken_cycles, "
                    "bssy_cycles, bsync_cycles, not_taken_cycles, divergent_cycles)");

@@ -429,7 +429,8 @@ parse(const char *text)
        "        /*0030*/   IMAD.WIDE R2, R0, 0x4, R2 ;\n"
 
 /* cuobjdump's encodings: the second word of each instruction carries its control bits, the
- * stall count in bits 41-44 (the 128-bit encoding's 105-108); text without them has none */
+ * stall count in bits 41-44 (the 128-bit encoding's 105-108) and the yield hint in bit 45 (set:
+ * no yield); text without them has none */
 START_TEST(test_stall_counts_from_the_control_bits)
 {
   g_autoptr(SassFile) f =
@@ -446,6 +447,10 @@ START_TEST(test_stall_counts_from_the_control_bits)
   ck_assert_uint_eq(fn->insns[1].stall, 13);
   ck_assert_uint_eq(fn->insns[2].stall, 5);
   ck_assert_uint_eq(fn->insns[3].stall, 0); /* no encoding */
+  ck_assert_uint_eq(fn->insns[0].no_yield, 1);
+  ck_assert_uint_eq(fn->insns[1].no_yield, 0);
+  ck_assert_uint_eq(fn->insns[2].no_yield, 1);
+  ck_assert_uint_eq(fn->insns[3].no_yield, 0);
 }
 END_TEST
 

@@ -114,7 +114,7 @@ static guint
 pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
   *blk = NULL;
-  if (G_UNLIKELY(s->keep != G_MAXUINT)) {
+  if (G_UNLIKELY(sm->yield_hints) && s->keep != G_MAXUINT) {
     /* the warp whose issue last cycle did not ask it to yield goes on, if it can */
     guint p = s->keep;
     s->keep = G_MAXUINT;
@@ -193,11 +193,11 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
 {
   if (G_UNLIKELY(w->lg_queued))
     lg_leave(sm, w, t);
-  guint keep = sm->info[w->pc].no_yield ? p : G_MAXUINT;
+  if (G_UNLIKELY(sm->yield_hints))
+    s->keep = sm->info[w->pc].no_yield ? p : G_MAXUINT; /* (before the issue moves pc on) */
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;
   s->last = p;
-  s->keep = keep;
   if (blk)
     blk->last[s->local] = p;
   if (sm->dual_issue == CFG_DUAL_SAME_WARP) {

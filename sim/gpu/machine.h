@@ -90,6 +90,8 @@ struct SmGpu {
   CfgDualIssue dual_issue;
   CfgPolicy policy;
   CfgBlockPriority block_priority;
+  gboolean yield_hints; /* kernels over SASS with sass.yield_hints: schedulers keep a warp whose
+                           instruction does not yield (loop.c, pick()) */
   guint64 limit;
   const CfgBranch *branch; /* the GPU's branch costs: sass.branch for kernels over SASS */
   guint wb_ports;          /* register-file write ports per scheduler; 0: unlimited */

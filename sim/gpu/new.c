@@ -100,6 +100,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
    * second */
   if (reads_clock(sm))
     sm->clock = sm_clock_new(sm->n_warps); /* before mirroring and fast-forward look */
+  sm->yield_hints = kernel->sass && gpu->sass.yield_hints;
   sm->run_ahead_ok = !no_run_ahead && !kernel->sass && !sm->clock &&
                      sm->policy != CFG_POLICY_TWO_LEVEL &&
                      !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);

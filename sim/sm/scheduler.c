@@ -66,7 +66,7 @@ sm_scheduler_pool(SmScheduler *sched, guint size, const guint8 *leaves, const gu
     if (!sched->in_pool[p] && can_join[p]) {
       sched->in_pool[p] = 1;
       sched->pool_n++;
-      sched->pool_next = (p + 1) % sched->n_warps;
+      sched->pool_next = (guint16)((p + 1) % sched->n_warps);
     }
   }
   guint n = 0;

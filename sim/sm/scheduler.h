@@ -17,15 +17,15 @@ typedef struct {
   guint slot0;    /* the warp slot at position 0; position p's is slot0 + p * schedulers per SM */
   guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
   guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
-  SmPorts ports;    /* register-file write ports taken per cycle (when the SM checks them) */
-  guint64 *age;     /* per position: cycle its warp's block launched (policy oldest) */
-  guint32 *grid;    /* per position: grid index of its warp's block (block_priority; a copy of
-                       what the blocks hold, so the fast-forward need not encode it) */
-  guint64 *resumed; /* per position: cycle its warp launched or last stopped waiting on global
-                       memory (policy last_resumed) */
-  guint8 *in_pool;  /* per position: in the active pool (policy two_level) */
-  guint pool_n;     /* warps in the active pool */
-  guint pool_next;  /* where the search for the next warp to admit starts */
+  SmPorts ports;     /* register-file write ports taken per cycle (when the SM checks them) */
+  guint64 *age;      /* per position: cycle its warp's block launched (policy oldest) */
+  guint32 *grid;     /* per position: grid index of its warp's block (block_priority; a copy of
+                        what the blocks hold, so the fast-forward need not encode it) */
+  guint64 *resumed;  /* per position: cycle its warp launched or last stopped waiting on global
+                        memory (policy last_resumed) */
+  guint8 *in_pool;   /* per position: in the active pool (policy two_level) */
+  guint16 pool_n;    /* warps in the active pool (a scheduler has at most 1 024) */
+  guint16 pool_next; /* where the search for the next warp to admit starts */
   guint keep;  /* position of the warp whose last issue did not ask it to yield (sass.yield_hints):
                   it issues first the cycle after that issue if it can (G_MAXUINT: none) */
   guint64 hot; /* positions eligible again next cycle without a look (see gpu/loop.c, schedule) */

@@ -126,6 +126,9 @@ const CfgField cfg_l1_fields[] = {
        "memory leaves of it (0: the L1 is bytes)"),
     FC("latency_cycles", CFG_FIELD_UINT, latency_cycles, 1, 1u << 20, "cycles",
        "a hit's round trip (an LDG's result ready that long after issue)"),
+    FC("constant_latency_cycles", CFG_FIELD_UINT, constant_latency_cycles, 0, 1u << 20, "cycles",
+       "a hit of a read-only load (LDG.CONSTANT, ld.global.nc, cache=nc), which takes the "
+       "L1's read-only path (0: latency_cycles)"),
     FCE("loads", loads, l1_loads_names,
         "loads the L1 keeps: all (LDG and LDG.CONSTANT), constant (only the read-only "
         "LDG.CONSTANT, ld.global.nc) or none; .STRONG.GPU loads (ld.global.cg, cache=cg) "
@@ -323,11 +326,13 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
   g_string_append_printf(
       out,
       "caches:\n  l1:\n    bytes: %" G_GUINT64_FORMAT "\n    unified_bytes: %" G_GUINT64_FORMAT
-      "\n    ways: %u\n    replacement: %s\n    index: %s\n    latency_cycles: %u\n"
-      "    loads: %s\n    write_allocate: %s\n",
+      "\n    ways: %u\n    replacement: %s\n    index: %s\n    latency_cycles: %u\n",
       l1->bytes, l1->unified_bytes, l1->ways, replacement_names[l1->replacement],
-      index_names[l1->index], l1->latency_cycles, l1_loads_names[l1->loads],
-      l1->write_allocate ? "true" : "false");
+      index_names[l1->index], l1->latency_cycles);
+  if (l1->constant_latency_cycles)
+    g_string_append_printf(out, "    constant_latency_cycles: %u\n", l1->constant_latency_cycles);
+  g_string_append_printf(out, "    loads: %s\n    write_allocate: %s\n", l1_loads_names[l1->loads],
+                         l1->write_allocate ? "true" : "false");
   g_string_append_printf(
       out,
       "  l2:\n    bytes: %" G_GUINT64_FORMAT "\n    ways: %u\n    replacement: %s\n"

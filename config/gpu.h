@@ -55,18 +55,19 @@ typedef struct {
 /* A cache (caches.l1 per SM, caches.l2 shared): set-associative, lines of memory.line_bytes
  * holding memory.sector_bytes sectors; bytes = 0: no such cache. */
 typedef struct {
-  guint64 bytes;            /* capacity (L2: all partitions together) */
-  guint64 unified_bytes;    /* L1: storage shared with shared memory; 0 = bytes is the L1 */
-  guint ways;               /* lines per set */
-  int replacement;          /* CfgReplacement */
-  int index;                /* CfgCacheIndex: sets chosen by a hash of the line or its low bits */
-  guint latency_cycles;     /* L1: a hit's round trip */
-  int loads;                /* L1: CfgL1Loads */
-  gboolean write_allocate;  /* L1: stores allocate (else write through, the line dropped) */
-  guint partitions;         /* L2: an SM's near partition first, then the line's home */
-  guint far_latency_cycles; /* L2: a hit in another partition than the SM's; 0 = latency */
-  char *hit_level;          /* L2: the memory level whose channels serve its hits */
-  char *miss_level;         /* L2: ... and its misses */
+  guint64 bytes;         /* capacity (L2: all partitions together) */
+  guint64 unified_bytes; /* L1: storage shared with shared memory; 0 = bytes is the L1 */
+  guint ways;            /* lines per set */
+  int replacement;       /* CfgReplacement */
+  int index;             /* CfgCacheIndex: sets chosen by a hash of the line or its low bits */
+  guint latency_cycles;  /* L1: a hit's round trip */
+  guint constant_latency_cycles; /* L1: a read-only load's hit (LDG.CONSTANT); 0 = latency */
+  int loads;                     /* L1: CfgL1Loads */
+  gboolean write_allocate;       /* L1: stores allocate (else write through, the line dropped) */
+  guint partitions;              /* L2: an SM's near partition first, then the line's home */
+  guint far_latency_cycles;      /* L2: a hit in another partition than the SM's; 0 = latency */
+  char *hit_level;               /* L2: the memory level whose channels serve its hits */
+  char *miss_level;              /* L2: ... and its misses */
   int hit_level_index, miss_level_index; /* those levels' indexes (-1 = none) */
 } CfgCache;
 

@@ -54,6 +54,8 @@ caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
                     l1->index, gpu->memory.seed + s);
   }
   mem->l1_latency = l1->latency_cycles;
+  mem->l1_constant_latency =
+      l1->constant_latency_cycles ? l1->constant_latency_cycles : l1->latency_cycles;
   mem->l1_loads = (guint8)l1->loads;
   mem->l1_write_allocate = l1->write_allocate;
   if (l2->bytes) {
@@ -378,7 +380,8 @@ sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
         if (out)
           out->l1_hits += hits;
         if (r.hit == want) { /* all there: the SM's own L1 answers */
-          guint64 done = now + mem->l1_latency;
+          guint64 done =
+              now + (op == SM_CACHE_OP_CONSTANT ? mem->l1_constant_latency : mem->l1_latency);
           sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE, (guint64)sm << 8);
           *last = MAX(*last, done);
           continue;

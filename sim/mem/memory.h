@@ -96,11 +96,12 @@ typedef struct {
   guint64 peak_outstanding;
   SmLgQueue lg; /* sm_memory_lg_init() */
   /* caches (NULL: none); accesses that name no level go through them */
-  SmCache *l1;      /* per SM */
-  SmCache *l2;      /* per partition */
-  guint l2_parts;   /* 0: no L2 cache */
-  guint l1_latency; /* a hit's round trip */
-  guint8 l1_loads;  /* CfgL1Loads */
+  SmCache *l1;               /* per SM */
+  SmCache *l2;               /* per partition */
+  guint l2_parts;            /* 0: no L2 cache */
+  guint l1_latency;          /* a hit's round trip */
+  guint l1_constant_latency; /* ... of a read-only load (SM_CACHE_OP_CONSTANT) */
+  guint8 l1_loads;           /* CfgL1Loads */
   gboolean l1_write_allocate;
   guint hit_level, miss_level; /* memory levels serving L2 hits and misses */
   guint64 far_extra;           /* added to a hit in another partition than the SM's */

@@ -65,6 +65,25 @@ START_TEST(test_a_window_that_fits_the_l1_misses_once_then_hits)
 }
 END_TEST
 
+/* caches.l1.constant_latency_cycles: read-only loads (cache=nc, LDG.CONSTANT) hit in the L1's
+ * read-only path at their own latency: 4 x 200 + 4 x 27 with 27, the plain ones' 20 unchanged */
+START_TEST(test_read_only_loads_hit_at_their_own_latency)
+{
+  const char *sets[] = {"caches.l1.constant_latency_cycles=27", NULL};
+  static const struct {
+    const char *cache;
+    guint64 cycles;
+  } cases[] = {{"nc", 4 * 200 + 4 * 27}, {"ca", 4 * 200 + 4 * 20}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    TestRun *run = chase(4, 8, cases[i].cache, FALSE, sets);
+    ck_assert_msg(sm_stats(run->sm)->cycles == cases[i].cycles, "cache=%s: %" G_GUINT64_FORMAT,
+                  cases[i].cache, sm_stats(run->sm)->cycles);
+    ck_assert_uint_eq(sm_stats(run->sm)->l1_hits, 16);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 START_TEST(test_cg_loads_skip_the_l1)
 {
   /* the same chase as ld.global.cg: the second pass hits the L2 (100 each) */
@@ -419,6 +438,7 @@ caches_suite(void)
   TCase *tc = tcase_create("caches");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_a_window_that_fits_the_l1_misses_once_then_hits);
+  tcase_add_test(tc, test_read_only_loads_hit_at_their_own_latency);
   tcase_add_test(tc, test_cg_loads_skip_the_l1);
   tcase_add_test(tc, test_lru_thrashes_on_a_cycle_one_line_too_long);
   tcase_add_test(tc, test_the_warm_up_pass_leaves_the_caches_as_a_whole_pass_does);

@@ -51,49 +51,6 @@ shf(const ExecCtx *c, guint32 lo, guint32 s, guint32 hi)
   return exec_has(c, SASS_MOD_HI) ? (guint32)(r >> 32) : (guint32)r;
 }
 
-static guint32
-sreg(ExecCtx *c, SassSreg r, guint l)
-{
-  const ExecBlock *b = c->w->block;
-  guint32 tid = c->w->id * 32u + l;
-  const guint32 *ntid = c->w->block->k->launch.block;
-  switch (r) {
-  case SASS_SR_TID_X:
-    return tid % ntid[0];
-  case SASS_SR_TID_Y:
-    return (tid / ntid[0]) % ntid[1];
-  case SASS_SR_TID_Z:
-    return tid / (ntid[0] * ntid[1]);
-  case SASS_SR_CTAID_X:
-  case SASS_SR_CTAID_Y:
-  case SASS_SR_CTAID_Z:
-    return b->ctaid[r - SASS_SR_CTAID_X];
-  case SASS_SR_LANEID:
-    return l;
-  case SASS_SR_CLOCKLO:
-  case SASS_SR_GLOBALTIMERLO:
-    return (guint32)c->w->clock;
-  case SASS_SR_CLOCKHI:
-  case SASS_SR_GLOBALTIMERHI:
-    return (guint32)(c->w->clock >> 32);
-  case SASS_SR_VIRTUALSMID:
-  case SASS_SR_SMID:
-    return c->w->smid;
-  case SASS_SR_EQMASK:
-    return 1u << l;
-  case SASS_SR_LTMASK:
-    return (1u << l) - 1u;
-  case SASS_SR_LEMASK:
-    return (guint32)((2ull << l) - 1u);
-  case SASS_SR_GTMASK:
-    return ~(guint32)((2ull << l) - 1u);
-  case SASS_SR_GEMASK:
-    return ~((1u << l) - 1u);
-  default:
-    return 0;
-  }
-}
-
 /* ---- the ops ---- */
 
 /* the op a uniform op computes like */
@@ -519,7 +476,7 @@ alu_lane(ExecCtx *c, SassOp op, guint l)
   case SASS_OP_S2R:
   case SASS_OP_CS2R: {
     const SassOperand *s = exec_opd(c, 1);
-    guint32 v = s->kind == SASS_OPD_SREG ? sreg(c, (SassSreg)s->reg, l) : 0;
+    guint32 v = s->kind == SASS_OPD_SREG ? exec_sreg(c, (SassSreg)s->reg, l) : 0;
     if (op == SASS_OP_CS2R && !exec_has(c, SASS_MOD_B32)) {
       guint64 v64 = s->reg == SASS_SR_CLOCKLO ? c->w->clock : v;
       exec_dst64(c, d, l, v64);

@@ -367,6 +367,8 @@ void exec_shfl(ExecCtx *c);
 void exec_vote(ExecCtx *c, gboolean uniform);
 void exec_redux(ExecCtx *c);
 void exec_match(ExecCtx *c);
+/* special register @r as lane @l reads it */
+guint32 exec_sreg(ExecCtx *c, SassSreg r, guint l);
 void exec_prefetch(ExecCtx *c, guint32 raw[][32], const guint32 *src[]);
 void exec_prefetch_copy(ExecCtx *c, guint32 raw[][32], const guint32 *src[]);
 gboolean exec_fast(ExecCtx *c, SassOp op, guint32 raw[][32], const guint32 *src[]);

@@ -1,5 +1,5 @@
 /* Warp-wide instructions: shuffles, votes, reductions, matches (lanes reading one
- * another's values). */
+ * another's values); and the special registers that say where a lane is (S2R). */
 #include "exec-internal.h"
 
 void
@@ -119,4 +119,47 @@ exec_match(ExecCtx *c)
   EXEC_FOR_LANES(c->enabled, l)
   exec_dst(c, exec_opd(c, 0), l,
            exec_has(c, SASS_MOD_ALL) ? (out[l] == c->enabled ? out[l] : 0) : out[l]);
+}
+
+guint32
+exec_sreg(ExecCtx *c, SassSreg r, guint l)
+{
+  const ExecBlock *b = c->w->block;
+  guint32 tid = c->w->id * 32u + l;
+  const guint32 *ntid = c->w->block->k->launch.block;
+  switch (r) {
+  case SASS_SR_TID_X:
+    return tid % ntid[0];
+  case SASS_SR_TID_Y:
+    return (tid / ntid[0]) % ntid[1];
+  case SASS_SR_TID_Z:
+    return tid / (ntid[0] * ntid[1]);
+  case SASS_SR_CTAID_X:
+  case SASS_SR_CTAID_Y:
+  case SASS_SR_CTAID_Z:
+    return b->ctaid[r - SASS_SR_CTAID_X];
+  case SASS_SR_LANEID:
+    return l;
+  case SASS_SR_CLOCKLO:
+  case SASS_SR_GLOBALTIMERLO:
+    return (guint32)c->w->clock;
+  case SASS_SR_CLOCKHI:
+  case SASS_SR_GLOBALTIMERHI:
+    return (guint32)(c->w->clock >> 32);
+  case SASS_SR_VIRTUALSMID:
+  case SASS_SR_SMID:
+    return c->w->smid;
+  case SASS_SR_EQMASK:
+    return 1u << l;
+  case SASS_SR_LTMASK:
+    return (1u << l) - 1u;
+  case SASS_SR_LEMASK:
+    return (guint32)((2ull << l) - 1u);
+  case SASS_SR_GTMASK:
+    return ~(guint32)((2ull << l) - 1u);
+  case SASS_SR_GEMASK:
+    return ~((1u << l) - 1u);
+  default:
+    return 0;
+  }
 }

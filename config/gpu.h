@@ -153,6 +153,9 @@ typedef struct {
     /* a warp whose instruction's control bits do not ask it to yield keeps its scheduler the
      * next cycle, if it can issue then (the compiler's yield hints) */
     gboolean yield_hints;
+    /* of a taken branch's wait past its stall count, the first cycles are branch_resolving, the
+     * rest no_instruction */
+    guint branch_resolving_cycles;
     /* what branches cost kernels over SASS: the branch section's, but for the keys sass.branch
      * gives (with stall counts, the compiler's waits already hold part of them) */
     CfgBranch branch;

@@ -25,6 +25,13 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
        .offset = G_STRUCT_OFFSET(CfgGpu, sass.yield_hints),
        .doc = "a warp whose SASS instruction does not ask it to yield keeps its scheduler the "
               "next cycle, if it can issue then"},
+      {.key = "branch_resolving_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.branch_resolving_cycles),
+       .min = 0,
+       .max = 255,
+       .doc = "of a taken branch's wait past its stall count, the first cycles are Nsight's "
+              "branch_resolving, the rest no_instruction"},
       {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
       {.key = "branch",
        .type = CFG_FIELD_SECTION,
@@ -96,6 +103,9 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
     g_string_append(body, "  stall_counts: true\n");
   if (g->sass.yield_hints)
     g_string_append(body, "  yield_hints: true\n");
+  if (g->sass.branch_resolving_cycles)
+    g_string_append_printf(body, "  branch_resolving_cycles: %u\n",
+                           g->sass.branch_resolving_cycles);
   const CfgBranch *b = &g->sass.branch, *a = &g->branch;
   if (memcmp(b, a, sizeof *b) != 0) {
     /* only the keys that differ, so the file reads back the same */

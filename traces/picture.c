@@ -122,6 +122,7 @@ static const StateColour colours[] = {
     {"barrier", 0x9467bd},
     {"async_copy_wait", 0x17becf},
     {"drain", 0xe377c2},
+    {"branch_resolving", 0xdbdb8d},
     {"no_instruction", 0xc7c7c7},
     {"inactive", 0xffffff},
 };

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 static const char *const state_names[SM_STATE_COUNT] = {
-    "selected",           "not_selected",    "wait",         "long_scoreboard", "short_scoreboard",
-    "math_pipe_throttle", "lg_throttle",     "mio_throttle", "barrier",         "no_instruction",
-    "dispatch_stall",     "async_copy_wait", "drain",        "inactive",
+    "selected",           "not_selected",    "wait",         "long_scoreboard",  "short_scoreboard",
+    "math_pipe_throttle", "lg_throttle",     "mio_throttle", "barrier",          "no_instruction",
+    "dispatch_stall",     "async_copy_wait", "drain",        "branch_resolving", "inactive",
 };
 
 const char *

@@ -16,10 +16,12 @@ typedef enum {
   SM_STATE_MIO_THROTTLE,       /* shared-memory queue full */
   SM_STATE_BARRIER,            /* waiting at BAR.SYNC */
   SM_STATE_NO_INSTRUCTION,     /* launched, its first instruction not yet looked at; or after a
-                                  taken branch (SASS), past its stall count */
+                                  taken branch (SASS), past its stall count and branch_resolving */
   SM_STATE_DISPATCH_STALL,     /* ready, but its result would find no register-file write port */
   SM_STATE_ASYNC_COPY_WAIT,    /* at DEPBAR: waiting for groups of asynchronous copies to land */
   SM_STATE_DRAIN,              /* exited, its memory accesses (stores too) still in flight */
+  SM_STATE_BRANCH_RESOLVING,   /* after a taken branch (SASS), past its stall count: the target
+                                  is being resolved (sass.branch_resolving_cycles) */
   /* not a resident warp's: the slot holds no warp (none launched yet, or the last one exited
    * with nothing left in flight).  Shares of the others are of resident warp-cycles. */
   SM_STATE_INACTIVE,

@@ -43,9 +43,12 @@ static const SmExplainTopic topics[] = {
      "(and for its own shared-memory stores to land: the barrier is a fence)."},
     {"no_instruction", "no instruction yet: just launched, or after a taken branch",
      "A warp just launched into its slot, whose scheduler has not looked at its first instruction\n"
-     "yet; or (kernels over SASS) a warp after a taken branch, past the branch's stall count,\n"
-     "while its target is fetched (Nsight splits that time into branch_resolving and\n"
-     "no_instruction)."},
+     "yet; or (kernels over SASS) a warp after a taken branch, past the branch's stall count and\n"
+     "its branch_resolving, while its target is fetched."},
+    {"branch_resolving", "after a taken branch, its target being resolved",
+     "Kernels over SASS: a warp after a taken branch, past the branch's stall count, for the\n"
+     "first sass.branch_resolving_cycles of its wait (Nsight's branch_resolving; the rest of\n"
+     "the wait, while the target is fetched, is no_instruction)."},
     {"dispatch_stall", "its result would find no register-file write port",
      "The warp could issue, but its CUDA-core result would arrive in a cycle whose register-file\n"
      "write ports (register_write_ports) are taken by SFU or memory results."},

@@ -700,13 +700,15 @@ START_TEST(test_stall_counts_hold_the_next_issue)
 END_TEST
 
 /* The same loop's cycles by state: 4 issuing; 20 waiting for the stall counts (0 + 4 + 12 + 4);
- * the taken branch's 5 beyond its own stall count without an instruction (Nsight: 4.98 cycles
- * of wait per issued instruction, and 0.75 of branch_resolving with 0.50 of no_instruction:
+ * the taken branch's 5 beyond its own stall count resolving the branch (3,
+ * sass.branch_resolving_cycles), then without an instruction (Nsight: 4.98 cycles of wait per
+ * issued instruction, 0.75 of branch_resolving and 0.50 of no_instruction:
  * tests/data/h100-loop-states.csv, one warp) */
 START_TEST(test_a_taken_branch_waits_for_its_target_without_an_instruction)
 {
-  static const SmState states[] = {SM_STATE_SELECTED, SM_STATE_WAIT, SM_STATE_NO_INSTRUCTION};
-  static const guint64 want[] = {4, 20, 5};
+  static const SmState states[] = {SM_STATE_SELECTED, SM_STATE_WAIT, SM_STATE_BRANCH_RESOLVING,
+                                   SM_STATE_NO_INSTRUCTION};
+  static const guint64 want[] = {4, 20, 3, 2};
   guint64 c[2][G_N_ELEMENTS(states)];
   for (guint k = 0; k < 2; k++) {
     const char *sets[] = {"sm_count=1", "blocks=1", "block=32", k ? "n=48" : "n=16", NULL};

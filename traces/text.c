@@ -54,6 +54,7 @@ state_letter(const char *name)
       {"barrier", 'B'},
       {"async_copy_wait", 'A'},
       {"drain", 'D'},
+      {"branch_resolving", 'R'},
       {"no_instruction", 'N'},
       {"dispatch_stall", 'X'},
       {"inactive", ' '},

@@ -273,6 +273,39 @@ START_TEST(test_loops_within_8_percent)
 }
 END_TEST
 
+/* The measurement behind block_priority (bench/h100/blocks.cu, tests/data/h100-blocks.csv): of
+ * two blocks of 32 warps on an SM, the older runs as if alone and the younger waits with the
+ * mixes' loops (a MUFU.RSQ or an LDS and dependent FADDs), while two blocks of a loop of one
+ * FFMA share the schedulers.  Columns: kind, alpha, iters, warps_per_block, blocks_per_sm,
+ * older_per_iter_med, younger_per_iter_med. */
+START_TEST(test_the_older_block_goes_first_with_the_mixes_loops_not_with_ffma)
+{
+  g_autofree char *path = test_source_path("tests/data/h100-blocks.csv"), *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  guint mixes = 0, ffma = 0;
+  double alone = 0;
+  for (guint i = 1; lines[i] && lines[i][0]; i++) {
+    g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+    double older = g_ascii_strtod(f[5], NULL), younger = g_ascii_strtod(f[6], NULL);
+    if (strcmp(f[4], "1") == 0) {
+      alone = older; /* the one-block row comes first */
+      continue;
+    }
+    if (strcmp(f[3], "32") == 0 && strcmp(f[0], "ffma") != 0) {
+      ck_assert_msg(older < 1.02 * alone && younger > 1.9 * older, "%s", lines[i]);
+      mixes++;
+    }
+    if (strcmp(f[3], "16") == 0 && strcmp(f[0], "ffma") == 0) {
+      ck_assert_msg(younger < 1.01 * older && older > 1.3 * alone, "%s", lines[i]);
+      ffma++;
+    }
+  }
+  ck_assert_uint_eq(mixes, 3);
+  ck_assert_uint_eq(ffma, 1);
+}
+END_TEST
+
 /* Latency against footprint, from the caches: L1 hits, its gradual rise, L2 hits near and far,
  * DRAM; one SM alone and all 132 chasing the same lines. */
 START_TEST(test_footprint_within_5_percent)
@@ -389,6 +422,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_all_sms_storing_within_6_percent);
   tcase_add_test(tc, test_launch_within_5_percent);
   tcase_add_test(tc, test_loops_within_8_percent);
+  tcase_add_test(tc, test_the_older_block_goes_first_with_the_mixes_loops_not_with_ffma);
   tcase_add_test(tc, test_shared_memory_within_4_5_percent);
   tcase_add_test(tc, test_shared_memory_queue_within_6_percent);
   suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
  * left it (h100-mlp.csv), latency against footprint through the caches (h100-footprint.csv).
  * Also clock reads in the kernel language, to the cycle. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -327,6 +328,24 @@ END_TEST
  * exits waits for its stores until their level has taken them, or until they complete. */
 START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
 {
+  /* the measurement (bench/h100/warpstart.cu): the warps of a 1 024-thread block start in their
+   * order about 2 cycles apart, each within 4 cycles of 2 a warp, warp 31 64 cycles after warp 0
+   * (columns: config, blocks, threads, warp, start_cycles_med) */
+  g_autofree char *path = test_source_path("tests/data/h100-warpstart.csv"), *csv = NULL;
+  ck_assert(g_file_get_contents(path, &csv, NULL, NULL));
+  g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+  guint n = 0;
+  double last = 0;
+  for (guint i = 1; rows[i] && rows[i][0]; i++) {
+    g_auto(GStrv) f = g_strsplit(rows[i], ",", -1);
+    if (strcmp(f[0], "1x1024") != 0)
+      continue;
+    last = g_ascii_strtod(f[4], NULL);
+    ck_assert_msg(fabs(last - 2.0 * n) <= 4, "%s", rows[i]);
+    n++;
+  }
+  ck_assert_uint_eq(n, 32);
+  ck_assert_double_eq(last, 64);
   const char *text = "name: st\nwarps_per_sm: 4\nregisters_per_thread: 32\nstream: |\n"
                      "  FFMA R1, R1, R0, R0\n";
   g_autofree char *kernel = test_write_temp("st.yaml", text);

@@ -9,7 +9,7 @@
 
 /* Allowance for a variable-latency result's write port found taken for a few cycles: a result
  * that slides further at the end of a window, past a completion that came at the shortest
- * latency, makes the run be stepped again in one loop (parallel.c, ports_late()).  No shipped
+ * latency, makes the run be stepped again in one loop (parallel.c, any_view()).  No shipped
  * kernel, and none of the tests' random configurations, slides that far even with none. */
 static gint port_slack = 16;
 

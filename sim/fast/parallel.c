@@ -394,25 +394,18 @@ catch_up_here(Par *p)
   return now;
 }
 
-/* Some view's kernel over SASS met an executor error. */
+/* Some view's window went wrong: its kernel over SASS met an executor error (@errors), or (else)
+ * one of its own later issues may have taken a completion's register-file write port first
+ * (sm_defer_catch_up()), which the single loop might have ordered otherwise: the run is then
+ * stepped again in one loop. */
 static gboolean
-views_failed(const Par *p)
+any_view(const Par *p, gboolean errors)
 {
-  for (guint m = 0; m < p->n_views; m++)
-    if (p->views[m]->defer->error)
+  for (guint m = 0; m < p->n_views; m++) {
+    const SmDefer *d = p->views[m]->defer;
+    if (errors ? d->error != NULL : d->port_late)
       return TRUE;
-  return FALSE;
-}
-
-/* Some view found that a completion's register-file write port may have been taken first by
- * one of its own later issues (sm_defer_catch_up()): the single loop might have ordered the two
- * otherwise, and the run is stepped again in one loop. */
-static gboolean
-ports_late(const Par *p)
-{
-  for (guint m = 0; m < p->n_views; m++)
-    if (p->views[m]->defer->port_late)
-      return TRUE;
+  }
   return FALSE;
 }
 
@@ -535,8 +528,8 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
       bound = next;
     }
     sm->stats.windows++;
-    if (ports_late(&p) ||
-        (sm->sass && (sm_sass_conflicted(sm) || views_failed(&p) || sm_error(sm))))
+    if (any_view(&p, FALSE) ||
+        (sm->sass && (sm_sass_conflicted(sm) || any_view(&p, TRUE) || sm_error(sm))))
       break; /* (an error at a launch, between windows, is the machine's own) */
     if (sm->progress && (++windows & 15) == 0) {
       sm_views_fold_counts(sm, p.views, p.n_views);
@@ -564,7 +557,7 @@ sm_parallel_run(SmGpu *sm, guint64 cycle)
   resolve(&p, bound, MAX(bound, end), s);
   set_bound(&p, MAX(bound, end), s);
   guint64 now = catch_up_here(&p);
-  gboolean again = ports_late(&p) || (sm->sass && sm_sass_conflicted(sm));
+  gboolean again = any_view(&p, FALSE) || (sm->sass && sm_sass_conflicted(sm));
   launch_blocks(&p, 0, FALSE);
   sm_views_fold_counts(sm, p.views, p.n_views);
   sm->now = MIN(now, sm_engine_next_launch(&sm->engine));

@@ -29,11 +29,12 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
       /* a taken branch's wait past its stall count (sass.c); never set on a warp that can issue
        * the next cycle */
       guint64 from = t + w->fetch_after, fetch = from + sm->cfg->sass.branch_resolving_cycles;
-      if (st == SM_STATE_WAIT && from < wake)
-        sm_set_state(sm, w, fetch > from ? SM_STATE_BRANCH_RESOLVING : SM_STATE_NO_INSTRUCTION,
-                     from);
-      if (st == SM_STATE_WAIT && fetch > from && fetch < wake)
-        sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
+      if (st == SM_STATE_WAIT && from < wake) {
+        if (fetch > from)
+          sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
+        if (fetch < wake)
+          sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
+      }
       w->fetch_after = 0;
     }
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)

@@ -52,6 +52,9 @@ static const CfgField top_fields[] = {
       "k times this after its first"),
     F("register_write_ports", CFG_FIELD_UINT, register_write_ports, 0, 8, "results/cycle",
       "results each scheduler's register file takes per cycle (0: as many as arrive)"),
+    F("register_write_bytes", CFG_FIELD_UINT, register_write_bytes, 0, 1024, "bytes",
+      "bytes a lane one register-file write port takes in a cycle: a load whose result is wider "
+      "(LDS.128, LDG.E.128: 16 bytes) holds its port that many cycles (0: any result in one)"),
     F("two_level_pool", CFG_FIELD_UINT, two_level_pool, 1, 1024, "warps",
       "policy two_level: warps per scheduler in the active pool"),
     F("resume_window", CFG_FIELD_UINT, resume_window, 0, 1u << 20, "cycles",
@@ -491,6 +494,8 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
                          g->block_launch_cycles, g->warp_launch_cycles, g->register_write_ports,
                          g->two_level_pool, g->resume_window);
+  if (g->register_write_bytes)
+    g_string_append_printf(out, "register_write_bytes: %u\n", g->register_write_bytes);
   g_string_append_printf(out,
                          "limits:\n  max_warps: %u\n  max_blocks: %u\n  registers: %u\n"
                          "  max_registers_per_thread: %u\n  shared_memory_bytes: %u\n"

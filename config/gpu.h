@@ -110,6 +110,8 @@ typedef struct {
   guint launch_cycles;        /* a kernel lasts this much beyond its warps (launch and end) */
   guint sm_count;             /* SMs sharing the memory system (bandwidth and channels x count) */
   guint register_write_ports; /* results written per cycle per scheduler; 0: unlimited */
+  guint register_write_bytes; /* bytes a lane a write port takes in a cycle: a load's wider
+                                 result holds its port longer (0: any result in one cycle) */
   guint two_level_pool;       /* policy two_level: active warps per scheduler */
   guint resume_window; /* policy last_resumed: cycles within which resumed warps are equals */
   struct {

@@ -79,7 +79,7 @@ local_reach(const SmGpu *sm)
     if (sm->prog->insns[i].kind != ISA_INSN_OP || !ii->writes_register ||
         ii->space == ISA_SPACE_GLOBAL)
       continue;
-    guint64 x = ii->max_latency + ii->issue_cycles;
+    guint64 x = ii->max_latency + ii->issue_cycles + ii->write_cycles - 1;
     if (ii->space == ISA_SPACE_SHARED)
       x += depth + (ii->passes ? ii->passes : 128u) * pass;
     reach = MAX(reach, (guint64)MAX((gint64)x + port_slack, 1));

@@ -28,6 +28,10 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
         [ISA_EFFECT_NONE] = SM_SPECIAL_NONE,        [ISA_EFFECT_LOAD] = SM_SPECIAL_NONE,
         [ISA_EFFECT_STORE] = SM_SPECIAL_NONE};
     ii->special = special[op->effect];
+    ii->write_cycles = 1;
+    if (ii->is_load && gpu->register_write_bytes && insn->width > gpu->register_write_bytes)
+      ii->write_cycles =
+          (guint8)((insn->width + gpu->register_write_bytes - 1) / gpu->register_write_bytes);
     if (prog->simt && isa_insn_follows_lanes(insn))
       ii->special = SM_SPECIAL_SIMT;
     ii->writes_register = insn->dst != ISA_NO_REG && prog->reg_names[insn->dst][0] == 'R';

@@ -40,6 +40,8 @@ typedef struct {
   guint16 passes;         /* shared: bank passes (0: random addresses, drawn per access) */
   guint8 writes_register; /* has a destination in the register file (not a predicate) */
   guint8 fixed_latency;   /* its result arrives a fixed latency after issue (ALU ops) */
+  guint8 write_cycles;    /* cycles its result holds a register-file write port (a load's
+                             wider than register_write_bytes a lane; otherwise 1) */
   guint8 may_run_ahead;   /* uses no memory, and the next instruction is known without lane masks:
                          a warp alone may issue it ahead of the loop (gpu/loop.c, run_ahead()) */
   guint16 n_trans;        /* global: transactions per warp-instruction */

@@ -206,6 +206,33 @@ START_TEST(test_a_shared_load_result_takes_the_write_port_an_fadd_wanted)
 }
 END_TEST
 
+START_TEST(test_a_wide_shared_load_result_holds_the_write_port_longer)
+{
+  /* one scheduler, one write port: LDS.128 (16 bytes a lane, 4 bank passes) at 0 writes back
+   * at 9; the last FADD, ready at 6, would write at 10.  A port taking 16 bytes a lane a cycle
+   * (or any result in one: 0) leaves 10 free: 10 cycles.  8 bytes: the result holds 9 and 10,
+   * the FADD waits a cycle (dispatch_stall), 11 cycles; 4 bytes: 9 to 12, three, 13 cycles */
+  g_autofree char *gpu = test_write_temp(
+      "g.yaml", "schedulers: 1\nregister_write_ports: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+                "shared_memory: {latency_cycles: 6}\nmemory:\n  dram: {latency_cycles: 100, "
+                "bytes_per_cycle: 16}\n");
+  g_autofree char *kernel = test_write_temp(
+      "k.yaml", "name: wb\nwarps_per_sm: 1\nstream: |\n  LDS.128 R1, [R2]\n  FADD R3, R4, R5\n"
+                "  FADD R6, R4, R5\n  FADD R7, R6, R5\n");
+  const char *bytes[] = {"register_write_bytes=0", "register_write_bytes=16",
+                         "register_write_bytes=8", "register_write_bytes=4"};
+  const guint64 cycles[] = {10, 10, 11, 13}, stalls[] = {0, 0, 1, 3};
+  for (guint i = 0; i < G_N_ELEMENTS(bytes); i++) {
+    const char *set[] = {bytes[i], NULL};
+    TestRun *run = test_run_new(gpu, kernel, set);
+    sm_run(run->sm);
+    ck_assert_uint_eq(sm_stats(run->sm)->cycles, cycles[i]);
+    ck_assert_uint_eq(sm_stats(run->sm)->state_cycles[SM_STATE_DISPATCH_STALL], stalls[i]);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 START_TEST(test_latencies_drawn_from_a_histogram)
 {
   /* 100 cycles with weight 1, 300 with weight 3: mean 250, and every load takes one or the
@@ -373,6 +400,7 @@ sim_suite(void)
   tcase_add_test(units, test_taken_branches_cost_their_fetch);
   tcase_add_test(units, test_a_mov_on_the_chain_costs_its_latency_each_iteration);
   tcase_add_test(units, test_a_shared_load_result_takes_the_write_port_an_fadd_wanted);
+  tcase_add_test(units, test_a_wide_shared_load_result_holds_the_write_port_longer);
   tcase_add_test(units, test_latencies_drawn_from_a_histogram);
   suite_add_tcase(s, units);
   TCase *eng = tcase_create("engine");

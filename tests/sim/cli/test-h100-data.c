@@ -212,17 +212,21 @@ END_TEST
 
 /* Independent shared-memory loads a warp keeps in flight, 1 to 16, by width and bank pattern
  * (bench/h100/mioq.cu, its own SASS). */
-START_TEST(test_shared_memory_queue_within_6_percent)
+START_TEST(test_shared_memory_queue_within_5_percent)
 {
-  /* 5.3 % now (240 rows); 6.6 % with a warp's passes apart only within each access
+  /* 4.9 % now (240 rows); 5.3 % with any result written in one cycle (register_write_bytes 0),
+   * 6.1 % with 4 bytes a lane a cycle; 6.6 % with a warp's passes apart only within each access
    * (shared_memory.warp_passes_apart false), 11.3 % without the compiler's stall counts too;
    * 16.7 % with neither and an LDS.128 read at one or two addresses in one pass
    * (shared_memory.half_warps false).  What is left: the two blocks of 64 warps (the H100
    * shares the banks between them evenly where the loads read distinct words) */
   g_autofree char *out =
-      validate_within("tests/data/h100-mioq-clock.csv", "shared-memory queue", 6.0, 16.0);
+      validate_within("tests/data/h100-mioq-clock.csv", "shared-memory queue", 5.0, 16.0);
   if (!out)
     return;
+  /* one LDS.128 at one address a warp: its result holds the write port two cycles (6.2 %; 10.1
+   * % in one, 18.6 % fast at 32 warps) */
+  ck_assert_double_le(mape_of(out, "1 x 16B bcast"), 8.0);
   /* LDS.128 at one address, or two (a 16 x 16 tile's row): 2 passes (6.5 % and 6.6 %; 38.6 %
    * at one pass) */
   ck_assert_double_le(mape_of(out, "16 x 16B bcast"), 9.0);
@@ -443,7 +447,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_loops_within_8_percent);
   tcase_add_test(tc, test_the_older_block_goes_first_with_the_mixes_loops_not_with_ffma);
   tcase_add_test(tc, test_shared_memory_within_4_5_percent);
-  tcase_add_test(tc, test_shared_memory_queue_within_6_percent);
+  tcase_add_test(tc, test_shared_memory_queue_within_5_percent);
   suite_add_tcase(s, tc);
   return s;
 }

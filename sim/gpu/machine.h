@@ -312,20 +312,28 @@ sm_issue_write_port(SmGpu *sm, SmScheduler *s, const SmInsnInfo *ii, guint64 t, 
 {
   if (G_LIKELY(!sm->wb_ports) || !ii->writes_register || *base == SM_PENDING)
     return; /* a pending access takes its port when its completion is known (fast/parallel.c) */
-  /* a result wider than a port takes (register_write_bytes) holds it write_cycles cycles in a
-   * row, from the first cycle at which they are all free */
   guint n = ii->write_cycles;
-  for (guint k = 0; !ii->fixed_latency && k < n;) {
-    if (sm_ports_used(&s->ports, *complete + k) < sm->wb_ports) {
-      k++;
-    } else {
-      *complete += k + 1;
-      *base += k + 1;
-      k = 0;
+  if (G_LIKELY(n == 1)) {
+    while (!ii->fixed_latency && sm_ports_used(&s->ports, *complete) >= sm->wb_ports) {
+      (*complete)++;
+      (*base)++;
     }
+    sm_ports_take(&s->ports, t, *complete);
+  } else {
+    /* a load's result wider than a port takes (register_write_bytes) holds it n cycles in a
+     * row, from the first cycle at which they are all free */
+    for (guint k = 0; k < n;) {
+      if (sm_ports_used(&s->ports, *complete + k) < sm->wb_ports) {
+        k++;
+      } else {
+        *complete += k + 1;
+        *base += k + 1;
+        k = 0;
+      }
+    }
+    for (guint k = 0; k < n; k++)
+      sm_ports_take(&s->ports, t, *complete + k);
   }
-  for (guint k = 0; k < n; k++)
-    sm_ports_take(&s->ports, t, *complete + k);
   if (G_UNLIKELY(sm->defer))
     sm->port_max = MAX(sm->port_max, *complete + n - 1);
 }

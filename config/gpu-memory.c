@@ -135,6 +135,10 @@ const CfgField cfg_l1_fields[] = {
         "never"),
     FC("write_allocate", CFG_FIELD_BOOL, write_allocate, 0, 1, NULL,
        "stores allocate lines (false: they write through and drop the line)"),
+    FC("write_update", CFG_FIELD_BOOL, write_update, 0, 1, NULL,
+       "a store that finds its line keeps it, with the sectors it writes, and a load after it "
+       "hits (false: the line is dropped, without write_allocate); a store that misses "
+       "allocates nothing"),
 };
 
 const CfgField cfg_l2_fields[] = {
@@ -333,6 +337,8 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
     g_string_append_printf(out, "    constant_latency_cycles: %u\n", l1->constant_latency_cycles);
   g_string_append_printf(out, "    loads: %s\n    write_allocate: %s\n", l1_loads_names[l1->loads],
                          l1->write_allocate ? "true" : "false");
+  if (l1->write_update)
+    g_string_append(out, "    write_update: true\n");
   g_string_append_printf(
       out,
       "  l2:\n    bytes: %" G_GUINT64_FORMAT "\n    ways: %u\n    replacement: %s\n"

@@ -196,7 +196,9 @@ static const CfgField lsu_fields[] = {
     F("partial_sector_cycles", CFG_FIELD_UINT, lsu.partial_sector_cycles, 0, 1024, "cycles",
       "stage cycles, besides its line's, per sector a store writes only in part (a byte mask)"),
     F("store_bytes_per_cycle", CFG_FIELD_UINT, lsu.store_bytes_per_cycle, 0, 1u << 16,
-      "bytes/cycle", "a store keeps the stage at least its bytes over this (0: no such floor)"),
+      "bytes/cycle",
+      "a store's data crosses the store data path beside the stage at this many bytes a cycle, "
+      "stores in turn; loads do not wait for it (0: no such path)"),
     F("store_read_cycles", CFG_FIELD_UINT, lsu.store_read_cycles, 0, 1u << 16, "cycles",
       "a store's registers (address and data) are read this long after its issue: an "
       "instruction that writes one of them waits until then (long_scoreboard)"),

@@ -64,6 +64,7 @@ typedef struct {
   guint constant_latency_cycles; /* L1: a read-only load's hit (LDG.CONSTANT); 0 = latency */
   int loads;                     /* L1: CfgL1Loads */
   gboolean write_allocate;       /* L1: stores allocate (else write through, the line dropped) */
+  gboolean write_update;         /* L1: a store keeps the line it finds, with what it writes */
   guint partitions;              /* L2: an SM's near partition first, then the line's home */
   guint far_latency_cycles;      /* L2: a hit in another partition than the SM's; 0 = latency */
   char *hit_level;               /* L2: the memory level whose channels serve its hits */

@@ -53,7 +53,9 @@ typedef struct {
   char *file;   /* CFG_FILL_FILE: its path (relative paths: to the kernel file) */
   guint8 *data; /* ... and its bytes, read when the kernel file is loaded */
   gsize data_size;
-  guint8 level; /* GPU memory level of its global accesses */
+  guint8 level;  /* GPU memory level of its global accesses */
+  guint same_as; /* 1 + the index of the earlier buffer argument whose memory this one points
+                    into (same_as: NAME; the kernel's two pointers alias), 0: its own */
 } CfgArg;
 
 /* A kernel over SASS: the function, its launch, and its arguments. */

@@ -188,11 +188,11 @@ beside(const CfgNode *at, const CfgNode *root, const char *path)
 }
 
 static gboolean
-load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params, const CfgGpu *gpu,
-         GError **error)
+load_arg(CfgArg *a, const CfgArg *earlier, guint n_earlier, const CfgNode *item,
+         const CfgNode *root, GHashTable *params, const CfgGpu *gpu, GError **error)
 {
-  static const char *const keys[] = {"name",    "type", "value", "bytes", "offset", "fill",
-                                     "element", "seed", "file",  "level", NULL};
+  static const char *const keys[] = {"name",    "type", "value", "bytes", "offset",  "fill",
+                                     "element", "seed", "file",  "level", "same_as", NULL};
   if (item->kind != CFG_NODE_MAP)
     return cfg_fail(error, item,
                     "an argument is a mapping: {name: n, type: i32, value: 4096} or "
@@ -217,8 +217,8 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
   a->name = g_strdup(nm);
   const CfgNode *value = cfg_node_get(item, "value");
   if (a->type != CFG_ARG_BUFFER) {
-    static const char *const buffer_only[] = {"bytes", "offset", "fill", "element",
-                                              "seed",  "file",   "level"};
+    static const char *const buffer_only[] = {"bytes", "offset", "fill",  "element",
+                                              "seed",  "file",   "level", "same_as"};
     for (guint i = 0; i < G_N_ELEMENTS(buffer_only); i++)
       if (cfg_node_get(item, buffer_only[i]))
         return cfg_fail(error, cfg_node_key(item, buffer_only[i]),
@@ -254,6 +254,31 @@ load_arg(CfgArg *a, const CfgNode *item, const CfgNode *root, GHashTable *params
     }
     }
     return TRUE;
+  }
+  const CfgNode *same_as = cfg_node_get(item, "same_as");
+  if (same_as) {
+    /* a second pointer into an earlier buffer's memory: its size and level are that buffer's */
+    static const char *const own[] = {"bytes", "value", "fill", "element", "seed", "file", "level"};
+    for (guint i = 0; i < G_N_ELEMENTS(own); i++)
+      if (cfg_node_get(item, own[i]))
+        return cfg_fail(error, cfg_node_key(item, own[i]),
+                        "'%s' is the memory's own: buffer '%s' points into another's (same_as)",
+                        own[i], a->name);
+    const char *target = NULL;
+    if (!text(same_as, "same_as", &target, error))
+      return FALSE;
+    const CfgArg *t = NULL;
+    for (guint j = 0; j < n_earlier && !t; j++)
+      if (earlier[j].type == CFG_ARG_BUFFER && strcmp(earlier[j].name, target) == 0)
+        t = &earlier[j];
+    if (!t)
+      return cfg_fail(error, same_as, "same_as: no buffer argument named '%s' before '%s'", target,
+                      a->name);
+    a->same_as = t->same_as ? t->same_as : (guint)(t - earlier) + 1;
+    a->bytes = t->bytes;
+    a->level = t->level;
+    const CfgNode *offset = cfg_node_get(item, "offset");
+    return !offset || whole(offset, "offset", params, 0, (double)a->bytes, &a->offset, error);
   }
   const CfgNode *bytes = cfg_node_get(item, "bytes");
   if (!bytes)
@@ -414,7 +439,7 @@ cfg_sass_kernel_load(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GErro
   for (guint i = 0; i < s->n_args; i++) {
     CfgArg *a = &s->args[i];
     const CfgNode *item = g_ptr_array_index(args->items, i);
-    if (!load_arg(a, item, root, k->params, gpu, error))
+    if (!load_arg(a, s->args, i, item, root, k->params, gpu, error))
       return FALSE;
     for (guint j = 0; j < i; j++)
       if (strcmp(s->args[j].name, a->name) == 0)

@@ -8,12 +8,14 @@ warp's first and last clock read.
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
     kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
     kernel-rows.py loop tests/data/h100-loop.csv > tests/data/h100-loop-clock.csv
+    kernel-rows.py raw tests/data/h100-mempipe-raw.csv > tests/data/h100-mempipe-raw-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
 after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
 the rows compare the loops.  ld_l2 rows are left out (their launch found the L2 warm).
 smem: isa/kernels/h100/mempipe-smem.yaml, one SM (shared memory is each SM's own).
+raw: isa/kernels/h100/mempipe-raw.yaml, one block on one SM of the whole GPU.
 """
 import csv
 import sys
@@ -69,6 +71,14 @@ EXPERIMENTS = {
              lambda r: float(r["start_spread_med"]) < 2000,
              lambda r: (f"unroll={r['unroll']};warps_per_sm={r['warps']};iters={r['iters']}"),
              lambda r: f"loop of {r['unroll']} FFMA"),
+    "raw": ("isa/kernels/h100/mempipe-raw.yaml", "cycles_per_iter_med",
+            ["bench/h100/mempipe.cu's raw experiment, one block on one SM alone on the whole GPU "
+             "(sm_count=132): a store and then a load of the same address every iteration",
+             "cycles_per_iter_med x iters"],
+            lambda r: True,
+            lambda r: (f"space={r['space']};who={r['who']};warps_per_sm={r['warps_per_sm']};"
+                       f"sm_count=132;iters={r['iters']}"),
+            lambda r: f"{r['space']} {r['who']}"),
 }
 
 

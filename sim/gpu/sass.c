@@ -157,16 +157,19 @@ sm_sass_init(SmGpu *sm)
   x->params = g_new0(guint8, 4096);
   gsize at = 0;
   guint n_buffers = 0;
+  g_autofree guint64 *bases = g_new0(guint64, MAX(cs->n_args, 1u));
   for (guint i = 0; i < cs->n_args; i++) {
     const CfgArg *a = &cs->args[i];
     gsize size = a->type == CFG_ARG_I32 || a->type == CFG_ARG_U32 || a->type == CFG_ARG_F32 ? 4 : 8;
     at = (at + size - 1) / size * size;
     guint64 v = a->bits;
-    if (a->type == CFG_ARG_BUFFER) {
-      guint64 base = exec_memory_add(x->mem, a->name, a->bytes);
+    if (a->type == CFG_ARG_BUFFER && a->same_as) {
+      v = bases[a->same_as - 1] + a->offset; /* a second pointer into an earlier buffer */
+    } else if (a->type == CFG_ARG_BUFFER) {
+      bases[i] = exec_memory_add(x->mem, a->name, a->bytes);
       fill(exec_memory_data(x->mem, n_buffers, NULL, NULL), a);
       x->buffer_level[n_buffers++] = a->level;
-      v = base + a->offset;
+      v = bases[i] + a->offset;
     }
     memcpy(x->params + at, &v, size);
     at += size;

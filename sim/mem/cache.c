@@ -38,6 +38,24 @@ set_of(const SmCache *c, guint64 line)
   return (gsize)(key % c->sets) * c->ways;
 }
 
+void
+sm_cache_update(SmCache *c, guint64 line, guint8 sectors)
+{
+  if (c->sets == 0)
+    return;
+  gsize base = set_of(c, line);
+  c->clock++;
+  for (guint w = 0; w < c->ways; w++) {
+    gsize i = base + w;
+    if (c->tag[i] != line + 1)
+      continue;
+    c->sectors[i] |= sectors;
+    if (c->stamp)
+      c->stamp[i] = c->clock;
+    return;
+  }
+}
+
 gboolean
 sm_cache_holds(const SmCache *c, guint64 line, guint8 sectors)
 {

@@ -35,5 +35,9 @@ void sm_cache_clear(SmCache *c);
 SmCacheResult sm_cache_access(SmCache *c, guint64 line, guint8 sectors, gboolean allocate,
                               gboolean write);
 
+/* A store of @sectors of @line that keeps a line it finds (with those sectors, as a use) and
+ * allocates none. */
+void sm_cache_update(SmCache *c, guint64 line, guint8 sectors);
+
 /* Whether all of @sectors of @line are held (no change to the cache). */
 gboolean sm_cache_holds(const SmCache *c, guint64 line, guint8 sectors);

@@ -20,6 +20,7 @@ sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
   lsu->read = gpu->lsu.store_read_cycles;
   lsu->buffer = gpu->lsu.store_buffer;
   lsu->free = g_new0(guint64, n_sm);
+  lsu->data_free = g_new0(guint64, n_sm);
   lsu->n_sm = n_sm;
   lsu->staged = g_new0(GArray *, n_sm);
   lsu->staged_head = g_new0(guint, n_sm);
@@ -35,6 +36,7 @@ void
 sm_lsu_clear(SmLsu *lsu)
 {
   g_free(lsu->free);
+  g_free(lsu->data_free);
   for (guint m = 0; lsu->staged && m < lsu->n_sm; m++)
     g_array_free(lsu->staged[m], TRUE);
   g_free(lsu->staged);
@@ -46,15 +48,13 @@ sm_lsu_clear(SmLsu *lsu)
 
 static void forget_staged(SmLsu *lsu, guint m, guint64 t);
 
-/* Stage cycles of a store: its lines, the sectors it writes in part, at least its data's. */
+/* Stage cycles of a store: its lines, the sectors it writes in part. */
 static guint64
-store_cycles(const SmLsu *lsu, guint n, const guint8 *partial, guint data_bytes)
+store_cycles(const SmLsu *lsu, guint n, const guint8 *partial)
 {
   guint64 cycles = 0;
   for (guint i = 0; i < n; i++)
     cycles += lsu->store_line + (guint64)sm_popcount32(partial[i]) * lsu->partial_sector;
-  if (lsu->store_bytes)
-    cycles = MAX(cycles, ((guint64)data_bytes + lsu->store_bytes - 1) / lsu->store_bytes);
   return cycles;
 }
 
@@ -65,10 +65,18 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint
   SmLsuPass p = {.enter = t, .tail = 0, .read = t};
   if (!lsu->on || n == 0)
     return p;
-  guint64 cycles = store ? store_cycles(lsu, n, partial, data_bytes) : (guint64)n * lsu->load_line;
+  guint64 cycles = store ? store_cycles(lsu, n, partial) : (guint64)n * lsu->load_line;
   guint64 start = MAX(t, lsu->free[m]);
   p.enter = start + cycles;
   lsu->free[m] = p.enter;
+  if (store && lsu->store_bytes) {
+    /* its data crosses the store data path meanwhile, in issue order: the store has reached the
+     * L1 when both are done with it (loads take only the stage) */
+    guint64 data = ((guint64)data_bytes + lsu->store_bytes - 1) / lsu->store_bytes;
+    guint64 moved = MAX(t, lsu->data_free[m]) + data;
+    lsu->data_free[m] = moved;
+    p.enter = MAX(p.enter, moved);
+  }
   if (!store) {
     p.tail = (guint64)(n - 1) * lsu->return_line;
     return p;

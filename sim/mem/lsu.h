@@ -4,8 +4,9 @@
  *
  * The stage takes one access at a time per SM, in issue order: a load for load_line_cycles a
  * line, a store for store_line_cycles a line plus partial_sector_cycles a sector it writes only
- * in part, and at least its bytes over store_bytes_per_cycle.  An access reaches the L1 (and
- * the levels behind it) when the stage is done with it; a load's data then comes back a line
+ * in part.  A store's data crosses the store data path meanwhile, its bytes over
+ * store_bytes_per_cycle, stores in issue order (loads do not use it).  An access reaches the L1
+ * (and the levels behind it) when both are done with it; a load's data then comes back a line
  * at a time (return_line_cycles after the first).  A store's registers (address and data) are
  * read store_read_cycles after its issue, but no earlier than a place in the store buffer is
  * free (the stage is done with the store that many before it): until then an instruction that
@@ -31,9 +32,10 @@ typedef struct {
   gboolean on;
   guint n_sm;
   guint load_line, return_line, store_line, partial_sector, store_bytes, read, buffer;
-  guint64 *free;     /* per SM: the cycle the stage is done with the accesses it took */
-  guint64 *buf_done; /* per SM x buffer: when the stage is done with each of the last stores */
-  GArray **staged;   /* per SM: SmLsuStaged of its stores in issue order, from staged_head on */
+  guint64 *free;      /* per SM: the cycle the stage is done with the accesses it took */
+  guint64 *data_free; /* per SM: the cycle the store data path is done with the stores' data */
+  guint64 *buf_done;  /* per SM x buffer: when the stage is done with each of the last stores */
+  GArray **staged;    /* per SM: SmLsuStaged of its stores in issue order, from staged_head on */
   guint *staged_head;
   guint *buf_head; /* per SM: the oldest of them */
 } SmLsu;

@@ -58,6 +58,7 @@ caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
       l1->constant_latency_cycles ? l1->constant_latency_cycles : l1->latency_cycles;
   mem->l1_loads = (guint8)l1->loads;
   mem->l1_write_allocate = l1->write_allocate;
+  mem->l1_write_update = l1->write_update;
   if (l2->bytes) {
     mem->l2_parts = l2->partitions;
     mem->l2 = g_new0(SmCache, l2->partitions);
@@ -371,6 +372,12 @@ sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
       if (!write) {
         mem->counts.l1_requests++;
         mem->counts.l1_sectors += k;
+      }
+      if (write && !mem->l1_write_allocate && mem->l1_write_update) {
+        sm_cache_update(&mem->l1[sm], lines[i], want); /* a line it finds keeps what it writes */
+        rest_lines[m] = lines[i];
+        rest_sectors[m++] = want;
+        continue;
       }
       SmCacheResult r =
           sm_cache_access(&mem->l1[sm], lines[i], want, !write || mem->l1_write_allocate, write);

@@ -103,6 +103,7 @@ typedef struct {
   guint l1_constant_latency; /* ... of a read-only load (SM_CACHE_OP_CONSTANT) */
   guint8 l1_loads;           /* CfgL1Loads */
   gboolean l1_write_allocate;
+  gboolean l1_write_update;
   guint hit_level, miss_level; /* memory levels serving L2 hits and misses */
   guint64 far_extra;           /* added to a hit in another partition than the SM's */
   SmCacheCounts counts;

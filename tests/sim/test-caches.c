@@ -163,6 +163,13 @@ START_TEST(test_cache_lru_sectors_and_write_backs)
   ck_assert(sm_cache_holds(&c, 0, 0xF));
   ck_assert(!sm_cache_holds(&c, 2, 0x1));
   ck_assert(!sm_cache_holds(&c, 1, 0x1)); /* set 1 never used */
+  /* a store that updates keeps a line it finds, with its sectors, and allocates none */
+  sm_cache_access(&c, 4, 0x1, TRUE, FALSE);
+  sm_cache_update(&c, 4, 0x2);
+  ck_assert(sm_cache_holds(&c, 4, 0x3));
+  sm_cache_update(&c, 6, 0xF);
+  ck_assert(!sm_cache_holds(&c, 6, 0x1));
+  ck_assert(sm_cache_holds(&c, 0, 0xF) && sm_cache_holds(&c, 4, 0x3)); /* nothing evicted */
   /* a store that does not allocate drops the line */
   sm_cache_access(&c, 4, 0x1, FALSE, TRUE);
   ck_assert(!sm_cache_holds(&c, 4, 0x1));

@@ -11,6 +11,7 @@ each and the total-variation distance between the two distributions, and the cou
                                                launch on 2 cores, smem: a second)
     states.py BUILD/smsim mioq                 bench/h100/mioq.cu's launches (tests/data/h100-mioq-states.csv)
     states.py BUILD/smsim loop                 bench/h100/loop.cu's launches (tests/data/h100-loop-states.csv)
+    states.py BUILD/smsim raw                  mempipe.cu's raw launches (tests/data/h100-mempipe-raw-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -37,6 +38,9 @@ EXPERIMENTS = {
              ["k", "width", "pattern", "warps_per_sm"], []),
     # bench/h100/loop.cu: warps sharing a scheduler (nothing leaves the SM: one)
     "loop": ("isa/kernels/h100/loop-sass.yaml", ["unroll", "warps_per_sm"], []),
+    # mempipe raw: a store and a load of the same address (one block on one SM of the GPU)
+    "raw": ("isa/kernels/h100/mempipe-raw.yaml", ["space", "who", "warps_per_sm"],
+            ["sm_count=132"]),
 }
 STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv"}
 

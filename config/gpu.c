@@ -47,6 +47,9 @@ static const CfgField top_fields[] = {
       "elapsed_cycles and milliseconds, not in cycles"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
+    F("block_dispatch_cycles", CFG_FIELD_UINT, block_dispatch_cycles, 0, 1u << 20, "cycles",
+      "after its first wave, an SM takes a new block at most once in this many cycles, however "
+      "many of its slots are free (0: no such limit)"),
     F("warp_launch_cycles", CFG_FIELD_UINT, warp_launch_cycles, 0, 1u << 16, "cycles",
       "a launched block's warps start this long apart, in their order: warp k of the block "
       "k times this after its first"),
@@ -496,6 +499,8 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
                          g->block_launch_cycles, g->warp_launch_cycles, g->register_write_ports,
                          g->two_level_pool, g->resume_window);
+  if (g->block_dispatch_cycles)
+    g_string_append_printf(out, "block_dispatch_cycles: %u\n", g->block_dispatch_cycles);
   if (g->register_write_bytes)
     g_string_append_printf(out, "register_write_bytes: %u\n", g->register_write_bytes);
   g_string_append_printf(out,

@@ -202,6 +202,7 @@ walk(SmGpu *sm, Walk *k, guint scope)
     if (sm->mp[m].weight == 0)
       continue;
     put(k, sm->mp[m].n_blocks | (guint64)sm->smem.first[m] << 32);
+    cycle(k, &sm->mp[m].dispatch_free);
     ticks(k, &sm->smem.free[m]);
     /* the accesses in the shared-memory queue, oldest first */
     for (guint i = 0, d = sm->smem.depth_accesses; i < d; i++) {

@@ -126,7 +126,7 @@ sm_blocks_dispatch(SmGpu *sm, guint64 t)
      * passed over without reading their slots (a whole GPU has thousands) */
     guint best = G_MAXUINT, per = sm->slots_per_sm;
     for (guint m = 0; m < sm->n_sm; m++) {
-      if (sm->mp[m].n_blocks == per ||
+      if (sm->mp[m].n_blocks == per || sm->mp[m].dispatch_free > t ||
           (best != G_MAXUINT && sm->mp[m].n_blocks >= sm->mp[sm->blocks[best].sm].n_blocks))
         continue;
       for (guint b = m * per; b < (m + 1) * per; b++) {
@@ -140,7 +140,20 @@ sm_blocks_dispatch(SmGpu *sm, guint64 t)
     if (best == G_MAXUINT)
       return;
     sm_blocks_launch(sm, best, t, sm->next_block++);
+    sm_blocks_dispatched(sm, sm->blocks[best].sm, t);
   }
+}
+
+void
+sm_blocks_dispatched(SmGpu *sm, guint m, guint64 t)
+{
+  guint64 every = sm->cfg->block_dispatch_cycles;
+  if (!every || !sm->first_wave_done)
+    return;
+  /* the SM takes no other block before t + every: a free slot then is looked at again */
+  sm->mp[m].dispatch_free = t + every;
+  if (sm->next_block < sm->grid_blocks)
+    sm_engine_push(&sm->engine, t + every, 1, SM_EVENT_BLOCK_LAUNCH, m * sm->slots_per_sm);
 }
 
 /* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */

@@ -96,6 +96,37 @@ START_TEST(test_next_block_launches_on_an_otherwise_idle_sm)
 }
 END_TEST
 
+/* block_dispatch_cycles: after its first wave an SM takes a block at most once in that many
+ * cycles.  One SM of 4 block slots, 12 blocks of 60 cycles (10 dependent FADDs a warp), slots
+ * refilled 150 cycles after a retirement: blocks 5-8 start at 210, 310, 410 and 510 (one in 100
+ * cycles, not all at 210), 9-12 at 610-910, the last ends at 970; 483 without the limit, in
+ * three waves.  The same with 2 SMs that run alike, and stepped through every cycle. */
+START_TEST(test_an_sm_takes_a_block_at_most_once_in_block_dispatch_cycles)
+{
+  static const char kernel[] = "name: few\nthreads_per_block: 128\nblocks: 12\nstream: |\n"
+                               "  repeat 10 { FADD R1, R1, R2 }\n";
+  static const struct {
+    const char *every, *sms, *blocks, *step;
+    gint64 cycles;
+  } cases[] = {{"block_dispatch_cycles=100", "sm_count=1", "blocks=12", NULL, 970},
+               {"block_dispatch_cycles=100", "sm_count=2", "blocks=24", NULL, 970},
+               {"block_dispatch_cycles=100", "sm_count=2", "blocks=24", "--no-fast-forward", 970},
+               {"block_dispatch_cycles=0", "sm_count=1", "blocks=12", NULL, 483}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *x[] = {"--set",       "limits.max_blocks=4",
+                       "--set",       cases[i].every,
+                       "--set",       cases[i].sms,
+                       "--set",       cases[i].blocks,
+                       cases[i].step, NULL};
+    JsonParser *p;
+    JsonObject *o = run_kernel(kernel, x, &p);
+    ck_assert_msg(json_object_get_int_member(o, "cycles") == cases[i].cycles,
+                  "case %u: %" G_GINT64_FORMAT, i, json_object_get_int_member(o, "cycles"));
+    g_object_unref(p);
+  }
+}
+END_TEST
+
 START_TEST(test_too_few_blocks)
 {
   /* 128-thread blocks, 48 registers: 10 fit (40 warps) but the grid has 6: 24 / 64 */
@@ -241,6 +272,7 @@ blocks_suite(void)
   tcase_add_test(waves, test_partial_last_wave);
   tcase_add_test(waves, test_too_few_blocks);
   tcase_add_test(waves, test_next_block_launches_on_an_otherwise_idle_sm);
+  tcase_add_test(waves, test_an_sm_takes_a_block_at_most_once_in_block_dispatch_cycles);
   tcase_add_test(waves, test_imbalanced_block);
   tcase_add_test(waves, test_grid_needs_threads_per_block);
   tcase_add_test(waves, test_uneven_warps_on_many_sms);

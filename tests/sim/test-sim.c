@@ -181,18 +181,29 @@ START_TEST(test_a_mov_on_the_chain_costs_its_latency_each_iteration)
 }
 END_TEST
 
+/* One scheduler (its write ports set by the test), a 6-cycle shared memory; one warp's shared
+ * load @lds, then two independent FADDs and one after the second. */
+static const char wb_gpu[] = "schedulers: 1\nunits:\n  alu: {latency_cycles: 4}\nshared_memory: "
+                             "{latency_cycles: 6}\nmemory:\n  dram: {latency_cycles: 100, "
+                             "bytes_per_cycle: 16}\n";
+
+static char *
+wb_kernel(const char *lds)
+{
+  g_autofree char *text = g_strdup_printf("name: wb\nwarps_per_sm: 1\nstream: |\n  %s R1, [R2]\n"
+                                          "  FADD R3, R4, R5\n  FADD R6, R4, R5\n"
+                                          "  FADD R7, R6, R5\n",
+                                          lds);
+  return test_write_temp("k.yaml", text);
+}
+
 START_TEST(test_a_shared_load_result_takes_the_write_port_an_fadd_wanted)
 {
   /* one scheduler, one write port: LDS at 0 writes back at 6; the FADD ready at 2 would also
    * write at 6, so it waits a cycle (dispatch_stall) and its consumer follows: 11 cycles, 10
    * with unlimited ports */
-  g_autofree char *gpu = test_write_temp(
-      "g.yaml", "schedulers: 1\nunits:\n  alu: {latency_cycles: 4}\nshared_memory: "
-                "{latency_cycles: 6}\nmemory:\n  dram: {latency_cycles: 100, bytes_per_cycle: "
-                "16}\n");
-  g_autofree char *kernel = test_write_temp(
-      "k.yaml", "name: wb\nwarps_per_sm: 1\nstream: |\n  LDS R1, [R2]\n  FADD R3, R4, R5\n"
-                "  FADD R6, R4, R5\n  FADD R7, R6, R5\n");
+  g_autofree char *gpu = test_write_temp("g.yaml", wb_gpu);
+  g_autofree char *kernel = wb_kernel("LDS");
   const char *one[] = {"register_write_ports=1", NULL}, *none[] = {"register_write_ports=0", NULL};
   TestRun *a = test_run_new(gpu, kernel, one), *b = test_run_new(gpu, kernel, none);
   sm_run(a->sm);
@@ -212,18 +223,13 @@ START_TEST(test_a_wide_shared_load_result_holds_the_write_port_longer)
    * at 9; the last FADD, ready at 6, would write at 10.  A port taking 16 bytes a lane a cycle
    * (or any result in one: 0) leaves 10 free: 10 cycles.  8 bytes: the result holds 9 and 10,
    * the FADD waits a cycle (dispatch_stall), 11 cycles; 4 bytes: 9 to 12, three, 13 cycles */
-  g_autofree char *gpu = test_write_temp(
-      "g.yaml", "schedulers: 1\nregister_write_ports: 1\nunits:\n  alu: {latency_cycles: 4}\n"
-                "shared_memory: {latency_cycles: 6}\nmemory:\n  dram: {latency_cycles: 100, "
-                "bytes_per_cycle: 16}\n");
-  g_autofree char *kernel = test_write_temp(
-      "k.yaml", "name: wb\nwarps_per_sm: 1\nstream: |\n  LDS.128 R1, [R2]\n  FADD R3, R4, R5\n"
-                "  FADD R6, R4, R5\n  FADD R7, R6, R5\n");
+  g_autofree char *gpu = test_write_temp("g.yaml", wb_gpu);
+  g_autofree char *kernel = wb_kernel("LDS.128");
   const char *bytes[] = {"register_write_bytes=0", "register_write_bytes=16",
                          "register_write_bytes=8", "register_write_bytes=4"};
   const guint64 cycles[] = {10, 10, 11, 13}, stalls[] = {0, 0, 1, 3};
   for (guint i = 0; i < G_N_ELEMENTS(bytes); i++) {
-    const char *set[] = {bytes[i], NULL};
+    const char *set[] = {"register_write_ports=1", bytes[i], NULL};
     TestRun *run = test_run_new(gpu, kernel, set);
     sm_run(run->sm);
     ck_assert_uint_eq(sm_stats(run->sm)->cycles, cycles[i]);

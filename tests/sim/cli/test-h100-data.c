@@ -76,6 +76,15 @@ sanitized_subset(const char *csv)
   return test_sample_rows(csv, 8, &rows);
 }
 
+/* The lines of the source tree's CSV @name (the header first); g_strfreev. */
+static GStrv
+data_rows(const char *name)
+{
+  g_autofree char *path = test_source_path(name), *csv = NULL;
+  ck_assert(g_file_get_contents(path, &csv, NULL, NULL));
+  return g_strsplit(csv, "\n", -1);
+}
+
 /* Validates @csv (its sanitized subset under the sanitizers; in the plain build one row in
  * @every, all for 1) and holds its overall MAPE to @bound (@subset_bound for the sanitized
  * subset); returns the output for the curves' checks, NULL after a sanitized subset. */
@@ -261,13 +270,11 @@ END_TEST
  * measurement (bench/h100/dispatch.cu): one-warp blocks of no work, 128 or 256 an SM, start 143
  * or 144 cycles apart on an SM after the first wave (70 at 64 an SM: the pace settles after a
  * few dozen; columns threads, work, blocks, resident, ms, blocks_per_sm, span, first_gap,
- * later_gap).  The drain rows (mempipe.cu, 33 792 one-warp
- * blocks storing and exiting) against Nsight's sm__cycles_elapsed.max. */
+ * later_gap).  The drain rows (mempipe.cu, 33 792 one-warp blocks storing and exiting) against
+ * Nsight's sm__cycles_elapsed.max. */
 START_TEST(test_blocks_dispatch_and_drain_within_15_percent)
 {
-  g_autofree char *path = test_source_path("tests/data/h100-dispatch.csv"), *csv = NULL;
-  ck_assert(g_file_get_contents(path, &csv, NULL, NULL));
-  g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+  g_auto(GStrv) rows = data_rows("tests/data/h100-dispatch.csv");
   guint n = 0;
   for (guint i = 1; rows[i] && rows[i][0]; i++) {
     g_auto(GStrv) f = g_strsplit(rows[i], ",", -1);
@@ -334,9 +341,7 @@ END_TEST
  * older_per_iter_med, younger_per_iter_med. */
 START_TEST(test_the_older_block_goes_first_with_the_mixes_loops_not_with_ffma)
 {
-  g_autofree char *path = test_source_path("tests/data/h100-blocks.csv"), *text = NULL;
-  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_auto(GStrv) lines = data_rows("tests/data/h100-blocks.csv");
   guint mixes = 0, ffma = 0;
   double alone = 0;
   for (guint i = 1; lines[i] && lines[i][0]; i++) {
@@ -384,9 +389,7 @@ START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
   /* the measurement (bench/h100/warpstart.cu): the warps of a 1 024-thread block start in their
    * order about 2 cycles apart, each within 4 cycles of 2 a warp, warp 31 64 cycles after warp 0
    * (columns: config, blocks, threads, warp, start_cycles_med) */
-  g_autofree char *path = test_source_path("tests/data/h100-warpstart.csv"), *csv = NULL;
-  ck_assert(g_file_get_contents(path, &csv, NULL, NULL));
-  g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+  g_auto(GStrv) rows = data_rows("tests/data/h100-warpstart.csv");
   guint n = 0;
   double last = 0;
   for (guint i = 1; rows[i] && rows[i][0]; i++) {

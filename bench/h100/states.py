@@ -12,6 +12,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim mioq                 bench/h100/mioq.cu's launches (tests/data/h100-mioq-states.csv)
     states.py BUILD/smsim loop                 bench/h100/loop.cu's launches (tests/data/h100-loop-states.csv)
     states.py BUILD/smsim raw                  mempipe.cu's raw launches (tests/data/h100-mempipe-raw-states.csv)
+    states.py BUILD/smsim drain                mempipe.cu's drain launches (three minutes on 2 cores)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -41,6 +42,8 @@ EXPERIMENTS = {
     # mempipe raw: a store and a load of the same address (one block on one SM of the GPU)
     "raw": ("isa/kernels/h100/mempipe-raw.yaml", ["space", "who", "warps_per_sm"],
             ["sm_count=132"]),
+    # mempipe drain: 33 792 one-warp blocks storing and exiting, the whole GPU (minutes)
+    "drain": ("isa/kernels/h100/mempipe-drain.yaml", ["lines", "stores"], ["sm_count=132"]),
 }
 STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv"}
 
@@ -63,7 +66,8 @@ def main(argv):
     print("launch                          nsight main        smsim main           TV")
     for r in rows:
         sets = [f"{k}={r[k]}" for k in keys] + extra
-        sets.append(f"iters={iters}" if exp == "lines" and iters else f"iters={r['iters']}")
+        if "iters" in r:
+            sets.append(f"iters={iters}" if exp == "lines" and iters else f"iters={r['iters']}")
         cmd = [smsim, "run", "config/gpus/h100.yaml", kernel, "--json"]
         for s in sets:
             cmd += ["--set", s]

@@ -47,9 +47,15 @@ static const CfgField top_fields[] = {
       "elapsed_cycles and milliseconds, not in cycles"),
     F("block_launch_cycles", CFG_FIELD_UINT, block_launch_cycles, 0, 1u << 20, "cycles",
       "a block slot freed by a retiring block takes the next block this much later"),
-    F("block_dispatch_cycles", CFG_FIELD_UINT, block_dispatch_cycles, 0, 1u << 20, "cycles",
-      "after its first wave, an SM takes a new block at most once in this many cycles, however "
-      "many of its slots are free (0: no such limit)"),
+    F("block_dispatch_cycles", CFG_FIELD_DOUBLE, block_dispatch_cycles, 0, 1e6, "cycles",
+      "the GPU's block dispatcher takes this long a block, shared by the sm_count SMs: an SM "
+      "takes blocks at most once in sm_count times this on average, however many of its slots "
+      "are free, block_dispatch_burst at once, and a kernel ends no sooner than its last "
+      "block's turn (0: no dispatcher)"),
+    F("block_dispatch_burst", CFG_FIELD_UINT, block_dispatch_burst, 1, 1024, "blocks",
+      "blocks an SM may take at once under block_dispatch_cycles: at the launch, or after as "
+      "long without one (a token bucket of this many, one back every sm_count x "
+      "block_dispatch_cycles)"),
     F("warp_launch_cycles", CFG_FIELD_UINT, warp_launch_cycles, 0, 1u << 16, "cycles",
       "a launched block's warps start this long apart, in their order: warp k of the block "
       "k times this after its first"),
@@ -243,6 +249,7 @@ set_defaults(CfgGpu *g)
   g->policy = CFG_POLICY_LRR;
   g->two_level_pool = 8;
   g->block_launch_cycles = 150;
+  g->block_dispatch_burst = 1;
   g->sm_count = 1;
   g->limits.max_warps = 64;
   g->limits.max_blocks = 32;
@@ -499,8 +506,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
                          g->block_launch_cycles, g->warp_launch_cycles, g->register_write_ports,
                          g->two_level_pool, g->resume_window);
-  if (g->block_dispatch_cycles)
-    g_string_append_printf(out, "block_dispatch_cycles: %u\n", g->block_dispatch_cycles);
+  if (g->block_dispatch_cycles > 0)
+    g_string_append_printf(out, "block_dispatch_cycles: %g\nblock_dispatch_burst: %u\n",
+                           g->block_dispatch_cycles, g->block_dispatch_burst);
   if (g->register_write_bytes)
     g_string_append_printf(out, "register_write_bytes: %u\n", g->register_write_bytes);
   g_string_append_printf(out,

@@ -103,18 +103,19 @@ typedef struct {
   double clock_mhz;
   guint schedulers;
   guint issue_width;
-  int dual_issue;              /* CfgDualIssue */
-  int policy;                  /* CfgPolicy */
-  int block_priority;          /* CfgBlockPriority */
-  guint block_launch_cycles;   /* a retired block's slot takes a new block after this long */
-  guint block_dispatch_cycles; /* after its first wave an SM takes a block at most this often */
-  guint warp_launch_cycles;    /* a block's warps start this long apart, in their order */
-  guint launch_cycles;         /* a kernel lasts this much beyond its warps (launch and end) */
-  guint sm_count;              /* SMs sharing the memory system (bandwidth and channels x count) */
-  guint register_write_ports;  /* results written per cycle per scheduler; 0: unlimited */
-  guint register_write_bytes;  /* bytes a lane a write port takes in a cycle: a load's wider
-                                  result holds its port longer (0: any result in one cycle) */
-  guint two_level_pool;        /* policy two_level: active warps per scheduler */
+  int dual_issue;               /* CfgDualIssue */
+  int policy;                   /* CfgPolicy */
+  int block_priority;           /* CfgBlockPriority */
+  guint block_launch_cycles;    /* a retired block's slot takes a new block after this long */
+  double block_dispatch_cycles; /* the GPU's block dispatcher's turn, cycles a block */
+  guint block_dispatch_burst;   /* blocks an SM may take at once under it (token bucket) */
+  guint warp_launch_cycles;     /* a block's warps start this long apart, in their order */
+  guint launch_cycles;          /* a kernel lasts this much beyond its warps (launch and end) */
+  guint sm_count;               /* SMs sharing the memory system (bandwidth and channels x count) */
+  guint register_write_ports;   /* results written per cycle per scheduler; 0: unlimited */
+  guint register_write_bytes;   /* bytes a lane a write port takes in a cycle: a load's wider
+                                   result holds its port longer (0: any result in one cycle) */
+  guint two_level_pool;         /* policy two_level: active warps per scheduler */
   guint resume_window; /* policy last_resumed: cycles within which resumed warps are equals */
   struct {
     guint max_warps, max_blocks, registers, max_registers_per_thread, shared_memory_bytes,

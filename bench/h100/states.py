@@ -13,6 +13,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim loop                 bench/h100/loop.cu's launches (tests/data/h100-loop-states.csv)
     states.py BUILD/smsim raw                  mempipe.cu's raw launches (tests/data/h100-mempipe-raw-states.csv)
     states.py BUILD/smsim drain                mempipe.cu's drain launches (three minutes on 2 cores)
+    states.py BUILD/smsim spread               bench/h100/spread.cu's grids (tests/data/h100-spread-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -44,8 +45,18 @@ EXPERIMENTS = {
             ["sm_count=132"]),
     # mempipe drain: 33 792 one-warp blocks storing and exiting, the whole GPU (minutes)
     "drain": ("isa/kernels/h100/mempipe-drain.yaml", ["lines", "stores"], ["sm_count=132"]),
+    # bench/h100/spread.cu: grids of one-warp blocks of no work, the whole GPU
+    "spread": ("isa/kernels/h100/spread.yaml", ["blocks"], ["sm_count=132", "launch_cycles=2964"]),
 }
-STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv"}
+STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
+                "spread": "tests/data/h100-spread-states.csv"}
+
+
+def launch_sets(exp, r, keys):
+    """The kernel's parameters for a profiled launch: its columns, or what they stand for."""
+    if exp == "spread":
+        return [f"per_sm={int(r['blocks']) // 132}"]
+    return [f"{k}={r[k]}" for k in keys]
 
 
 def shares(d):
@@ -65,7 +76,7 @@ def main(argv):
     tvs = []
     print("launch                          nsight main        smsim main           TV")
     for r in rows:
-        sets = [f"{k}={r[k]}" for k in keys] + extra
+        sets = launch_sets(exp, r, keys) + extra
         if "iters" in r:
             sets.append(f"iters={iters}" if exp == "lines" and iters else f"iters={r['iters']}")
         cmd = [smsim, "run", "config/gpus/h100.yaml", kernel, "--json"]

@@ -189,7 +189,7 @@ copy_sm(SmGpu *sm, guint from, guint to)
     dst->grid_index = src->grid_index + shift;
   }
   sm->mp[to].n_blocks = sm->mp[from].n_blocks;
-  sm->mp[to].dispatch_free = sm->mp[from].dispatch_free;
+  sm->mp[to].dispatch_tat = sm->mp[from].dispatch_tat;
   sm->smem.free[to] = sm->smem.free[from];
   sm->smem.first[to] = sm->smem.first[from];
   if (sm->smem.depth_accesses) {
@@ -228,10 +228,7 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
       n_free[m] += !sm->blocks[r * slots + j].busy && sm->blocks[r * slots + j].free_at <= t;
     held[m] = sm->mp[r].n_blocks;
     given[m] = 0;
-    if (sm->mp[m].dispatch_free > t)
-      n_free[m] = 0; /* block_dispatch_cycles: it took one too recently */
-    else if (sm->cfg->block_dispatch_cycles && sm->first_wave_done)
-      n_free[m] = MIN(n_free[m], 1u);
+    n_free[m] = MIN(n_free[m], sm_blocks_allowed(sm, m, t)); /* block_dispatch_cycles */
   }
   /* the block scheduler's rule (sm_blocks_dispatch): the next block to the SM holding the
    * fewest, the lowest-numbered on ties, into its lowest free slot */
@@ -269,7 +266,7 @@ sm_mirror_dispatch(SmGpu *sm, guint64 t)
     }
   }
   for (guint m = 0; m < n; m++)
-    if (given[m] > 0)
+    for (guint g = 0; g < given[m]; g++)
       sm_blocks_dispatched(sm, m, t);
   /* only the stepped SMs launch, each its own blocks */
   for (guint i = 0; i < sm->n_sim_sm; i++) {

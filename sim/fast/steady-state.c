@@ -202,7 +202,7 @@ walk(SmGpu *sm, Walk *k, guint scope)
     if (sm->mp[m].weight == 0)
       continue;
     put(k, sm->mp[m].n_blocks | (guint64)sm->smem.first[m] << 32);
-    cycle(k, &sm->mp[m].dispatch_free);
+    ticks(k, &sm->mp[m].dispatch_tat);
     ticks(k, &sm->smem.free[m]);
     /* the accesses in the shared-memory queue, oldest first */
     for (guint i = 0, d = sm->smem.depth_accesses; i < d; i++) {
@@ -218,6 +218,7 @@ walk(SmGpu *sm, Walk *k, guint scope)
     }
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);
+  ticks(k, &sm->dispatch_tat);
   put(k, sm->blocks_retired | (guint64)sm->lg_waiters << 32);
 }
 

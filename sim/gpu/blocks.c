@@ -126,7 +126,7 @@ sm_blocks_dispatch(SmGpu *sm, guint64 t)
      * passed over without reading their slots (a whole GPU has thousands) */
     guint best = G_MAXUINT, per = sm->slots_per_sm;
     for (guint m = 0; m < sm->n_sm; m++) {
-      if (sm->mp[m].n_blocks == per || sm->mp[m].dispatch_free > t ||
+      if (sm->mp[m].n_blocks == per || !sm_blocks_allowed(sm, m, t) ||
           (best != G_MAXUINT && sm->mp[m].n_blocks >= sm->mp[sm->blocks[best].sm].n_blocks))
         continue;
       for (guint b = m * per; b < (m + 1) * per; b++) {
@@ -144,16 +144,45 @@ sm_blocks_dispatch(SmGpu *sm, guint64 t)
   }
 }
 
+/* block_dispatch_cycles is the GPU's block dispatcher, a turn of that many cycles a block of
+ * the grid (SmGpu.dispatch_tat: the kernel ends no sooner than the last, sm_finish()), shared by
+ * the SMs: each has a token bucket of block_dispatch_burst blocks, one back every sm_count
+ * turns, kept in ticks as the time it is full again (SmMp.dispatch_tat: the generic cell-rate
+ * algorithm's theoretical arrival time).  At @t an SM may take a block if that is at most
+ * (burst - 1) of its turns ahead, and taking one moves it one on from @t at the earliest.  A
+ * full bucket at the launch: the first burst blocks go at once. */
+static guint64
+dispatch_turn(const SmGpu *sm)
+{
+  return sm_ticks_from_cycles(sm->cfg->block_dispatch_cycles * sm->n_sm);
+}
+
+guint
+sm_blocks_allowed(const SmGpu *sm, guint m, guint64 t)
+{
+  guint64 turn = sm->cfg->block_dispatch_cycles > 0 ? dispatch_turn(sm) : 0;
+  if (!turn)
+    return G_MAXUINT;
+  guint64 ahead = (guint64)(sm->cfg->block_dispatch_burst - 1) * turn, now = sm_ticks(t);
+  guint64 tat = MAX(sm->mp[m].dispatch_tat, now);
+  return tat > now + ahead ? 0 : (guint)((now + ahead - tat) / turn + 1);
+}
+
 void
 sm_blocks_dispatched(SmGpu *sm, guint m, guint64 t)
 {
-  guint64 every = sm->cfg->block_dispatch_cycles;
-  if (!every || !sm->first_wave_done)
+  guint64 turn = sm->cfg->block_dispatch_cycles > 0 ? dispatch_turn(sm) : 0;
+  if (!turn)
     return;
-  /* the SM takes no other block before t + every: a free slot then is looked at again */
-  sm->mp[m].dispatch_free = t + every;
-  if (sm->next_block < sm->grid_blocks)
-    sm_engine_push(&sm->engine, t + every, 1, SM_EVENT_BLOCK_LAUNCH, m * sm->slots_per_sm);
+  guint64 ahead = (guint64)(sm->cfg->block_dispatch_burst - 1) * turn, now = sm_ticks(t);
+  sm->mp[m].dispatch_tat = MAX(sm->mp[m].dispatch_tat, now) + turn;
+  /* the dispatcher's own turns, one a block of the grid, whichever SM takes it */
+  sm->dispatch_tat =
+      MAX(sm->dispatch_tat, now) + sm_ticks_from_cycles(sm->cfg->block_dispatch_cycles);
+  /* an empty bucket: a free slot is looked at again when the next block is back */
+  if (sm->mp[m].dispatch_tat > now + ahead && sm->next_block < sm->grid_blocks)
+    sm_engine_push(&sm->engine, sm_ticks_ceil_cycle(sm->mp[m].dispatch_tat - ahead), 1,
+                   SM_EVENT_BLOCK_LAUNCH, m * sm->slots_per_sm);
 }
 
 /* Every live warp of block @b has arrived at BAR.SYNC: they go on from the next cycle. */

@@ -30,8 +30,10 @@ void sm_blocks_init(SmGpu *sm);
  * goes to a free slot of the SM holding the fewest blocks (the lowest-numbered on ties), so a
  * wave spreads over the SMs. */
 void sm_blocks_dispatch(SmGpu *sm, guint64 t);
-/* SM @m took a block at @t: after the first wave it takes none other for block_dispatch_cycles
- * (a launch event then looks at its free slots again). */
+/* How many blocks SM @m may take at @t under block_dispatch_cycles (G_MAXUINT: no limit). */
+guint sm_blocks_allowed(const SmGpu *sm, guint m, guint64 t);
+/* SM @m took a block at @t: its bucket holds one block fewer (a launch event looks at its free
+ * slots again when the next is back, if it has none). */
 void sm_blocks_dispatched(SmGpu *sm, guint m, guint64 t);
 /* Grid block @index takes block slot @b at cycle @t (the block scheduler, fast/mirror.c). */
 void sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index);

@@ -16,6 +16,9 @@ sm_finish(SmGpu *sm)
   if (sm->mirrored)
     sm->above->fold(sm); /* the stepped SMs' counts, for the SMs they stand for */
   sm->stats.cycles = end;
+  /* (a fast-forward moves the dispatcher's last turn with the clock, so one in the past stays
+   * there: it can be later than end only if it is) */
+  sm->stats.kernel_end = MAX(end, sm_ticks_ceil_cycle(sm->dispatch_tat));
   for (guint l = 0; l < sm->mem.n_levels; l++) {
     sm->stats.transactions[l] = sm->mem.levels[l].transactions;
     sm->stats.bytes[l] = sm->mem.levels[l].bytes;

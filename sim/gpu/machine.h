@@ -66,11 +66,11 @@ typedef struct {
  * and its L1 are in SmMemory, its shared memory's queue in SmSharedMemory, each per SM
  * (memory.h, smem.h): the memory system's code reaches them by SM number. */
 typedef struct {
-  SmScheduler *sched;    /* its schedulers: SmGpu.sched from m * sched_per_sm */
-  SmWarp *warps;         /* its warp slots: SmGpu.warps from m * warp_slots_per_sm */
-  SmBlock *blocks;       /* its block slots: SmGpu.blocks from m * slots_per_sm */
-  guint n_blocks;        /* its block slots holding a block */
-  guint64 dispatch_free; /* it takes its next block from this cycle on (block_dispatch_cycles) */
+  SmScheduler *sched;   /* its schedulers: SmGpu.sched from m * sched_per_sm */
+  SmWarp *warps;        /* its warp slots: SmGpu.warps from m * warp_slots_per_sm */
+  SmBlock *blocks;      /* its block slots: SmGpu.blocks from m * slots_per_sm */
+  guint n_blocks;       /* its block slots holding a block */
+  guint64 dispatch_tat; /* block_dispatch_cycles' bucket: it is full from this tick on */
   /* SMs that run alike are stepped once (fast/mirror.c): an SM the loop steps stands for weight SMs
    * (its counts go into the totals that many times), one it does not for none (weight 0); rep
    * is the SM stepped for it.  Otherwise each SM stands for itself (weight 1, rep itself). */
@@ -123,7 +123,8 @@ struct SmGpu {
   SmLsu lsu;              /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
   SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   guint grid_blocks, next_block, blocks_retired;
-  guint64 end_cycle; /* latest retirement so far */
+  guint64 dispatch_tat; /* block_dispatch_cycles: the dispatcher's last turn ends (ticks) */
+  guint64 end_cycle;    /* latest retirement so far */
   SmEngine engine;
 
   /* The loop (loop.c): which SMs it steps, in what order, and its scratch */
@@ -164,7 +165,6 @@ struct SmGpu {
   const SmAbove *above;
   SmFast *fast;
   gboolean mirrored;
-  gboolean first_wave_done; /* the first wave of blocks is dispatched (block_dispatch_cycles) */
   gboolean watched;
   SmDefer *defer;
   guint64 port_max;

@@ -233,7 +233,6 @@ sm_machine_start(SmGpu *sm)
   const CfgGpu *gpu = sm->cfg;
   const CfgKernel *kernel = sm->kernel;
   sm_blocks_dispatch(sm, 0); /* the first wave */
-  sm->first_wave_done = TRUE;
   if (kernel->warm_up)
     sm_window_warm(sm);
   sm->stats.warps = sm->warps_per_sm * sm->n_sm;

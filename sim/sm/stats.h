@@ -34,6 +34,8 @@ const char *sm_state_name(SmState state);
 
 typedef struct {
   guint64 cycles;              /* first warp start to last warp end */
+  guint64 kernel_end;          /* cycles, or the block dispatcher's last turn if that ends later
+                                * (block_dispatch_cycles): elapsed_cycles less the launch */
   guint64 visited_cycles;      /* cycles the loop stepped through (the rest were skipped) */
   guint64 fast_forward_cycles; /* cycles jumped over as repeats of a periodic state */
   guint stepped_sms;           /* most SMs stepped at once; the others ran like one of them */

@@ -67,7 +67,8 @@ static const SmExplainTopic topics[] = {
     {"cycles", "simulated cycles: first warp's start to last warp's end",
      "The SM clock cycles from the first warp's launch to the last warp's end (its last access\n"
      "done).  elapsed_cycles adds launch_cycles, what the launch itself costs (an empty\n"
-     "kernel's time); milliseconds = elapsed_cycles / clock_mhz / 1000."},
+     "kernel's time), to these or to the block dispatcher's last turn if that ends later\n"
+     "(block_dispatch_cycles); milliseconds = elapsed_cycles / clock_mhz / 1000."},
     {"ipc", "warp-instructions issued per cycle per SM",
      "IPC/SM = warp-instructions issued / (cycles x SMs), in total and per unit (alu, sfu,\n"
      "ldst).  The peak is schedulers x issue_width; each unit's peak is in 'smsim describe'."},

@@ -46,7 +46,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "cycles", s->cycles);
   /* at the GPU's clock: what a measuring program times with events */
   /* the kernel's whole time: its warps' cycles and what its launch and end add */
-  guint64 elapsed = s->cycles + gpu->launch_cycles;
+  guint64 elapsed = s->kernel_end + gpu->launch_cycles;
   put_int(b, "elapsed_cycles", elapsed);
   put_double(b, "milliseconds", (double)elapsed / (gpu->clock_mhz * 1e3));
   put_int(b, "fast_forward_cycles", s->fast_forward_cycles);

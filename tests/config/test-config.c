@@ -64,7 +64,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
       "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
-      "launch_cycles, block_launch_cycles, block_dispatch_cycles, warp_launch_cycles, "
+      "launch_cycles, block_launch_cycles, block_dispatch_cycles, block_dispatch_burst, "
+      "warp_launch_cycles, "
       "register_write_ports, "
       "register_write_bytes, "
       "two_level_pool, resume_window, "

@@ -96,32 +96,45 @@ START_TEST(test_next_block_launches_on_an_otherwise_idle_sm)
 }
 END_TEST
 
-/* block_dispatch_cycles: after its first wave an SM takes a block at most once in that many
- * cycles.  One SM of 4 block slots, 12 blocks of 60 cycles (10 dependent FADDs a warp), slots
- * refilled 150 cycles after a retirement: blocks 5-8 start at 210, 310, 410 and 510 (one in 100
- * cycles, not all at 210), 9-12 at 610-910, the last ends at 970; 483 without the limit, in
- * three waves.  The same with 2 SMs that run alike, and stepped through every cycle. */
-START_TEST(test_an_sm_takes_a_block_at_most_once_in_block_dispatch_cycles)
+/* block_dispatch_cycles: the GPU's dispatcher takes that long a block, the kernel ends no sooner
+ * than its last block's turn, and an SM takes blocks at most once in sm_count turns on average,
+ * with block_dispatch_burst of them at once (a token bucket).  One SM of 4 block slots, 12
+ * blocks of 60 cycles (10 dependent FADDs a warp), slots refilled 150 cycles after a
+ * retirement, one block every 100 cycles (with 2 SMs: 50 a turn, 100 an SM):
+ * - a burst of 4: blocks 1-4 at 0 (the bucket holds one back at 100), the slots free at 210
+ *   and two blocks back: 5 and 6 at 210, then one each 100 cycles, 7 at 300 ... 12 at 800,
+ *   ending at 860; the dispatcher's turn for the 12th ends at 1 200 (elapsed_cycles);
+ * - a burst of 1: block k at 100 (k - 1), the 12th at 1 100, ending at 1 160;
+ * - no limit: 483, in three waves.
+ * The same with 2 SMs that run alike, and stepped through every cycle. */
+START_TEST(test_an_sm_takes_blocks_at_the_pace_of_block_dispatch_cycles)
 {
   static const char kernel[] = "name: few\nthreads_per_block: 128\nblocks: 12\nstream: |\n"
                                "  repeat 10 { FADD R1, R1, R2 }\n";
   static const struct {
-    const char *every, *sms, *blocks, *step;
-    gint64 cycles;
-  } cases[] = {{"block_dispatch_cycles=100", "sm_count=1", "blocks=12", NULL, 970},
-               {"block_dispatch_cycles=100", "sm_count=2", "blocks=24", NULL, 970},
-               {"block_dispatch_cycles=100", "sm_count=2", "blocks=24", "--no-fast-forward", 970},
-               {"block_dispatch_cycles=0", "sm_count=1", "blocks=12", NULL, 483}};
+    const char *every, *burst, *sms, *blocks, *step;
+    gint64 cycles, elapsed;
+  } cases[] = {{"block_dispatch_cycles=100", "block_dispatch_burst=4", "sm_count=1", "blocks=12",
+                NULL, 860, 1200},
+               {"block_dispatch_cycles=50", "block_dispatch_burst=4", "sm_count=2", "blocks=24",
+                NULL, 860, 1200},
+               {"block_dispatch_cycles=50", "block_dispatch_burst=4", "sm_count=2", "blocks=24",
+                "--no-fast-forward", 860, 1200},
+               {"block_dispatch_cycles=100", "block_dispatch_burst=1", "sm_count=1", "blocks=12",
+                NULL, 1160, 1200},
+               {"block_dispatch_cycles=0", "block_dispatch_burst=4", "sm_count=1", "blocks=12",
+                NULL, 483, 483}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-    const char *x[] = {"--set",       "limits.max_blocks=4",
-                       "--set",       cases[i].every,
-                       "--set",       cases[i].sms,
-                       "--set",       cases[i].blocks,
-                       cases[i].step, NULL};
+    const char *x[] = {"--set", "limits.max_blocks=4", "--set",       cases[i].every,
+                       "--set", cases[i].burst,        "--set",       cases[i].sms,
+                       "--set", cases[i].blocks,       cases[i].step, NULL};
     JsonParser *p;
     JsonObject *o = run_kernel(kernel, x, &p);
     ck_assert_msg(json_object_get_int_member(o, "cycles") == cases[i].cycles,
                   "case %u: %" G_GINT64_FORMAT, i, json_object_get_int_member(o, "cycles"));
+    ck_assert_msg(json_object_get_int_member(o, "elapsed_cycles") == cases[i].elapsed,
+                  "case %u: elapsed %" G_GINT64_FORMAT, i,
+                  json_object_get_int_member(o, "elapsed_cycles"));
     g_object_unref(p);
   }
 }
@@ -272,7 +285,7 @@ blocks_suite(void)
   tcase_add_test(waves, test_partial_last_wave);
   tcase_add_test(waves, test_too_few_blocks);
   tcase_add_test(waves, test_next_block_launches_on_an_otherwise_idle_sm);
-  tcase_add_test(waves, test_an_sm_takes_a_block_at_most_once_in_block_dispatch_cycles);
+  tcase_add_test(waves, test_an_sm_takes_blocks_at_the_pace_of_block_dispatch_cycles);
   tcase_add_test(waves, test_imbalanced_block);
   tcase_add_test(waves, test_grid_needs_threads_per_block);
   tcase_add_test(waves, test_uneven_warps_on_many_sms);

@@ -14,6 +14,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim raw                  mempipe.cu's raw launches (tests/data/h100-mempipe-raw-states.csv)
     states.py BUILD/smsim drain                mempipe.cu's drain launches (three minutes on 2 cores)
     states.py BUILD/smsim spread               bench/h100/spread.cu's grids (tests/data/h100-spread-states.csv)
+    states.py BUILD/smsim sreg                 bench/h100/sreg.cu's launches (tests/data/h100-sreg-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -47,15 +48,21 @@ EXPERIMENTS = {
     "drain": ("isa/kernels/h100/mempipe-drain.yaml", ["lines", "stores"], ["sm_count=132"]),
     # bench/h100/spread.cu: grids of one-warp blocks of no work, the whole GPU
     "spread": ("isa/kernels/h100/spread.yaml", ["blocks"], ["sm_count=132", "launch_cycles=2964"]),
+    # bench/h100/sreg.cu: a special register's read and an untaken branch in a loop (one SM)
+    "sreg": ("isa/kernels/h100/sreg.yaml", ["mode", "warps"], []),
 }
 STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
-                "spread": "tests/data/h100-spread-states.csv"}
+                "spread": "tests/data/h100-spread-states.csv",
+                "sreg": "tests/data/h100-sreg-states.csv"}
+SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]
 
 
 def launch_sets(exp, r, keys):
     """The kernel's parameters for a profiled launch: its columns, or what they stand for."""
     if exp == "spread":
         return [f"per_sm={int(r['blocks']) // 132}"]
+    if exp == "sreg":
+        return [f"mode={SREG_MODES.index(r['mode'])}", f"warps_per_sm={r['warps']}"]
     return [f"{k}={r[k]}" for k in keys]
 
 

@@ -362,7 +362,9 @@ sm_view_prefetch(SmGpu *view)
   for (guint l = 0; l < view->warps_per_sm; l++) {
     const SmWarp *w = &view->mp[m].warps[l];
     prefetch_bytes(w, sizeof *w);
-    if (!w->exists || w->done || !w->exec)
+    /* a warp whose operands are not ready before the window's end (or wait on accesses not
+     * yet resolved: SM_PENDING) issues nothing in it */
+    if (!w->exists || w->done || !w->exec || w->deps_at >= view->run_until)
       continue;
     prefetch_bytes(w->sb.ready, sb_bytes);
     prefetch_bytes(w->exec, sizeof *w->exec);

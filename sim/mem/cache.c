@@ -3,6 +3,24 @@
 
 #include "../core/fixed.h"
 
+/* Set @base's tags, last uses (lru), sectors and dirty sectors, way by way. */
+typedef struct {
+  guint64 *tag, *stamp;
+  guint8 *sectors, *dirty;
+} Set;
+
+static inline Set
+set_at(const SmCache *c, gsize base)
+{
+  guint8 *p = c->set_data + base * c->stride;
+  Set s;
+  s.tag = (guint64 *)(gpointer)p;
+  s.stamp = c->random ? NULL : s.tag + c->ways;
+  s.sectors = (guint8 *)(s.tag + (c->random ? 1 : 2) * c->ways);
+  s.dirty = s.sectors + c->ways;
+  return s;
+}
+
 void
 sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, int replacement, int index,
               guint64 seed)
@@ -15,27 +33,22 @@ sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, int repla
   c->rng = sm_hash64(seed ^ 0xC2B2AE3D27D4EB4FULL) | 1;
   if (c->sets == 0)
     return;
-  gsize n = (gsize)c->sets * ways;
-  c->tag = g_new0(guint64, n);
-  c->stamp = c->random ? NULL : g_new0(guint64, n);
-  c->sectors = g_new0(guint8, n);
-  c->dirty = g_new0(guint8, n);
+  gsize bytes_per_set = (gsize)ways * ((c->random ? 1 : 2) * sizeof(guint64) + 2);
+  c->stride = (bytes_per_set + 63) / 64 * 64;
+  c->set_data = g_aligned_alloc0(c->sets, c->stride, 64);
 }
 
 void
 sm_cache_clear(SmCache *c)
 {
-  g_clear_pointer(&c->tag, g_free);
-  g_clear_pointer(&c->stamp, g_free);
-  g_clear_pointer(&c->sectors, g_free);
-  g_clear_pointer(&c->dirty, g_free);
+  g_clear_pointer(&c->set_data, g_aligned_free);
 }
 
 static inline gsize
 set_of(const SmCache *c, guint64 line)
 {
   guint64 key = c->hashed ? sm_hash64(line ^ 0x9E3779B97F4A7C15ULL) : line;
-  return (gsize)(key % c->sets) * c->ways;
+  return (gsize)(key % c->sets);
 }
 
 void
@@ -43,15 +56,14 @@ sm_cache_update(SmCache *c, guint64 line, guint8 sectors)
 {
   if (c->sets == 0)
     return;
-  gsize base = set_of(c, line);
+  Set s = set_at(c, set_of(c, line));
   c->clock++;
   for (guint w = 0; w < c->ways; w++) {
-    gsize i = base + w;
-    if (c->tag[i] != line + 1)
+    if (s.tag[w] != line + 1)
       continue;
-    c->sectors[i] |= sectors;
-    if (c->stamp)
-      c->stamp[i] = c->clock;
+    s.sectors[w] |= sectors;
+    if (s.stamp)
+      s.stamp[w] = c->clock;
     return;
   }
 }
@@ -61,10 +73,10 @@ sm_cache_holds(const SmCache *c, guint64 line, guint8 sectors)
 {
   if (c->sets == 0)
     return FALSE;
-  gsize base = set_of(c, line);
+  Set s = set_at(c, set_of(c, line));
   for (guint w = 0; w < c->ways; w++)
-    if (c->tag[base + w] == line + 1)
-      return (c->sectors[base + w] & sectors) == sectors;
+    if (s.tag[w] == line + 1)
+      return (s.sectors[w] & sectors) == sectors;
   return FALSE;
 }
 
@@ -74,25 +86,23 @@ sm_cache_access(SmCache *c, guint64 line, guint8 sectors, gboolean allocate, gbo
   SmCacheResult r = {0};
   if (c->sets == 0)
     return r;
-  gsize base = set_of(c, line);
+  Set s = set_at(c, set_of(c, line));
   c->clock++;
   /* the tags alone first: a hit touches nothing else of the set */
-  const guint64 *tag = c->tag + base;
   for (guint w = 0; w < c->ways; w++) {
-    if (tag[w] != line + 1)
+    if (s.tag[w] != line + 1)
       continue;
-    gsize i = base + w;
-    r.hit = c->sectors[i] & sectors;
+    r.hit = s.sectors[w] & sectors;
     if (!allocate && write) { /* write through, no allocation: the line goes */
-      c->tag[i] = 0;
-      c->sectors[i] = c->dirty[i] = 0;
+      s.tag[w] = 0;
+      s.sectors[w] = s.dirty[w] = 0;
       return r;
     }
-    c->sectors[i] |= sectors;
+    s.sectors[w] |= sectors;
     if (write)
-      c->dirty[i] |= sectors;
-    if (c->stamp)
-      c->stamp[i] = c->clock;
+      s.dirty[w] |= sectors;
+    if (s.stamp)
+      s.stamp[w] = c->clock;
     return r;
   }
   if (!allocate)
@@ -100,27 +110,25 @@ sm_cache_access(SmCache *c, guint64 line, guint8 sectors, gboolean allocate, gbo
   /* a miss: an empty way, else the least recently used (or a random) one */
   guint victim = 0;
   gboolean full = TRUE;
-  const guint64 *stamp = c->stamp ? c->stamp + base : NULL;
   for (guint w = 0; w < c->ways; w++) {
-    if (tag[w] == 0) {
+    if (s.tag[w] == 0) {
       victim = w;
       full = FALSE;
       break;
     }
-    if (stamp && stamp[w] < stamp[victim])
+    if (s.stamp && s.stamp[w] < s.stamp[victim])
       victim = w;
   }
   if (full && c->random)
     victim = (guint)((sm_rng_next(&c->rng) >> 32) % c->ways);
-  gsize i = base + victim;
-  if (c->tag[i] && c->dirty[i]) {
-    r.evicted_dirty = c->dirty[i];
-    r.evicted_line = c->tag[i] - 1;
+  if (s.tag[victim] && s.dirty[victim]) {
+    r.evicted_dirty = s.dirty[victim];
+    r.evicted_line = s.tag[victim] - 1;
   }
-  c->tag[i] = line + 1;
-  c->sectors[i] = sectors;
-  c->dirty[i] = write ? sectors : 0;
-  if (c->stamp)
-    c->stamp[i] = c->clock;
+  s.tag[victim] = line + 1;
+  s.sectors[victim] = sectors;
+  s.dirty[victim] = write ? sectors : 0;
+  if (s.stamp)
+    s.stamp[victim] = c->clock;
   return r;
 }

@@ -7,11 +7,13 @@
 
 #include "../../config/gpu.h"
 
+/* The sets lie one after another, each in whole host cache lines of its own (a lookup misses
+ * the host's caches once per set rather than once per array): the ways' tags (line + 1, 0 =
+ * empty), their last uses (lru only), the sectors held (a bit each) and those written and not
+ * yet written back. */
 typedef struct {
-  guint64 *tag;    /* sets x ways: line + 1; 0 = empty */
-  guint64 *stamp;  /* sets x ways: last use (lru) */
-  guint8 *sectors; /* sets x ways: the sectors held, one bit each */
-  guint8 *dirty;   /* sets x ways: sectors written and not yet written back */
+  guint8 *set_data; /* sets x stride bytes */
+  gsize stride;
   guint sets, ways;
   gboolean hashed, random;
   guint64 clock; /* uses so far: the lru stamp */

@@ -98,6 +98,15 @@ typedef struct {
   guint divergent_cycles; /* added when a branch splits the warp's lanes */
 } CfgBranch;
 
+/* The constant cache each SM reads LDC's words through (kernels over SASS). */
+typedef struct {
+  guint bytes, line_bytes, ways;
+  guint hit_latency_cycles;  /* a warp's LDC whose lines are all held: its result this late */
+  guint miss_latency_cycles; /* ... and one with a line not held (the next level's) */
+  guint address_cycles;      /* each distinct address of the warp's lanes beyond the first */
+  guint port_cycles; /* a read of several addresses takes the SM's port this long an address */
+} CfgConstantCache;
+
 typedef struct {
   char *name;
   double clock_mhz;
@@ -191,7 +200,14 @@ typedef struct {
     guint store_read_cycles;     /* a store's registers are read this long after its issue */
     guint store_buffer;          /* stores read and not yet through the stage, per SM (0: any) */
   } lsu;
+  /* The constant cache each SM reads LDC's words through (kernels over SASS): which lines it
+   * holds, what a hit and a miss cost, and how it serves a warp's distinct addresses one at a
+   * time.  bytes 0: none (LDC runs as an op of its unit). */
+  CfgConstantCache constant_cache;
 } CfgGpu;
+
+/* Whether the GPU file has a constant cache (constant_cache.bytes is not 0). */
+gboolean cfg_gpu_has_constant_cache(const CfgGpu *gpu);
 
 /* Whether the GPU file has an LD/ST stage (some lsu key is not 0). */
 gboolean cfg_gpu_has_lsu(const CfgGpu *gpu);

@@ -119,6 +119,10 @@ static const CfgField kernel_fields[] = {
      .doc = "SASS: the kernel's arguments in order: {name, type: i32|u32|i64|u64|f32|f64, "
             "value} or {name, type: buffer, bytes, fill, element, value, seed, file, offset, "
             "level}"},
+    {.key = "constants",
+     .type = CFG_FIELD_SECTION,
+     .doc = "SASS: the kernel's __constant__ data, the constant bank c[0x3] LDC reads: {bytes "
+            "(at most 65536), fill, element, value, seed, file} as a buffer's"},
 };
 
 const CfgField *

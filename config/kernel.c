@@ -364,7 +364,8 @@ kernel_load(const CfgNode *root, const CfgGpu *gpu, GError **error)
                                           "dynamic_shared_bytes",
                                           "static_shared_bytes",
                                           "local_bytes_per_thread",
-                                          "arguments"};
+                                          "arguments",
+                                          "constants"};
   for (guint i = 0; i < G_N_ELEMENTS(sass_only); i++)
     if (cfg_node_get(root, sass_only[i]))
       return (cfg_fail(error, cfg_node_key(root, sass_only[i]),

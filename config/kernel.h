@@ -67,6 +67,7 @@ typedef struct {
   guint static_shared_bytes, dynamic_shared_bytes, local_bytes_per_thread;
   CfgArg *args;
   guint n_args;
+  CfgArg constants; /* c[0x3], the kernel's __constant__ data (bytes 0: none) */
 } CfgSass;
 
 typedef struct {

@@ -187,6 +187,60 @@ beside(const CfgNode *at, const CfgNode *root, const char *path)
   return g_build_filename(dir, path, NULL);
 }
 
+/* A buffer's (or the constant bank's) size and what it holds before the run: bytes (1 to
+ * @max_bytes), fill, element, value, seed, file; @what names it in messages. */
+static gboolean
+load_contents(CfgArg *a, const char *what, const CfgNode *item, const CfgNode *root,
+              GHashTable *params, double max_bytes, GError **error)
+{
+  const CfgNode *value = cfg_node_get(item, "value");
+  const CfgNode *bytes = cfg_node_get(item, "bytes");
+  if (!bytes)
+    return cfg_fail(error, item, "%s needs its size: bytes", what);
+  if (!whole(bytes, "bytes", params, 1, max_bytes, &a->bytes, error))
+    return FALSE;
+  const CfgNode *fill = cfg_node_get(item, "fill"), *element = cfg_node_get(item, "element");
+  if (fill && !enum_value(fill, "fill", fill_names, &a->fill, error))
+    return FALSE;
+  if (element && !enum_value(element, "element", element_names, &a->element, error))
+    return FALSE;
+  if (value && a->fill != CFG_FILL_CONSTANT)
+    return cfg_fail(error, value, "'value' of a buffer is its constant fill: fill: constant");
+  if (a->fill == CFG_FILL_CONSTANT) {
+    if (!value)
+      return cfg_fail(error, fill, "fill: constant needs a value");
+    if (!number(value, "value", params, &a->constant, error))
+      return FALSE;
+  }
+  const CfgNode *seed = cfg_node_get(item, "seed");
+  a->seed = 1;
+  if (seed && !whole(seed, "seed", params, 0, 4294967295.0, &a->seed, error))
+    return FALSE;
+  const CfgNode *file = cfg_node_get(item, "file");
+  if ((a->fill == CFG_FILL_FILE) != (file != NULL))
+    return cfg_fail(error, file ? file : fill,
+                    file ? "'file' needs fill: file" : "fill: file needs a file");
+  if (file) {
+    const char *f = NULL;
+    if (!text(file, "file", &f, error))
+      return FALSE;
+    a->file = beside(file, root, f);
+    GError *local = NULL;
+    GStatBuf st;
+    if (g_stat(a->file, &st) == 0 && !S_ISREG(st.st_mode))
+      return cfg_fail(error, file, "%s is not a regular file", a->file);
+    if (!g_file_get_contents(a->file, (char **)&a->data, &a->data_size, &local)) {
+      gboolean r = cfg_fail(error, file, "cannot read %s: %s", a->file, local->message);
+      g_error_free(local);
+      return r;
+    }
+    if (a->data_size > a->bytes)
+      return cfg_fail(error, file, "%s has %zu bytes, more than %s (%" G_GUINT64_FORMAT " bytes)",
+                      a->file, a->data_size, what, a->bytes);
+  }
+  return TRUE;
+}
+
 static gboolean
 load_arg(CfgArg *a, const CfgArg *earlier, guint n_earlier, const CfgNode *item,
          const CfgNode *root, GHashTable *params, const CfgGpu *gpu, GError **error)
@@ -280,54 +334,12 @@ load_arg(CfgArg *a, const CfgArg *earlier, guint n_earlier, const CfgNode *item,
     const CfgNode *offset = cfg_node_get(item, "offset");
     return !offset || whole(offset, "offset", params, 0, (double)a->bytes, &a->offset, error);
   }
-  const CfgNode *bytes = cfg_node_get(item, "bytes");
-  if (!bytes)
-    return cfg_fail(error, item, "buffer '%s' needs its size: bytes", a->name);
-  if (!whole(bytes, "bytes", params, 1, 1ull << 36, &a->bytes, error))
+  g_autofree char *what = g_strdup_printf("buffer '%s'", a->name);
+  if (!load_contents(a, what, item, root, params, (double)(1ull << 36), error))
     return FALSE;
   const CfgNode *offset = cfg_node_get(item, "offset");
   if (offset && !whole(offset, "offset", params, 0, (double)a->bytes, &a->offset, error))
     return FALSE;
-  const CfgNode *fill = cfg_node_get(item, "fill"), *element = cfg_node_get(item, "element");
-  if (fill && !enum_value(fill, "fill", fill_names, &a->fill, error))
-    return FALSE;
-  if (element && !enum_value(element, "element", element_names, &a->element, error))
-    return FALSE;
-  if (value && a->fill != CFG_FILL_CONSTANT)
-    return cfg_fail(error, value, "'value' of a buffer is its constant fill: fill: constant");
-  if (a->fill == CFG_FILL_CONSTANT) {
-    if (!value)
-      return cfg_fail(error, fill, "fill: constant needs a value");
-    if (!number(value, "value", params, &a->constant, error))
-      return FALSE;
-  }
-  const CfgNode *seed = cfg_node_get(item, "seed");
-  a->seed = 1;
-  if (seed && !whole(seed, "seed", params, 0, 4294967295.0, &a->seed, error))
-    return FALSE;
-  const CfgNode *file = cfg_node_get(item, "file");
-  if ((a->fill == CFG_FILL_FILE) != (file != NULL))
-    return cfg_fail(error, file ? file : fill,
-                    file ? "'file' needs fill: file" : "fill: file needs a file");
-  if (file) {
-    const char *f = NULL;
-    if (!text(file, "file", &f, error))
-      return FALSE;
-    a->file = beside(file, root, f);
-    GError *local = NULL;
-    GStatBuf st;
-    if (g_stat(a->file, &st) == 0 && !S_ISREG(st.st_mode))
-      return cfg_fail(error, file, "%s is not a regular file", a->file);
-    if (!g_file_get_contents(a->file, (char **)&a->data, &a->data_size, &local)) {
-      gboolean r = cfg_fail(error, file, "cannot read %s: %s", a->file, local->message);
-      g_error_free(local);
-      return r;
-    }
-    if (a->data_size > a->bytes)
-      return cfg_fail(error, file,
-                      "%s has %zu bytes, more than buffer '%s' (%" G_GUINT64_FORMAT " bytes)",
-                      a->file, a->data_size, a->name, a->bytes);
-  }
   /* level: a memory level of the GPU file, or cached (the caches decide, from its addresses,
    * as without a level on a GPU with caches); "$name" and "${EXPRESSION}" are replaced */
   const CfgNode *level = cfg_node_get(item, "level");
@@ -362,6 +374,8 @@ cfg_sass_free(CfgSass *s)
     g_free(s->args[i].data);
   }
   g_free(s->args);
+  g_free(s->constants.file);
+  g_free(s->constants.data);
   sass_file_free(s->file);
   g_free(s->path);
   g_free(s);
@@ -446,6 +460,26 @@ cfg_sass_kernel_load(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GErro
         return cfg_fail(error, cfg_node_get(item, "name"), "two arguments named '%s'", a->name);
     gsize size = a->type == CFG_ARG_I32 || a->type == CFG_ARG_U32 || a->type == CFG_ARG_F32 ? 4 : 8;
     param_bytes = (param_bytes + size - 1) / size * size + size;
+  }
+  const CfgNode *constants = cfg_node_get(root, "constants");
+  if (constants) {
+    static const char *const keys[] = {"bytes", "fill", "element", "value", "seed", "file", NULL};
+    if (constants->kind != CFG_NODE_MAP)
+      return cfg_fail(error, constants,
+                      "'constants' is the kernel's __constant__ data (c[0x3]), a mapping: "
+                      "{bytes: 65536, fill: zeros}");
+    for (guint i = 0; i < constants->keys->len; i++) {
+      const CfgNode *key = g_ptr_array_index(constants->keys, i);
+      if (!g_strv_contains(keys, key->value)) {
+        g_autofree char *known = g_strjoinv(", ", (char **)keys);
+        return cfg_fail(error, key, "unknown key '%s' in constants (known keys: %s)", key->value,
+                        known);
+      }
+    }
+    s->constants.type = CFG_ARG_BUFFER;
+    if (!load_contents(&s->constants, "the constant bank", constants, root, k->params, 65536.0,
+                       error))
+      return FALSE;
   }
   if (param_bytes > 4096 - 0x210)
     return cfg_fail(error, args, "%zu bytes of arguments: a kernel takes at most %u", param_bytes,

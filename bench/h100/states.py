@@ -15,6 +15,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim drain                mempipe.cu's drain launches (three minutes on 2 cores)
     states.py BUILD/smsim spread               bench/h100/spread.cu's grids (tests/data/h100-spread-states.csv)
     states.py BUILD/smsim sreg                 bench/h100/sreg.cu's launches (tests/data/h100-sreg-states.csv)
+    states.py BUILD/smsim ldc                  bench/h100/ldc.cu's launches (tests/data/h100-ldc-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
@@ -50,10 +51,12 @@ EXPERIMENTS = {
     "spread": ("isa/kernels/h100/spread.yaml", ["blocks"], ["sm_count=132", "launch_cycles=2964"]),
     # bench/h100/sreg.cu: a special register's read and an untaken branch in a loop (one SM)
     "sreg": ("isa/kernels/h100/sreg.yaml", ["mode", "warps"], []),
+    # bench/h100/ldc.cu: chains of constant reads (LDC) in a loop (one SM)
+    "ldc": ("isa/kernels/h100/ldc.yaml", ["mode", "lines", "stride", "apart", "warps"], []),
 }
 STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
-                "sreg": "tests/data/h100-sreg-states.csv"}
+                "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv"}
 SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]
 
 
@@ -63,6 +66,10 @@ def launch_sets(exp, r, keys):
         return [f"per_sm={int(r['blocks']) // 132}"]
     if exp == "sreg":
         return [f"mode={SREG_MODES.index(r['mode'])}", f"warps_per_sm={r['warps']}"]
+    if exp == "ldc":
+        chase = r["mode"] == "chase"
+        return [f"mode={int(chase)}", f"warps_per_sm={r['warps']}"] + (
+            [f"lines={r['lines']}", f"stride={r['stride']}", f"apart={r['apart']}"] if chase else [])
     return [f"{k}={r[k]}" for k in keys]
 
 

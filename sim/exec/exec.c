@@ -54,6 +54,11 @@ exec_const32(ExecCtx *c, const SassOperand *o, guint l, guint extra)
   }
   if (o->bank == 4 && off + 4 <= sizeof k->launch.const4)
     return k->launch.const4[off / 4];
+  if (o->bank == 3 && off + 4 <= k->launch.constants_size) {
+    guint32 v;
+    memcpy(&v, k->launch.constants + off, 4);
+    return v;
+  }
   exec_fail(c, "constant c[0x%x][0x%" G_GINT64_MODIFIER "x] outside the bank", o->bank, off);
   return 0;
 }
@@ -350,6 +355,18 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
   if (!exec_insn_supported(in)) {
     exec_unsupported(&c);
     return EXEC_STEP_ERROR;
+  }
+  if (in->op == SASS_OP_LDC && in->n_operands == 2 && in->opd[1].kind == SASS_OPD_CONST) {
+    /* the words each lane reads, before the result may overwrite the register indexing them
+     * (the timing machine's constant cache) */
+    const SassOperand *o = &in->opd[1];
+    step->space = EXEC_SPACE_CONST;
+    step->bytes = sass_has(in, SASS_MOD_B64) ? 8 : 4;
+    EXEC_FOR_LANES(enabled, l)
+    {
+      guint32 off = (guint32)o->value + (o->reg != SASS_RZ ? exec_reg(w, o->reg, l) : 0u);
+      step->addr[l] = (guint64)o->bank << 32 | off;
+    }
   }
   switch (in->op) {
   case SASS_OP_NOP:

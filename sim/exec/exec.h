@@ -65,7 +65,9 @@ typedef struct {
   guint32 local_bytes;  /* local memory (stack) per thread */
   const guint8 *params; /* parameter bytes, at c[0x0][0x210] */
   gsize params_size;
-  guint32 const4[2]; /* c[0x4][0x0]: address of the math library's global table (64-bit) */
+  guint32 const4[2];       /* c[0x4][0x0]: address of the math library's global table (64-bit) */
+  const guint8 *constants; /* c[0x3]: the kernel's __constant__ data (NULL: none) */
+  gsize constants_size;
 } ExecLaunch;
 
 /* A kernel ready to run: its function, launch and memory; shared by all its blocks. */
@@ -136,7 +138,8 @@ typedef struct {
   guint8 space;    /* ExecSpace of a memory access */
   guint8 bytes;    /* bytes per lane it accesses */
   guint8 is_store;
-  guint64 addr[32]; /* per enabled lane: the address accessed (global: device address) */
+  guint64 addr[32]; /* per enabled lane: the address accessed (global: device address;
+                       LDC's constant: its bank << 32 | its offset) */
   guint64 lo, hi;   /* the lowest and highest of them when lo <= hi; unknown when lo > hi */
 } ExecStep;
 

@@ -70,8 +70,17 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "register_write_bytes, "
       "two_level_pool, resume_window, "
       "limits, units, "
-      "shared_memory, branch, memory, caches, lsu, sass)");
+      "shared_memory, branch, memory, caches, lsu, constant_cache, sass)");
   assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
+  assert_gpu_error("constant_cache: {bytes: 1000}\n" MEM,
+                   "gpu.yaml:1:25: constant_cache.bytes (1000) must be a whole number of sets: "
+                   "line_bytes x ways (256)");
+  assert_gpu_error("constant_cache: {bytes: 2048, line_bytes: 2}\n" MEM,
+                   "gpu.yaml:1:43: must be at least 4, got 2");
+  assert_gpu_error("constant_cache: {bytes: 2048, hit_cycles: 2}\n" MEM,
+                   "gpu.yaml:1:31: unknown key 'hit_cycles' in constant_cache (known keys: bytes, "
+                   "line_bytes, ways, hit_latency_cycles, miss_latency_cycles, address_cycles, "
+                   "port_cycles)");
   assert_gpu_error(
       "block_priority: eldest\n" MEM,
       "gpu.yaml:1:17: 'block_priority' must be one of none, oldest, youngest, got 'eldest'");

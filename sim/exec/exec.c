@@ -59,7 +59,13 @@ exec_const32(ExecCtx *c, const SassOperand *o, guint l, guint extra)
     memcpy(&v, k->launch.constants + off, 4);
     return v;
   }
-  exec_fail(c, "constant c[0x%x][0x%" G_GINT64_MODIFIER "x] outside the bank", o->bank, off);
+  if (o->bank == 3)
+    exec_fail(c,
+              "constant c[0x3][0x%" G_GINT64_MODIFIER "x] outside the kernel's __constant__ data "
+              "(%zu bytes: the kernel file's constants: {bytes: N})",
+              off, k->launch.constants_size);
+  else
+    exec_fail(c, "constant c[0x%x][0x%" G_GINT64_MODIFIER "x] outside the bank", o->bank, off);
   return 0;
 }
 

@@ -507,6 +507,37 @@ START_TEST(test_address_outside_buffers_stops_the_run)
 }
 END_TEST
 
+/* An LDC past the kernel's __constant__ data (or with none) stops the run and says where. */
+START_TEST(test_constant_outside_the_kernels_constants_stops_the_run)
+{
+  static const char *const insns[] = {"LDC R6, c[0x3][0x40]", "EXIT", NULL};
+  g_autofree char *sass = numbered(insns);
+  g_autofree char *sass_path = test_write_temp("k.sass", sass);
+  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
+  static const char *const launches[] = {"constants: {bytes: 64}\n", ""};
+  static const char *const want[] = {
+      "k.sass:2: constant c[0x3][0x40] outside the kernel's __constant__ data (64 bytes: the "
+      "kernel file's constants: {bytes: N}) (LDC at 0x0000, block 0, warp 0)",
+      "k.sass:2: constant c[0x3][0x40] outside the kernel's __constant__ data (0 bytes"};
+  for (guint i = 0; i < G_N_ELEMENTS(launches); i++) {
+    g_autofree char *kernel_text =
+        g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\ngrid: 1\nblock: 32\n%s",
+                        sass_path, launches[i]);
+    g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
+    CfgGpu *gpu = NULL;
+    CfgKernel *kernel = NULL;
+    ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
+    SmGpu *sm = sm_new(gpu, kernel);
+    sm_run(sm);
+    ck_assert(sm_error(sm) != NULL);
+    ck_assert_msg(strstr(sm_error(sm)->message, want[i]), "%s", sm_error(sm)->message);
+    sm_free(sm);
+    cfg_kernel_free(kernel);
+    cfg_gpu_free(gpu);
+  }
+}
+END_TEST
+
 /* ---- the measurements' own SASS against the hand-written streams ---- */
 
 /* cycles of a shipped kernel on the H100 preset with @sets (NULL-terminated) */
@@ -958,6 +989,7 @@ sass_suite(void)
   tcase_add_test(tc, test_two_pointers_into_one_buffer);
   tcase_add_test(tc, test_sass_file_must_be_a_file);
   tcase_add_test(tc, test_address_outside_buffers_stops_the_run);
+  tcase_add_test(tc, test_constant_outside_the_kernels_constants_stops_the_run);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -187,6 +187,22 @@ beside(const CfgNode *at, const CfgNode *root, const char *path)
   return g_build_filename(dir, path, NULL);
 }
 
+/* Whether every key of the mapping @item is one of @keys (NULL-terminated); else an error
+ * naming the key, @where it is and the known ones. */
+static gboolean
+known_keys(const CfgNode *item, const char *const *keys, const char *where, GError **error)
+{
+  for (guint i = 0; i < item->keys->len; i++) {
+    const CfgNode *key = g_ptr_array_index(item->keys, i);
+    if (!g_strv_contains(keys, key->value)) {
+      g_autofree char *known = g_strjoinv(", ", (char **)keys);
+      return cfg_fail(error, key, "unknown key '%s' in %s (known keys: %s)", key->value, where,
+                      known);
+    }
+  }
+  return TRUE;
+}
+
 /* A buffer's (or the constant bank's) size and what it holds before the run: bytes (1 to
  * @max_bytes), fill, element, value, seed, file; @what names it in messages. */
 static gboolean
@@ -251,14 +267,8 @@ load_arg(CfgArg *a, const CfgArg *earlier, guint n_earlier, const CfgNode *item,
     return cfg_fail(error, item,
                     "an argument is a mapping: {name: n, type: i32, value: 4096} or "
                     "{name: x, type: buffer, bytes: 4096, fill: random}");
-  for (guint i = 0; i < item->keys->len; i++) {
-    const CfgNode *key = g_ptr_array_index(item->keys, i);
-    if (!g_strv_contains(keys, key->value)) {
-      g_autofree char *known = g_strjoinv(", ", (char **)keys);
-      return cfg_fail(error, key, "unknown key '%s' in an argument (known keys: %s)", key->value,
-                      known);
-    }
-  }
+  if (!known_keys(item, keys, "an argument", error))
+    return FALSE;
   const CfgNode *name = cfg_node_get(item, "name"), *type = cfg_node_get(item, "type");
   if (!name)
     return cfg_fail(error, item, "an argument needs a name (as in the CUDA source)");
@@ -468,14 +478,8 @@ cfg_sass_kernel_load(CfgKernel *k, const CfgNode *root, const CfgGpu *gpu, GErro
       return cfg_fail(error, constants,
                       "'constants' is the kernel's __constant__ data (c[0x3]), a mapping: "
                       "{bytes: 65536, fill: zeros}");
-    for (guint i = 0; i < constants->keys->len; i++) {
-      const CfgNode *key = g_ptr_array_index(constants->keys, i);
-      if (!g_strv_contains(keys, key->value)) {
-        g_autofree char *known = g_strjoinv(", ", (char **)keys);
-        return cfg_fail(error, key, "unknown key '%s' in constants (known keys: %s)", key->value,
-                        known);
-      }
-    }
+    if (!known_keys(constants, keys, "constants", error))
+      return FALSE;
     s->constants.type = CFG_ARG_BUFFER;
     if (!load_contents(&s->constants, "the constant bank", constants, root, k->params, 65536.0,
                        error))

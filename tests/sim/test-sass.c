@@ -479,6 +479,25 @@ START_TEST(test_sass_file_must_be_a_file)
 }
 END_TEST
 
+/* The error that stopped a run of @kernel_text on the toy GPU (g_free); the run must stop. */
+static char *
+run_error(const char *kernel_text)
+{
+  g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
+  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
+  CfgGpu *gpu = NULL;
+  CfgKernel *kernel = NULL;
+  ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
+  SmGpu *sm = sm_new(gpu, kernel);
+  sm_run(sm);
+  ck_assert(sm_error(sm) != NULL);
+  char *msg = g_strdup(sm_error(sm)->message);
+  sm_free(sm);
+  cfg_kernel_free(kernel);
+  cfg_gpu_free(gpu);
+  return msg;
+}
+
 /* A store past the buffer stops the run with the instruction, block, warp, lane and address. */
 START_TEST(test_address_outside_buffers_stops_the_run)
 {
@@ -488,22 +507,12 @@ START_TEST(test_address_outside_buffers_stops_the_run)
       "name: k\nsass: %s\nregisters_per_thread: 32\ngrid: 1\nblock: 32\narguments:\n"
       "  - {name: out, type: buffer, bytes: 128}\n  - {name: in, type: buffer, bytes: 128}\n",
       sass_path);
-  g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
-  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
-  CfgGpu *gpu = NULL;
-  CfgKernel *kernel = NULL;
-  ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
-  SmGpu *sm = sm_new(gpu, kernel);
-  sm_run(sm);
-  ck_assert(sm_error(sm) != NULL);
-  const char *msg = strstr(sm_error(sm)->message, "k.sass:");
+  g_autofree char *error = run_error(kernel_text);
+  const char *msg = strstr(error, "k.sass:");
   ck_assert_msg(msg && strstr(msg, "k.sass:8: global address 0x") &&
                     strstr(msg, " (4 bytes) by lane 0 is outside every buffer (STG.E at 0x0060, "
                                 "block 0, warp 0)"),
-                "%s", sm_error(sm)->message);
-  sm_free(sm);
-  cfg_kernel_free(kernel);
-  cfg_gpu_free(gpu);
+                "%s", error);
 }
 END_TEST
 
@@ -513,7 +522,6 @@ START_TEST(test_constant_outside_the_kernels_constants_stops_the_run)
   static const char *const insns[] = {"LDC R6, c[0x3][0x40]", "EXIT", NULL};
   g_autofree char *sass = numbered(insns);
   g_autofree char *sass_path = test_write_temp("k.sass", sass);
-  g_autofree char *gpu_path = test_write_temp("gpu.yaml", toy_gpu);
   static const char *const launches[] = {"constants: {bytes: 64}\n", ""};
   static const char *const want[] = {
       "k.sass:2: constant c[0x3][0x40] outside the kernel's __constant__ data (64 bytes: the "
@@ -523,17 +531,8 @@ START_TEST(test_constant_outside_the_kernels_constants_stops_the_run)
     g_autofree char *kernel_text =
         g_strdup_printf("name: k\nsass: %s\nregisters_per_thread: 32\ngrid: 1\nblock: 32\n%s",
                         sass_path, launches[i]);
-    g_autofree char *kernel_path = test_write_temp("k.yaml", kernel_text);
-    CfgGpu *gpu = NULL;
-    CfgKernel *kernel = NULL;
-    ck_assert(cfg_load_run(gpu_path, kernel_path, NULL, &gpu, &kernel, NULL));
-    SmGpu *sm = sm_new(gpu, kernel);
-    sm_run(sm);
-    ck_assert(sm_error(sm) != NULL);
-    ck_assert_msg(strstr(sm_error(sm)->message, want[i]), "%s", sm_error(sm)->message);
-    sm_free(sm);
-    cfg_kernel_free(kernel);
-    cfg_gpu_free(gpu);
+    g_autofree char *error = run_error(kernel_text);
+    ck_assert_msg(strstr(error, want[i]), "%s", error);
   }
 }
 END_TEST

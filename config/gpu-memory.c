@@ -1,5 +1,5 @@
-/* A GPU file's memory section (its scalar keys and levels) and its caches: keys, loading,
- * checks and printing.  Not the rest of the GPU file (gpu.c). */
+/* A GPU file's memory section (its scalar keys and levels), its caches and its constant cache:
+ * keys, loading, checks and printing.  Not the rest of the GPU file (gpu.c). */
 #include "gpu-internal.h"
 
 #include <math.h>
@@ -346,4 +346,62 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
       "    hit_level: %s\n    miss_level: %s\n",
       l2->bytes, l2->ways, replacement_names[l2->replacement], index_names[l2->index],
       l2->partitions, l2->far_latency_cycles, l2->hit_level, l2->miss_level);
+}
+
+const CfgField cfg_constant_cache_fields[CFG_N_CONSTANT_CACHE_FIELDS] = {
+    F("bytes", CFG_FIELD_UINT, constant_cache.bytes, 0, 1u << 20, "bytes",
+      "capacity of each SM's constant cache, which LDC reads the constant banks through (0: "
+      "none; LDC then runs as an op of its unit)"),
+    F("line_bytes", CFG_FIELD_UINT, constant_cache.line_bytes, 4, 4096, "bytes",
+      "the lines it holds"),
+    F("ways", CFG_FIELD_UINT, constant_cache.ways, 1, 1024, "ways",
+      "lines per set (least recently used replaced)"),
+    F("hit_latency_cycles", CFG_FIELD_UINT, constant_cache.hit_latency_cycles, 0, 1u << 16,
+      "cycles",
+      "a warp's LDC whose lines are all held: its result this many cycles after it starts"),
+    F("miss_latency_cycles", CFG_FIELD_UINT, constant_cache.miss_latency_cycles, 0, 1u << 20,
+      "cycles", "... and one with a line not held (which it then holds)"),
+    F("address_cycles", CFG_FIELD_UINT, constant_cache.address_cycles, 0, 1u << 16, "cycles",
+      "each distinct address among the warp's lanes beyond the first adds this to the latency"),
+    F("port_cycles", CFG_FIELD_UINT, constant_cache.port_cycles, 0, 1u << 16, "cycles",
+      "a read of several distinct addresses takes the SM's port, shared by its schedulers, "
+      "this long an address, and starts when the addresses before it are taken (a read of "
+      "one address is a broadcast, past the port)"),
+};
+
+gboolean
+cfg_gpu_constant_cache_load(CfgGpu *g, const CfgNode *cc, GError **error)
+{
+  g->constant_cache.line_bytes = 64;
+  g->constant_cache.ways = 4;
+  if (!cfg_load_fields(cc, "constant_cache", cfg_constant_cache_fields, CFG_N_CONSTANT_CACHE_FIELDS,
+                       g, error))
+    return FALSE;
+  if (g->constant_cache.bytes &&
+      g->constant_cache.bytes % (g->constant_cache.line_bytes * g->constant_cache.ways) != 0)
+    return cfg_fail(error, cfg_node_get(cc, "bytes"),
+                    "constant_cache.bytes (%u) must be a whole number of sets: line_bytes x ways "
+                    "(%u)",
+                    g->constant_cache.bytes, g->constant_cache.line_bytes * g->constant_cache.ways);
+  return TRUE;
+}
+
+void
+cfg_gpu_constant_cache_print(const CfgGpu *g, GString *out)
+{
+  if (cfg_gpu_has_constant_cache(g))
+    g_string_append_printf(out,
+                           "constant_cache:\n  bytes: %u\n  line_bytes: %u\n  ways: %u\n"
+                           "  hit_latency_cycles: %u\n  miss_latency_cycles: %u\n"
+                           "  address_cycles: %u\n  port_cycles: %u\n",
+                           g->constant_cache.bytes, g->constant_cache.line_bytes,
+                           g->constant_cache.ways, g->constant_cache.hit_latency_cycles,
+                           g->constant_cache.miss_latency_cycles, g->constant_cache.address_cycles,
+                           g->constant_cache.port_cycles);
+}
+
+gboolean
+cfg_gpu_has_constant_cache(const CfgGpu *g)
+{
+  return g->constant_cache.bytes != 0;
 }

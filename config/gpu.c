@@ -218,27 +218,6 @@ static const CfgField lsu_fields[] = {
       "(0: no limit)"),
 };
 
-static const CfgField constant_cache_fields[] = {
-    F("bytes", CFG_FIELD_UINT, constant_cache.bytes, 0, 1u << 20, "bytes",
-      "capacity of each SM's constant cache, which LDC reads the constant banks through (0: "
-      "none; LDC then runs as an op of its unit)"),
-    F("line_bytes", CFG_FIELD_UINT, constant_cache.line_bytes, 4, 4096, "bytes",
-      "the lines it holds"),
-    F("ways", CFG_FIELD_UINT, constant_cache.ways, 1, 1024, "ways",
-      "lines per set (least recently used replaced)"),
-    F("hit_latency_cycles", CFG_FIELD_UINT, constant_cache.hit_latency_cycles, 0, 1u << 16,
-      "cycles",
-      "a warp's LDC whose lines are all held: its result this many cycles after it starts"),
-    F("miss_latency_cycles", CFG_FIELD_UINT, constant_cache.miss_latency_cycles, 0, 1u << 20,
-      "cycles", "... and one with a line not held (which it then holds)"),
-    F("address_cycles", CFG_FIELD_UINT, constant_cache.address_cycles, 0, 1u << 16, "cycles",
-      "each distinct address among the warp's lanes beyond the first adds this to the latency"),
-    F("port_cycles", CFG_FIELD_UINT, constant_cache.port_cycles, 0, 1u << 16, "cycles",
-      "a read of several distinct addresses takes the SM's port, shared by its schedulers, "
-      "this long an address, and starts when the addresses before it are taken (a read of "
-      "one address is a broadcast, past the port)"),
-};
-
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields), TRUE},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields), TRUE},
@@ -247,7 +226,7 @@ static const CfgFieldTable tables[] = {
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields), TRUE},
     {"sass.branch", cfg_sass_branch_fields, CFG_N_BRANCH_FIELDS, TRUE},
     {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), TRUE},
-    {"constant_cache", constant_cache_fields, G_N_ELEMENTS(constant_cache_fields), TRUE},
+    {"constant_cache", cfg_constant_cache_fields, CFG_N_CONSTANT_CACHE_FIELDS, TRUE},
     {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS, TRUE},
     {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS, FALSE},
     {"caches.l1", cfg_l1_fields, CFG_N_L1_FIELDS, FALSE},
@@ -420,20 +399,8 @@ cfg_gpu_load(const CfgNode *root, GError **error)
   if (!cfg_load_fields(cfg_node_get(root, "lsu"), "lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), g,
                        error))
     return NULL;
-  const CfgNode *cc = cfg_node_get(root, "constant_cache");
-  g->constant_cache.line_bytes = 64;
-  g->constant_cache.ways = 4;
-  if (!cfg_load_fields(cc, "constant_cache", constant_cache_fields,
-                       G_N_ELEMENTS(constant_cache_fields), g, error))
+  if (!cfg_gpu_constant_cache_load(g, cfg_node_get(root, "constant_cache"), error))
     return NULL;
-  if (g->constant_cache.bytes &&
-      g->constant_cache.bytes % (g->constant_cache.line_bytes * g->constant_cache.ways) != 0)
-    return (cfg_fail(error, cfg_node_get(cc, "bytes"),
-                     "constant_cache.bytes (%u) must be a whole number of sets: line_bytes x ways "
-                     "(%u)",
-                     g->constant_cache.bytes,
-                     g->constant_cache.line_bytes * g->constant_cache.ways),
-            NULL);
   const CfgNode *memory = cfg_node_get(root, "memory");
   if (memory == NULL)
     return (cfg_fail(error, root, "the GPU file needs a memory section"), NULL);
@@ -612,23 +579,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
                          g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
                          g->lsu.store_buffer);
-  if (cfg_gpu_has_constant_cache(g))
-    g_string_append_printf(out,
-                           "constant_cache:\n  bytes: %u\n  line_bytes: %u\n  ways: %u\n"
-                           "  hit_latency_cycles: %u\n  miss_latency_cycles: %u\n"
-                           "  address_cycles: %u\n  port_cycles: %u\n",
-                           g->constant_cache.bytes, g->constant_cache.line_bytes,
-                           g->constant_cache.ways, g->constant_cache.hit_latency_cycles,
-                           g->constant_cache.miss_latency_cycles, g->constant_cache.address_cycles,
-                           g->constant_cache.port_cycles);
+  cfg_gpu_constant_cache_print(g, out);
   cfg_gpu_memory_print(g, out);
   cfg_sass_ops_print(g, out);
-}
-
-gboolean
-cfg_gpu_has_constant_cache(const CfgGpu *g)
-{
-  return g->constant_cache.bytes != 0;
 }
 
 gboolean

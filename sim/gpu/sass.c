@@ -9,16 +9,10 @@
  * registers, pairs, predicates and uniform registers get their ready cycles in the
  * scoreboard.  Nothing here interprets a value. */
 #include "machine.h"
+#include "../mem/constants.h"
 
 #include <string.h>
 #include <sys/mman.h>
-
-/* A line the constant cache missed and holds from then on, whose words come at @ready: a read
- * that finds it before then waits for them as the read that missed does. */
-typedef struct {
-  guint64 line, ready;
-} SmConstantFill;
-#define CONSTANT_FILLS 32
 
 struct SmSass {
   ExecMemory *mem;
@@ -39,11 +33,7 @@ struct SmSass {
   GArray *window_ends; /* guint64 pairs: a window's number, the cycle it ends (not yet safe) */
   gint conflict;       /* two SMs' accesses met in windows not yet safe */
   guint8 *constants;   /* c[0x3]: the kernel's __constant__ data (NULL: none) */
-  /* per SM, with a constant cache in the GPU file: the lines it holds, and when it takes its
-   * next address (cycles) */
-  SmCache *ccache;
-  guint64 *cport;
-  SmConstantFill *cfill; /* per SM, CONSTANT_FILLS: lines on their way in */
+  SmConstants *constant_cache; /* with a constant cache in the GPU file: its state (constants.h) */
 };
 
 /* Bytes a shadow word covers: as many shadow bytes as the buffer's, and a false meeting only
@@ -205,20 +195,9 @@ sm_sass_init(SmGpu *sm)
     launch.constants_size = cs->constants.bytes;
   }
   if (cfg_gpu_has_constant_cache(sm->cfg)) {
-    const CfgConstantCache *cc = &sm->cfg->constant_cache;
-    x->ccache = g_new0(SmCache, sm->n_sm);
-    x->cport = g_new0(guint64, sm->n_sm);
-    x->cfill = g_new0(SmConstantFill, (gsize)sm->n_sm * CONSTANT_FILLS);
-    /* the launch leaves bank 0 (the launch's constants and the kernel's parameters) in every
-     * SM's cache: a kernel's first reads of its parameters wait as long as hits (Nsight, the
-     * drain launches' Source page: the ISETP after LDC R6, c[0x0][0x218] 22.6 cycles in
-     * short_scoreboard; h100-control-flow-clock.csv's clock reads around such a read) */
-    for (guint m = 0; m < sm->n_sm; m++) {
-      sm_cache_init(&x->ccache[m], cc->bytes, cc->line_bytes, cc->ways, CFG_REPLACE_LRU,
-                    CFG_INDEX_MODULO, 0);
-      for (gsize off = 0; off < EXEC_CBANK_PARAMS + at; off += cc->line_bytes)
-        sm_cache_access(&x->ccache[m], off / cc->line_bytes, 1, TRUE, FALSE);
-    }
+    x->constant_cache = g_new(SmConstants, 1);
+    sm_constants_init(x->constant_cache, &sm->cfg->constant_cache, sm->n_sm,
+                      EXEC_CBANK_PARAMS + at);
   }
   memcpy(launch.grid, cs->grid, sizeof launch.grid);
   memcpy(launch.block, cs->block, sizeof launch.block);
@@ -251,11 +230,9 @@ sm_sass_clear(SmGpu *sm)
       munmap(x->shadow[b], x->shadow_bytes[b]);
   exec_kernel_free(x->kernel);
   exec_memory_free(x->mem);
-  for (guint m = 0; x->ccache && m < sm->n_sm; m++)
-    sm_cache_clear(&x->ccache[m]);
-  g_free(x->ccache);
-  g_free(x->cport);
-  g_free(x->cfill);
+  if (x->constant_cache)
+    sm_constants_clear(x->constant_cache);
+  g_free(x->constant_cache);
   g_free(x->constants);
   g_free(x->params);
   g_free(x->buffer_level);
@@ -499,54 +476,6 @@ sm_sass_conflicted(const SmGpu *sm)
   return g_atomic_int_get(&sm->sass->conflict) != 0;
 }
 
-/* An LDC of SM @m issued at @t through its constant cache: its result comes a hit's latency
- * later (a miss's when a line was not held, or is still on its way in for another read).  A read
- * of distinct addresses takes the SM's port, one address after another once those before them
- * are taken, and comes a little later for each address beyond the first; a read of one address
- * (every lane the same, as a kernel's parameters) neither waits for the port nor holds it.
- * Returns when the result is there. */
-static guint64
-constant_read(SmGpu *sm, guint m, const ExecStep *step, guint64 t)
-{
-  const CfgConstantCache *cc = &sm->cfg->constant_cache;
-  SmSass *x = sm->sass;
-  SmConstantFill *fills = x->cfill + (gsize)m * CONSTANT_FILLS;
-  guint64 seen[32];
-  guint n = 0;
-  for (guint32 lanes = step->enabled; lanes; lanes &= lanes - 1) {
-    guint64 a = step->addr[__builtin_ctz(lanes)];
-    guint k = 0;
-    while (k < n && seen[k] != a)
-      k++;
-    if (k == n)
-      seen[n++] = a;
-  }
-  guint64 start = t;
-  if (n > 1) {
-    start = MAX(t, x->cport[m]);
-    x->cport[m] = start + (guint64)n * cc->port_cycles;
-  }
-  guint64 done = start + cc->hit_latency_cycles;
-  for (guint k = 0; k < n; k++) {
-    guint64 line = seen[k] / cc->line_bytes;
-    if (sm_cache_access(&x->ccache[m], line, 1, TRUE, FALSE).hit) {
-      for (guint f = 0; f < CONSTANT_FILLS; f++)
-        if (fills[f].line == line && fills[f].ready > start)
-          done = MAX(done, start + cc->miss_latency_cycles);
-      continue;
-    }
-    /* a miss: its line comes from the next level, into the slot of the fill that ended first */
-    guint64 ready = start + cc->miss_latency_cycles;
-    done = MAX(done, ready);
-    guint slot = 0;
-    for (guint f = 1; f < CONSTANT_FILLS; f++)
-      if (fills[f].ready < fills[slot].ready)
-        slot = f;
-    fills[slot] = (SmConstantFill){line, ready};
-  }
-  return done + (guint64)(n - 1) * cc->address_cycles;
-}
-
 void
 sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
@@ -612,8 +541,9 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     }
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);
-  } else if (step.space == EXEC_SPACE_CONST && x->ccache && step.enabled) {
-    base = constant_read(sm, w->sm, &step, t);
+  } else if (step.space == EXEC_SPACE_CONST && x->constant_cache && step.enabled) {
+    /* an LDC through its SM's constant cache (constants.h) */
+    base = sm_constants_read(x->constant_cache, w->sm, step.addr, step.enabled, t);
     latency = no_latency;
   } else if (ii->space == ISA_SPACE_SHARED && step.enabled) {
     passes = sm_sass_bank_passes(sm, &step);

@@ -21,7 +21,8 @@
 //
 // `mempipe EXPERIMENT` times every configuration (3 launches, the last 2 kept); `mempipe
 // EXPERIMENT ncu` launches a chosen subset once each, in the order printed, for Nsight Compute
-// (`mempipe lines ncu1`: the lines subset on one SM alone).
+// (`mempipe lines ncu1`: the lines subset on one SM alone; `mempipe smem ncu2`: its 8- and
+// 16-byte stores between 4 or 16 FFMAs, 1 to 64 warps).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -319,6 +320,7 @@ static size_t fl_n = 32ull << 20;  // 128 MB of floats: more than L2
 static unsigned *d_sink;
 
 static bool g_one_sm;  // `ncu1`: the Nsight subset of lines on one SM alone
+static bool g_wide;    // `ncu2`: the Nsight subset of smem's 8- and 16-byte stores between FFMAs
 
 static void exp_lines(bool ncu) {
   printf("op,layout,lines,sectors,warps_per_sm,sms,iters,cycles_per_insn_med,cycles_per_insn_max,"
@@ -394,8 +396,11 @@ static void exp_smem(bool ncu) {
       for (int alpha : {0, 4, 16})
         for (int ways : {1, 2, 4, 8, 16, 32})
           for (int w : {1, 2, 4, 8, 16, 32, 64}) {
-            if (ncu && (W != 4 || (ways != 1 && ways != 8 && ways != 32) || alpha == 16 ||
+            if (ncu && !g_wide && (W != 4 || (ways != 1 && ways != 8 && ways != 32) || alpha == 16 ||
                         (w != 8 && w != 32 && w != 64)))
+              continue;
+            if (ncu && g_wide && (op != S_ST || W == 4 || ways != 1 || alpha == 0 ||
+                                  (w != 1 && w != 8 && w != 32 && w != 64)))
               continue;
             if (!ncu && W != 4 && alpha != 0 && ways != 1 && ways != 32) continue;
             int blocks, threads;
@@ -602,8 +607,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: mempipe lines|smem|raw|drain|launch [ncu]\n");
     return 2;
   }
-  bool ncu = argc > 2 && (!strcmp(argv[2], "ncu") || !strcmp(argv[2], "ncu1"));
+  bool ncu = argc > 2 &&
+             (!strcmp(argv[2], "ncu") || !strcmp(argv[2], "ncu1") || !strcmp(argv[2], "ncu2"));
   g_one_sm = argc > 2 && !strcmp(argv[2], "ncu1");
+  g_wide = argc > 2 && !strcmp(argv[2], "ncu2");
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaMalloc(&d_rec, sizeof(Rec) * MAXW));
   CK(cudaMalloc(&d_sink, 64));

@@ -12,7 +12,7 @@
   }
 
 #define CFG_N_MEMORY_FIELDS 7u
-#define CFG_N_LEVEL_FIELDS 9u
+#define CFG_N_LEVEL_FIELDS 12u
 #define CFG_N_L1_FIELDS 10u
 #define CFG_N_L2_FIELDS 8u
 #define CFG_N_BRANCH_FIELDS 5u

@@ -67,7 +67,16 @@ const CfgField cfg_level_fields[] = {
      .doc = "service time: deterministic or exponential (same mean)"},
     {.key = "latency_histogram",
      .type = CFG_FIELD_LIST,
-     .doc = "[cycles, weight] pairs: each transaction's unloaded latency drawn from them"},
+     .doc = "[cycles, weight] pairs: each warp-access's unloaded latency drawn from them"},
+    FL("latency_block_bytes", CFG_FIELD_UINT, latency_block_bytes, 0, 1u << 30, "bytes",
+       "accesses to one block of this many bytes while an earlier one is in flight take its "
+       "drawn latency (0: each warp-access draws its own); needs latency_histogram"),
+    FL("latency_region_bytes", CFG_FIELD_UINT, latency_region_bytes, 0, 1u << 30, "bytes",
+       "... and accesses to one region of this many bytes draw theirs from the same mode as "
+       "an earlier one in flight (below latency_split_cycles, or the rest)"),
+    FL("latency_split_cycles", CFG_FIELD_UINT, latency_split_cycles, 0, 1u << 24, "cycles",
+       "where latency_histogram's bins divide into its two modes (a bin's cycles as written, "
+       "below it: the fast mode)"),
 };
 
 /* latency_histogram: [[cycles, weight], ...]; latency_cycles becomes its mean unless given. */
@@ -97,6 +106,58 @@ load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_laten
   lv->n_latencies = list->items->len;
   if (!have_latency)
     lv->latency_cycles = (guint)(sum / total + 0.5);
+  return TRUE;
+}
+
+/* latency_block_bytes, latency_region_bytes and latency_split_cycles of level @lv (memory
+ * section @map) make sense together */
+static gboolean
+check_shared_latencies(const CfgGpu *g, const CfgMemLevel *lv, const CfgNode *map, GError **error)
+{
+  const CfgNode *level = cfg_node_get(map, lv->name);
+  const char *keys[] = {"latency_block_bytes", "latency_region_bytes"};
+  guint bytes[] = {lv->latency_block_bytes, lv->latency_region_bytes};
+  for (guint k = 0; k < 2; k++) {
+    const CfgNode *at = cfg_node_get(level, keys[k]);
+    if (!bytes[k])
+      continue;
+    if ((bytes[k] & (bytes[k] - 1)) || bytes[k] < g->memory.line_bytes)
+      return cfg_fail(error, at,
+                      "memory.%s.%s (%u) must be a power of two, at least line_bytes (%u)",
+                      lv->name, keys[k], bytes[k], g->memory.line_bytes);
+    if (!lv->n_latencies)
+      return cfg_fail(error, at, "memory.%s.%s shares drawn latencies: it needs latency_histogram",
+                      lv->name, keys[k]);
+  }
+  const CfgNode *split = cfg_node_get(level, "latency_split_cycles");
+  if (lv->latency_region_bytes && lv->latency_block_bytes > lv->latency_region_bytes)
+    return cfg_fail(
+        error, cfg_node_get(level, "latency_block_bytes"),
+        "memory.%s.latency_block_bytes (%u) is larger than its latency_region_bytes (%u)", lv->name,
+        lv->latency_block_bytes, lv->latency_region_bytes);
+  if (lv->latency_region_bytes && !split)
+    return cfg_fail(error, cfg_node_get(level, "latency_region_bytes"),
+                    "memory.%s.latency_region_bytes shares a mode: it needs latency_split_cycles",
+                    lv->name);
+  /* (a region of 0 given beside it turns the sharing off: --set ...latency_region_bytes=0) */
+  if (split && !cfg_node_get(level, "latency_region_bytes"))
+    return cfg_fail(error, split,
+                    "memory.%s.latency_split_cycles divides the modes of "
+                    "latency_region_bytes, which is not given",
+                    lv->name);
+  if (!lv->latency_region_bytes)
+    return TRUE;
+  if (split) {
+    gboolean below = FALSE, above = FALSE;
+    for (guint b = 0; b < lv->n_latencies; b++)
+      if (lv->latency_weight[b] > 0)
+        *(lv->latency_bin[b] < lv->latency_split_cycles ? &below : &above) = TRUE;
+    if (!below || !above)
+      return cfg_fail(error, split,
+                      "memory.%s.latency_split_cycles (%u) leaves no weight of latency_histogram "
+                      "on one side",
+                      lv->name, lv->latency_split_cycles);
+  }
   return TRUE;
 }
 
@@ -215,9 +276,12 @@ cfg_gpu_memory_load(CfgGpu *g, const CfgNode *map, GError **error)
     return cfg_fail(error, at, "line_bytes and sector_bytes must be powers of two");
   if (sector > line)
     return cfg_fail(error, at, "sector_bytes (%u) must not exceed line_bytes (%u)", sector, line);
-  for (guint i = 0; i < g->memory.n_levels; i++)
+  for (guint i = 0; i < g->memory.n_levels; i++) {
     if (g->memory.levels[i].min_access_bytes == 0)
       g->memory.levels[i].min_access_bytes = sector;
+    if (!check_shared_latencies(g, &g->memory.levels[i], map, error))
+      return FALSE;
+  }
   if (g->memory.n_levels == 0)
     return cfg_fail(error, map,
                     "memory needs at least one level (e.g. dram: {latency_cycles: "
@@ -325,6 +389,11 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
                                lv->latency_weight[b]);
       g_string_append(out, "]\n");
     }
+    if (lv->latency_block_bytes)
+      g_string_append_printf(out, "    latency_block_bytes: %u\n", lv->latency_block_bytes);
+    if (lv->latency_region_bytes)
+      g_string_append_printf(out, "    latency_region_bytes: %u\n    latency_split_cycles: %u\n",
+                             lv->latency_region_bytes, lv->latency_split_cycles);
   }
   const CfgCache *l1 = &g->caches.l1, *l2 = &g->caches.l2;
   g_string_append_printf(

@@ -164,6 +164,12 @@ static const CfgField smem_fields[] = {
        "kernels over SASS, with lsu.store_read_cycles or store_buffer: a shared-memory store's "
        "registers are free to be written again after its last bank pass (last_pass) or once its "
        "first pass starts (first_pass: its data read as it leaves the queue)"),
+    F("store_read_cycles", CFG_FIELD_UINT, smem.store_read_cycles, 0, 1024, "cycles",
+      "with first_pass: a store's first data register is read this long after its first pass "
+      "starts"),
+    F("store_register_cycles", CFG_FIELD_UINT, smem.store_register_cycles, 0, 1024, "cycles",
+      "... and each further 4-byte register (32 lanes' word; STS.64 has 2, STS.128 4) this "
+      "long after the one before; the registers are free to be written again after the last"),
     FE("queue_counts", smem.queue_counts, queue_count_names,
        "what fills the queue: passes (an access of d passes counts d times, by the banks' time "
        "it waits for) or accesses (each one once, however many passes)"),
@@ -562,6 +568,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
       g->smem.queue_depth, queue_count_names[g->smem.queue_counts],
       g->smem.half_warps ? "true" : "false", g->smem.warp_passes_apart ? "true" : "false",
       store_read_at_names[g->smem.store_read_at]);
+  if (g->smem.store_read_cycles || g->smem.store_register_cycles)
+    g_string_append_printf(out, "  store_read_cycles: %u\n  store_register_cycles: %u\n",
+                           g->smem.store_read_cycles, g->smem.store_register_cycles);
   g_string_append_printf(out, "  banks: %u\n  bank_width_bytes: %u\n  async_copy: %s\n",
                          g->smem.banks, g->smem.bank_width_bytes,
                          g->smem.async_copy ? "true" : "false");

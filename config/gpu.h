@@ -88,6 +88,10 @@ typedef struct {
   guint n_latencies;
   guint latency_bin[CFG_MAX_LATENCY_BINS];
   double latency_weight[CFG_MAX_LATENCY_BINS];
+  /* drawn latencies shared while one is in flight (0: none): by lines of one block of
+   * latency_block_bytes (the whole latency), and by blocks of one region of
+   * latency_region_bytes (its mode: the bins below latency_split_cycles, or the rest) */
+  guint latency_block_bytes, latency_region_bytes, latency_split_cycles;
 } CfgMemLevel;
 
 /* what a branch costs a warp beyond its issue */
@@ -140,16 +144,18 @@ typedef struct {
   struct {
     guint latency_cycles;
     guint latency_to[ISA_UNIT_COUNT];
-    double cycles_per_access;   /* one warp-access per this many cycles, per SM */
-    guint issue_cycles;         /* issue cost of LDS/STS */
-    guint queue_depth;          /* accesses waiting for the banks before mio_throttle */
-    int queue_counts;           /* CfgQueueCounts: what queue_depth counts */
-    gboolean half_warps;        /* wide accesses by half-warps, each one pass where it fits */
-    gboolean warp_passes_apart; /* a warp's next access starts pass_latency after its last pass */
-    int store_read_at;          /* CfgStoreReadAt: when a store's registers are free again */
-    guint pass_latency_cycles;  /* each pass beyond the first delays the result this much; 0: as
-                                   cycles_per_access */
-    guint banks;                /* a pass serves one bank_width_bytes word from each bank */
+    double cycles_per_access;    /* one warp-access per this many cycles, per SM */
+    guint issue_cycles;          /* issue cost of LDS/STS */
+    guint queue_depth;           /* accesses waiting for the banks before mio_throttle */
+    int queue_counts;            /* CfgQueueCounts: what queue_depth counts */
+    gboolean half_warps;         /* wide accesses by half-warps, each one pass where it fits */
+    gboolean warp_passes_apart;  /* a warp's next access starts pass_latency after its last pass */
+    int store_read_at;           /* CfgStoreReadAt: when a store's registers are free again */
+    guint store_read_cycles;     /* first_pass: the first data register read after that pass */
+    guint store_register_cycles; /* ... each 4-byte register after it this much later */
+    guint pass_latency_cycles;   /* each pass beyond the first delays the result this much; 0: as
+                                    cycles_per_access */
+    guint banks;                 /* a pass serves one bank_width_bytes word from each bank */
     guint bank_width_bytes;
     gboolean async_copy; /* LDGSTS, LDGDEPBAR, DEPBAR exist */
   } smem;

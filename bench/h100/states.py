@@ -9,6 +9,7 @@ each and the total-variation distance between the two distributions, and the cou
 
     states.py BUILD/smsim lines|lines1|smem [ITERS]   (from the source tree; lines: about a minute a
                                                launch on 2 cores, smem: a second)
+    states.py BUILD/smsim sts                  mempipe.cu's 8- and 16-byte stores (tests/data/h100-mempipe-sts-states.csv)
     states.py BUILD/smsim mioq                 bench/h100/mioq.cu's launches (tests/data/h100-mioq-states.csv)
     states.py BUILD/smsim loop                 bench/h100/loop.cu's launches (tests/data/h100-loop-states.csv)
     states.py BUILD/smsim raw                  mempipe.cu's raw launches (tests/data/h100-mempipe-raw-states.csv)
@@ -37,6 +38,9 @@ EXPERIMENTS = {
                ["op", "layout", "lines", "warps_per_sm", "sms"], ["sm_count=132"]),
     "smem": ("isa/kernels/h100/mempipe-smem.yaml",
              ["op", "width", "ways", "alpha", "warps_per_sm"], []),
+    # mempipe smem ncu2: its 8- and 16-byte stores between 4 or 16 FFMAs, 1 to 64 warps
+    "sts": ("isa/kernels/h100/mempipe-smem.yaml",
+            ["op", "width", "ways", "alpha", "warps_per_sm"], []),
     # bench/h100/mioq.cu: independent shared-memory loads in flight (every SM alike: one)
     "mioq": ("isa/kernels/h100/mioq-sass.yaml",
              ["k", "width", "pattern", "warps_per_sm"], []),
@@ -54,7 +58,8 @@ EXPERIMENTS = {
     # bench/h100/ldc.cu: chains of constant reads (LDC) in a loop (one SM)
     "ldc": ("isa/kernels/h100/ldc.yaml", ["mode", "lines", "stride", "apart", "warps"], []),
 }
-STATES_FILES = {"mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
+STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv",
+                "mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
                 "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv"}
 SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]

@@ -24,18 +24,30 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
   if (st == SM_STATE_ELIGIBLE) {
     wake = t + 1; /* looked at again next cycle */
   } else {
-    sm_set_state(sm, w, (SmState)st, t + 1);
+    guint64 from = 0, until = 0;
     if (G_UNLIKELY(w->fetch_after)) {
       /* a taken branch's wait past its stall count (sass.c); never set on a warp that can issue
-       * the next cycle */
-      guint64 from = t + w->fetch_after, fetch = from + sm->cfg->sass.branch_resolving_cycles;
-      if (st == SM_STATE_WAIT && from < wake) {
-        if (fetch > from)
-          sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
-        if (fetch < wake)
-          sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
-      }
+       * the next cycle: its stall count (wait), branch_resolving, no_instruction until the
+       * target is there, then what the target waits for (its operands: a scoreboard) */
+      from = t + w->fetch_after;
+      until = MIN(t + w->fetch_until, wake);
       w->fetch_after = 0;
+      if ((st != SM_STATE_WAIT && st != SM_STATE_SHORT_SCOREBOARD &&
+           st != SM_STATE_LONG_SCOREBOARD) ||
+          from >= until)
+        from = until = 0;
+    }
+    if (G_LIKELY(!until)) {
+      sm_set_state(sm, w, (SmState)st, t + 1);
+    } else {
+      guint64 fetch = from + sm->cfg->sass.branch_resolving_cycles;
+      sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
+      if (fetch > from)
+        sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
+      if (fetch < until)
+        sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
+      if (until < wake)
+        sm_set_state(sm, w, (SmState)st, until);
     }
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;

@@ -551,10 +551,14 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     base = sm_issue_shared(sm, w, st, ii, now_ticks, passes, &first);
     /* a store's registers are not to be overwritten until its data is read: by its last pass,
      * or as its first starts (short_scoreboard: bench/h100/mempipe.cu's smem stores) */
-    if (ii->is_store && w->sb.held)
-      sm_scoreboard_hold(&w->sb, deps,
-                         sm->cfg->smem.store_read_at == CFG_STORE_READ_FIRST_PASS ? first : base,
-                         SM_STATE_SHORT_SCOREBOARD);
+    if (ii->is_store && w->sb.held) {
+      const CfgGpu *g = sm->cfg;
+      guint64 read = g->smem.store_read_at == CFG_STORE_READ_FIRST_PASS
+                         ? first + g->smem.store_read_cycles +
+                               (MAX(step.bytes, 4u) / 4 - 1) * g->smem.store_register_cycles
+                         : base;
+      sm_scoreboard_hold(&w->sb, deps, read, SM_STATE_SHORT_SCOREBOARD);
+    }
   } else if (ii->special == SM_SPECIAL_LDGDEPBAR) {
     sm_warp_close_copy_group(w);
   }
@@ -606,10 +610,13 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   if (hold > w->deps_at) {
     w->deps_at = hold;
     w->dep_state = SM_STATE_WAIT;
-    /* what a taken branch holds beyond its stall count the warp spends without an instruction
-     * (Nsight's branch_resolving and no_instruction: the target is fetched) */
-    guint64 split = t + MAX(ii->stall, 1u);
-    if (taken && hold > split)
-      w->fetch_after = (guint8)MIN(split - t, 255u);
+  }
+  /* what a taken branch holds beyond its stall count the warp spends without an instruction
+   * (Nsight's branch_resolving and no_instruction: the target is fetched), and only then waits
+   * for the target's operands */
+  guint64 split = t + MAX(ii->stall, 1u);
+  if (taken && hold > split) {
+    w->fetch_after = (guint8)MIN(split - t, 255u);
+    w->fetch_until = (guint8)MIN(hold - t, 255u);
   }
 }

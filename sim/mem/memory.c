@@ -73,6 +73,41 @@ caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
   mem->miss_level = (guint)l2->miss_level_index;
 }
 
+/* log2 of a power of two */
+static guint
+log2_of(guint64 x)
+{
+  guint k = 0;
+  while (x > 1) {
+    x >>= 1;
+    k++;
+  }
+  return k;
+}
+
+static void
+shared_latencies_init(SmMemLevel *lv, const CfgMemLevel *cfg, guint line_bytes)
+{
+  if (!cfg->n_latencies)
+    return;
+  if (cfg->latency_block_bytes) {
+    lv->blocks = g_new0(SmLatencySlot, SM_LATENCY_SLOTS);
+    lv->block_shift = log2_of(cfg->latency_block_bytes / line_bytes);
+  }
+  if (cfg->latency_region_bytes) {
+    lv->regions = g_new0(SmLatencySlot, SM_LATENCY_SLOTS);
+    lv->region_shift = log2_of(cfg->latency_region_bytes / line_bytes);
+    lv->split = cfg->latency_split_cycles;
+    double below = 0, total = 0;
+    for (guint b = 0; b < cfg->n_latencies; b++) {
+      total += cfg->latency_weight[b];
+      if (cfg->latency_bin[b] < cfg->latency_split_cycles)
+        below += cfg->latency_weight[b];
+    }
+    lv->split_cum = (guint64)(below / total * 4294967296.0);
+  }
+}
+
 void
 sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, gboolean caches,
                guint64 l1_bytes)
@@ -140,6 +175,7 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
     }
     guint ch = lv->channels;
     lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
+    shared_latencies_init(lv, cfg, gpu->memory.line_bytes);
   }
   if (caches)
     caches_init(mem, gpu, n_sm, l1_bytes);
@@ -166,6 +202,8 @@ sm_memory_clear(SmMemory *mem)
     g_clear_pointer(&mem->levels[i].latency_bin, g_free);
     g_clear_pointer(&mem->levels[i].latency_cum, g_free);
     g_clear_pointer(&mem->levels[i].latency_guide, g_free);
+    g_clear_pointer(&mem->levels[i].blocks, g_free);
+    g_clear_pointer(&mem->levels[i].regions, g_free);
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
   g_clear_pointer(&mem->sm_stores, g_free);
@@ -189,19 +227,76 @@ service_ticks(SmMemLevel *lv, guint bytes)
   return (guint64)(-mean * log(u) + 0.5);
 }
 
+/* The histogram's bin at @u in [0, 2^32) of its cumulative weights. */
+static inline guint
+bin_at(const SmMemLevel *lv, guint64 u)
+{
+  /* the first bin whose cumulative weight exceeds u */
+  guint lo = lv->latency_guide[u >> (32 - SM_LATENCY_GUIDE_BITS)];
+  while (lv->latency_cum[lo] <= u)
+    lo++;
+  return lo;
+}
+
+static inline guint64
+bin_latency(const SmMemLevel *lv, guint b)
+{
+  gint64 drawn = (gint64)lv->latency_bin[b] + lv->latency_shift;
+  return (guint64)MAX(drawn, 1);
+}
+
 /* A transaction's unloaded latency: fixed, or drawn from the level's histogram. */
 static inline guint64
 draw_latency(SmMemLevel *lv)
 {
   if (lv->n_latencies == 0)
     return lv->latency;
-  guint64 u = sm_rng_next(&lv->rng) >> 32;
-  /* the first bin whose cumulative weight exceeds u */
-  guint lo = lv->latency_guide[u >> (32 - SM_LATENCY_GUIDE_BITS)];
-  while (lv->latency_cum[lo] <= u)
-    lo++;
-  gint64 drawn = (gint64)lv->latency_bin[lo] + lv->latency_shift;
-  return (guint64)MAX(drawn, 1);
+  return bin_latency(lv, bin_at(lv, sm_rng_next(&lv->rng) >> 32));
+}
+
+/* the slot of @table where @tag lives */
+static inline SmLatencySlot *
+latency_slot(SmLatencySlot *table, guint64 tag)
+{
+  return &table[sm_hash64(tag) & (SM_LATENCY_SLOTS - 1)];
+}
+
+/* The unloaded latency of a warp-access at cycle @now whose first line is @line: a block's
+ * while an access of it is in flight, else drawn, from its region's mode while an access of
+ * that is in flight (the same draw as draw_latency() where nothing is shared). */
+static guint64
+access_latency(SmMemLevel *lv, guint64 now, guint64 line)
+{
+  if (!lv->blocks && !lv->regions)
+    return draw_latency(lv);
+  SmLatencySlot *b = NULL, *r = NULL;
+  guint64 btag = 0, rtag = 0, latency;
+  if (lv->blocks) {
+    btag = (line >> lv->block_shift) + 1;
+    b = latency_slot(lv->blocks, btag);
+  }
+  if (lv->regions) {
+    rtag = (line >> lv->region_shift) + 1;
+    r = latency_slot(lv->regions, rtag);
+  }
+  gboolean in_region = r && r->tag == rtag && now < r->until;
+  if (b && b->tag == btag && now < b->until) {
+    latency = b->value;
+  } else {
+    guint64 u = sm_rng_next(&lv->rng) >> 32;
+    if (in_region) /* u scaled into the region's mode */
+      u = r->value ? lv->split_cum + (((((guint64)1 << 32) - lv->split_cum) * u) >> 32)
+                   : (lv->split_cum * u) >> 32;
+    guint bin = bin_at(lv, MIN(u, ((guint64)1 << 32) - 1));
+    latency = bin_latency(lv, bin);
+    /* what it drew holds while it is in flight (later accesses do not prolong it) */
+    if (b)
+      *b = (SmLatencySlot){.tag = btag, .until = now + latency, .value = latency};
+    if (r && !in_region)
+      *r = (SmLatencySlot){
+          .tag = rtag, .until = now + latency, .value = lv->latency_bin[bin] >= lv->split};
+  }
+  return latency;
 }
 
 /* the channel @line hashes to */
@@ -246,7 +341,7 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
                        const guint64 *lines, const guint *bytes, gboolean write)
 {
   SmMemLevel *lv = &mem->levels[level];
-  guint64 last = now, latency = draw_latency(lv), total = 0;
+  guint64 last = now, latency = n ? access_latency(lv, now, lines[0]) : 0, total = 0;
   for (guint i = 0; i < n; i++) {
     guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], write, latency);
     last = MAX(last, done);
@@ -266,7 +361,7 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   SmMemLevel *lv = &mem->levels[level];
   guint64 last = now;
   /* one unloaded latency for the whole warp-access: its lines travel together */
-  guint64 latency = draw_latency(lv);
+  guint64 latency = random_lines ? draw_latency(lv) : access_latency(lv, now, line_base);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
     guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, write, latency);
@@ -419,7 +514,7 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
     }
     SmMemLevel *lv = &mem->levels[level];
     if (latency[level] == 0) /* one draw per level for the whole warp-access */
-      latency[level] = draw_latency(lv);
+      latency[level] = access_latency(lv, now, lines[i]);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
     guint cost = write ? write_cost(mem, lv, want, partial ? partial[i] : 0) : bytes;
     guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost, write,

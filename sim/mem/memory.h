@@ -31,6 +31,16 @@
  * spans 128 with line crossings: kernels over SASS). */
 #define SM_MEMORY_MAX_LINES 128u
 
+/* A block's drawn latency, or a region's mode, while an access of it is in flight. */
+typedef struct {
+  guint64 tag;   /* the block's or region's index + 1; 0: empty */
+  guint64 until; /* the cycle the access that drew it is back */
+  guint64 value; /* a block's latency; a region's mode (1: slow) */
+} SmLatencySlot;
+
+/* slots of each table, direct mapped by a hash of the tag */
+#define SM_LATENCY_SLOTS 4096u
+
 typedef struct {
   guint64 *channel_free; /* ticks when each channel finishes its queue */
   guint channels;
@@ -45,6 +55,13 @@ typedef struct {
   guint64 *latency_cum;   /* cumulative weights scaled to 2^32 */
   guint16 *latency_guide; /* per 1/2^SM_LATENCY_GUIDE_BITS of [0, 2^32): the first bin to try */
   guint channel_mask;     /* channels - 1 when a power of two (hash % channels by a mask) */
+  /* latencies shared while in flight (NULL: none): lines of a block (line >> block_shift) take
+   * its latency, blocks of a region (line >> region_shift) its mode, the histogram's bins below
+   * split (its weights up to them: split_cum) or the rest */
+  SmLatencySlot *blocks, *regions;
+  guint block_shift, region_shift;
+  guint split;
+  guint64 split_cum;
   /* stores (write_costs): a line's channel time in bytes, its request and each sector's */
   gboolean write_costs;
   guint write_request, write_sector, partial_sector;

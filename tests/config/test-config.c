@@ -105,6 +105,33 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "gpu.yaml:2:49: latency_histogram: the weights add up to 0");
   assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: 100}\n",
                    "gpu.yaml:2:49: latency_histogram must be a list");
+  /* latencies shared while in flight: sizes, a histogram to share, a split with weight on
+   * both sides */
+#define HIST "memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: [[100, 1], [300, 1]], "
+  assert_gpu_error(HIST "latency_block_bytes: 384}\n",
+                   "gpu.yaml:2:92: memory.dram.latency_block_bytes (384) must be a power of two, "
+                   "at least line_bytes (128)");
+  assert_gpu_error(HIST "latency_region_bytes: 64, latency_split_cycles: 200}\n",
+                   "gpu.yaml:2:93: memory.dram.latency_region_bytes (64) must be a power of two, "
+                   "at least line_bytes (128)");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_cycles: 400, "
+                   "latency_block_bytes: 256}\n",
+                   "gpu.yaml:2:72: memory.dram.latency_block_bytes shares drawn latencies: it "
+                   "needs latency_histogram");
+  assert_gpu_error(HIST "latency_block_bytes: 1024, latency_region_bytes: 512, "
+                        "latency_split_cycles: 200}\n",
+                   "gpu.yaml:2:92: memory.dram.latency_block_bytes (1024) is larger than its "
+                   "latency_region_bytes (512)");
+  assert_gpu_error(HIST "latency_region_bytes: 4096}\n",
+                   "gpu.yaml:2:93: memory.dram.latency_region_bytes shares a mode: it needs "
+                   "latency_split_cycles");
+  assert_gpu_error(HIST "latency_split_cycles: 200}\n",
+                   "gpu.yaml:2:93: memory.dram.latency_split_cycles divides the modes of "
+                   "latency_region_bytes, which is not given");
+  assert_gpu_error(HIST "latency_region_bytes: 4096, latency_split_cycles: 400}\n",
+                   "gpu.yaml:2:121: memory.dram.latency_split_cycles (400) leaves no weight of "
+                   "latency_histogram on one side");
+#undef HIST
   assert_gpu_error("schedulers: [1, 2]\n" MEM,
                    "gpu.yaml:1:13: expected a whole number, got a list");
   assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");
@@ -282,7 +309,8 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
       {"memory.dram.latncy=3", "--set memory.dram.latncy: unknown key 'latncy' in memory.dram "
                                "(known keys: latency_cycles, bytes_per_cycle, channels, "
                                "min_access_bytes, write_request_bytes, write_sector_bytes, "
-                               "partial_sector_bytes, service, latency_histogram)"},
+                               "partial_sector_bytes, service, latency_histogram, "
+                               "latency_block_bytes, latency_region_bytes, latency_split_cycles)"},
       {"schedulers=x", "--set schedulers: expected a whole number, got 'x'"},
       {"alpha", "--set alpha: expected KEY=VALUE"},
       {"alpha=", "--set alpha: empty value"},

@@ -371,6 +371,69 @@ START_TEST(test_rolling_prefetch_needs_async_copies)
 }
 END_TEST
 
+/* One warp-access of one line at cycle @now: its unloaded latency (no bandwidth limit). */
+static guint64
+one_line(SmMemory *mem, guint64 now, guint64 line)
+{
+  guint bytes = 128;
+  return sm_memory_access_lines(mem, 0, 0, now, 1, &line, &bytes, FALSE) - now;
+}
+
+/* Drawn latencies shared while in flight: a histogram of two modes, 100 or 150 cycles (fast)
+ * and 300 or 350 (slow), blocks of 2 lines, regions of 8.  In each of 400 trials, at cycle t
+ * (a fresh region each): line 0 draws L; line 1 (its block) at t + 10 takes L exactly; line 2
+ * (its region, another block) draws from L's mode; line 8 (another region) from either; line
+ * 0 again, once L has run out, draws afresh. */
+START_TEST(test_drawn_latencies_shared_while_in_flight)
+{
+  g_autofree char *path = test_write_temp(
+      "g.yaml", "schedulers: 1\nmemory:\n  dram: {bytes_per_cycle: inf, latency_histogram: "
+                "[[100, 1], [150, 1], [300, 1], [350, 1]], latency_block_bytes: 256, "
+                "latency_region_bytes: 1024, latency_split_cycles: 200}\n");
+  g_autoptr(GError) error = NULL;
+  CfgGpu *gpu = cfg_gpu_load_file(path, &error);
+  ck_assert_ptr_nonnull(gpu);
+  for (gint shared = 1; shared >= 0; shared--) {
+    if (!shared) /* the same draws with nothing shared */
+      gpu->memory.levels[0].latency_block_bytes = gpu->memory.levels[0].latency_region_bytes = 0;
+    SmEngine engine;
+    sm_engine_init(&engine, 64);
+    SmMemory mem;
+    sm_memory_init(&mem, gpu, 1, &engine, FALSE, 0);
+    guint same_block = 0, same_mode = 0, other_mode = 0, again = 0, trials = 400;
+    for (guint i = 0; i < trials; i++) {
+      guint64 t = 10000 * (guint64)i, first = 64 * (guint64)i;
+      guint64 l = one_line(&mem, t, first);
+      gboolean slow = l >= 300;
+      same_block += one_line(&mem, t + 10, first + 1) == l;
+      same_mode += (one_line(&mem, t + 10, first + 2) >= 300) == slow;
+      other_mode += (one_line(&mem, t + 10, first + 8) >= 300) == slow;
+      again += (one_line(&mem, t + 400, first) >= 300) == slow;
+      while (sm_engine_pop(&engine, &(SmEvent){0}))
+        ;
+    }
+    printf("shared %d: same block %u, same mode %u, other region %u, afresh %u of %u\n", shared,
+           same_block, same_mode, other_mode, again, trials);
+    if (shared) {
+      ck_assert_uint_eq(same_block, trials);
+      ck_assert_uint_eq(same_mode, trials);
+    } else { /* a quarter of the draws are L's, half its mode */
+      ck_assert_uint_gt(same_block, trials / 8);
+      ck_assert_uint_lt(same_block, trials * 3 / 8);
+      ck_assert_uint_gt(same_mode, trials * 3 / 8);
+      ck_assert_uint_lt(same_mode, trials * 5 / 8);
+    }
+    ck_assert_uint_gt(other_mode, trials * 3 / 8);
+    ck_assert_uint_lt(other_mode, trials * 5 / 8);
+    ck_assert_uint_gt(again, trials * 3 / 8);
+    ck_assert_uint_lt(again, trials * 5 / 8);
+    sm_memory_clear(&mem);
+    sm_engine_clear(&engine);
+  }
+  cfg_gpu_free(gpu);
+}
+END_TEST
+
 static Suite *
 memops_suite(void)
 {
@@ -387,6 +450,7 @@ memops_suite(void)
   tcase_add_test(tc, test_rolling_prefetch_needs_async_copies);
   tcase_add_test(tc, test_schedulers_take_turns_at_the_shared_pipe);
   tcase_add_test(tc, test_a_queue_of_accesses);
+  tcase_add_test(tc, test_drawn_latencies_shared_while_in_flight);
   suite_add_tcase(s, tc);
   return s;
 }

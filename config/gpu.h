@@ -176,6 +176,11 @@ typedef struct {
     /* of a taken branch's wait past its stall count, the first cycles are branch_resolving, the
      * rest no_instruction */
     guint branch_resolving_cycles;
+    /* a warp's first instruction is fetched this long after its start (no_instruction) */
+    guint launch_fetch_cycles;
+    /* an EXIT's wait past its stall count (branch_resolving), before the lanes it leaves go on
+     * or the warp leaves its slot */
+    guint exit_cycles;
     /* what branches cost kernels over SASS: the branch section's, but for the keys sass.branch
      * gives (with stall counts, the compiler's waits already hold part of them) */
     CfgBranch branch;

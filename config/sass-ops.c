@@ -32,6 +32,21 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
        .max = 255,
        .doc = "of a taken branch's wait past its stall count, the first cycles are Nsight's "
               "branch_resolving, the rest no_instruction"},
+      {.key = "launch_fetch_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.launch_fetch_cycles),
+       .min = 0,
+       .max = 255,
+       .doc = "a warp's first instruction issues no sooner than this after the warp starts "
+              "(no_instruction: it is fetched)"},
+      {.key = "exit_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.exit_cycles),
+       .min = 0,
+       .max = 255,
+       .doc = "an EXIT's wait past its stall count (branch_resolving): before the next "
+              "instruction of the lanes it leaves, or before the warp that exits leaves its "
+              "slot (then drain, for its accesses in flight)"},
       {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
       {.key = "branch",
        .type = CFG_FIELD_SECTION,
@@ -106,6 +121,10 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
   if (g->sass.branch_resolving_cycles)
     g_string_append_printf(body, "  branch_resolving_cycles: %u\n",
                            g->sass.branch_resolving_cycles);
+  if (g->sass.launch_fetch_cycles)
+    g_string_append_printf(body, "  launch_fetch_cycles: %u\n", g->sass.launch_fetch_cycles);
+  if (g->sass.exit_cycles)
+    g_string_append_printf(body, "  exit_cycles: %u\n", g->sass.exit_cycles);
   const CfgBranch *b = &g->sass.branch, *a = &g->branch;
   if (memcmp(b, a, sizeof *b) != 0) {
     /* only the keys that differ, so the file reads back the same */

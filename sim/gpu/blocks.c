@@ -85,6 +85,12 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
       continue;
     }
     sm_warp_prepare(sm, w);
+    if (sm->sass && sm->cfg->sass.launch_fetch_cycles &&
+        tw + sm->cfg->sass.launch_fetch_cycles > w->deps_at) {
+      /* its first instruction is fetched (sass.launch_fetch_cycles) */
+      w->deps_at = tw + sm->cfg->sass.launch_fetch_cycles;
+      w->dep_state = SM_STATE_NO_INSTRUCTION;
+    }
     blk->live++;
     sm_wake_warp(sm, w, tw);
     /* resident from its start on: no instruction until its scheduler first looks at it (its

@@ -12,7 +12,17 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
 {
   sm_set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
-    sm_set_state(sm, w, SM_STATE_DRAIN, t + 1); /* until its accesses are done: sm_warp_drained() */
+    guint64 drain = t + 1;
+    if (G_UNLIKELY(w->fetch_after)) { /* its EXIT's stall count (wait), then branch_resolving */
+      guint64 from = t + w->fetch_after;
+      drain = t + w->fetch_at;
+      sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
+      if (drain > from)
+        sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
+      w->finish = MAX(w->finish, drain);
+      w->fetch_after = 0;
+    }
+    sm_set_state(sm, w, SM_STATE_DRAIN, drain); /* until its accesses are done: sm_warp_drained() */
     if (G_UNLIKELY(sm->clock))
       sm_clock_done(sm->clock, (guint)(w - sm->warps));
     sm->n_done++;
@@ -31,7 +41,7 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
        * target is there, then what the target waits for (its operands: a scoreboard) */
       from = t + w->fetch_after;
       until = MIN(t + w->fetch_until, wake);
-      w->fetch_after = 0;
+      w->fetch_after = 0; /* (fetch_at read below) */
       if ((st != SM_STATE_WAIT && st != SM_STATE_SHORT_SCOREBOARD &&
            st != SM_STATE_LONG_SCOREBOARD) ||
           from >= until)
@@ -40,7 +50,7 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
     if (G_LIKELY(!until)) {
       sm_set_state(sm, w, (SmState)st, t + 1);
     } else {
-      guint64 fetch = from + sm->cfg->sass.branch_resolving_cycles;
+      guint64 fetch = t + w->fetch_at;
       sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
       if (fetch > from)
         sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);

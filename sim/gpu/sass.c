@@ -592,8 +592,17 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     sm_blocks_arrive(sm, w, t);
     return;
   }
-  if (w->done)
+  /* an EXIT waits past its stall count (branch_resolving) before its lanes left go on, or
+   * before the warp leaves its slot */
+  guint64 split = t + MAX(ii->stall, 1u);
+  guint exit = in->op == SASS_OP_EXIT ? sm->cfg->sass.exit_cycles : 0;
+  if (w->done) {
+    if (exit) {
+      w->fetch_after = (guint8)MIN(split - t, 255u);
+      w->fetch_at = w->fetch_until = (guint8)MIN(split - t + exit, 255u);
+    }
     return;
+  }
   sm_warp_prepare(sm, w);
   gboolean taken = w->pc != pc + 1;
   const CfgBranch *b = sm->branch;
@@ -607,16 +616,18 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
    * "wait"), whichever ends later */
   guint wait = (taken ? b->taken_cycles : 0) + extra;
   guint64 hold = MAX(wait ? t + 1 + wait : 0, ii->stall > 1 ? t + ii->stall : 0);
+  hold = MAX(hold, exit ? split + exit : 0);
   if (hold > w->deps_at) {
     w->deps_at = hold;
     w->dep_state = SM_STATE_WAIT;
   }
   /* what a taken branch holds beyond its stall count the warp spends without an instruction
    * (Nsight's branch_resolving and no_instruction: the target is fetched), and only then waits
-   * for the target's operands */
-  guint64 split = t + MAX(ii->stall, 1u);
-  if (taken && hold > split) {
+   * for the target's operands; an EXIT's, branch_resolving */
+  if ((taken || exit) && hold > split) {
+    guint resolving = exit ? (guint)(hold - split) : sm->cfg->sass.branch_resolving_cycles;
     w->fetch_after = (guint8)MIN(split - t, 255u);
     w->fetch_until = (guint8)MIN(hold - t, 255u);
+    w->fetch_at = (guint8)MIN(MIN(split - t + resolving, hold - t), 255u);
   }
 }

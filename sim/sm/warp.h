@@ -39,7 +39,9 @@ typedef struct SmWarp {
   guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
   guint8 fetch_after;  /* set by a taken branch's issue, taken at once by the loop: its wait
                           from this many cycles after the issue on is no_instruction (0: none) */
-  guint8 fetch_until;  /* ... up to this many (then the next instruction's operands' wait) */
+  guint8 fetch_at;     /* ... branch_resolving up to this many, then no_instruction ... */
+  guint8 fetch_until;  /* ... up to this many (then the next instruction's operands' wait); a
+                          warp that exits: drain from fetch_at on */
   SmScoreboard sb;
   SmStats *stats;           /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */

@@ -218,7 +218,8 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
   cfg_kernel_free(k);
   assert_gpu_error(MEM "sass: {stalls: true}\n",
                    "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, "
-                   "yield_hints, branch_resolving_cycles, ops, branch)");
+                   "yield_hints, branch_resolving_cycles, launch_fetch_cycles, exit_cycles, ops, "
+                   "branch)");
   assert_gpu_error(MEM "sass: {yield_hints: 2}\n",
                    "gpu.yaml:3:21: 'yield_hints' must be true or false");
   assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",

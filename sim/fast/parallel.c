@@ -33,7 +33,7 @@
  *
  * Kernels over SASS run their lanes on values in buffers all SMs share: a load sees what was
  * stored before it.  Within a window the SMs' order is not the single loop's, so every global
- * word keeps which window and SM touched it last (sass.c, shadow_touch()); two SMs touching one
+ * word keeps which window and SM touched it last (shadow.c, shadow_touch()); two SMs touching one
  * word in windows whose cycles may overlap, one of them writing, is a conflict, and the run is
  * then built again and stepped in one loop from its start (sm_restart_in_one_loop()).  Kernels
  * whose blocks do not share words they write (each thread its own outputs, as the textbook's)

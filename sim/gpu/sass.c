@@ -9,10 +9,10 @@
  * registers, pairs, predicates and uniform registers get their ready cycles in the
  * scoreboard.  Nothing here interprets a value. */
 #include "machine.h"
+#include "shadow.h"
 #include "../mem/constants.h"
 
 #include <string.h>
-#include <sys/mman.h>
 
 struct SmSass {
   ExecMemory *mem;
@@ -22,27 +22,10 @@ struct SmSass {
   guint8 *buffer_level; /* per buffer: its memory level */
   GError *error;        /* the first executor error: the run stops there */
   char **op_names;      /* per instruction, for a trace */
-  /* SMs stepped apart (fast/parallel.c): per buffer, a word per SHADOW_BYTES of it saying which
-   * window touched it last, by which SM (or several, all reading), and whether one wrote it
-   * (SHADOW_*); the windows are numbered from 1, and a window's accesses are all at cycles before
-   * the start of every window after safe, so no access in a window up to safe can meet a later one
-   * out of the single loop's order */
-  guint64 **shadow;
-  gsize *shadow_bytes;
-  guint64 window, safe;
-  GArray *window_ends; /* guint64 pairs: a window's number, the cycle it ends (not yet safe) */
-  gint conflict;       /* two SMs' accesses met in windows not yet safe */
-  guint8 *constants;   /* c[0x3]: the kernel's __constant__ data (NULL: none) */
+  SmShadow *shadow;     /* SMs stepped apart (fast/parallel.c): who touched each word (shadow.h) */
+  guint8 *constants;    /* c[0x3]: the kernel's __constant__ data (NULL: none) */
   SmConstants *constant_cache; /* with a constant cache in the GPU file: its state (constants.h) */
 };
-
-/* Bytes a shadow word covers: as many shadow bytes as the buffer's, and a false meeting only
- * where two blocks write neighbouring 4-byte words of one 8 (odd-sized blocks of floats) */
-#define SHADOW_BYTES 8u
-#define SHADOW_WINDOW ((G_GUINT64_CONSTANT(1) << 40) - 1)
-#define SHADOW_SM_SHIFT 40
-#define SHADOW_SEVERAL 0xffffu
-#define SHADOW_WRITTEN (G_GUINT64_CONSTANT(1) << 63)
 
 /* ---- building ---- */
 
@@ -225,9 +208,6 @@ sm_sass_clear(SmGpu *sm)
   for (guint b = 0; x->blocks && b < sm->n_block_slots; b++)
     exec_block_free(x->blocks[b]);
   g_free(x->blocks);
-  for (guint b = 0; x->shadow && b < exec_memory_count(x->mem); b++)
-    if (x->shadow[b])
-      munmap(x->shadow[b], x->shadow_bytes[b]);
   exec_kernel_free(x->kernel);
   exec_memory_free(x->mem);
   if (x->constant_cache)
@@ -238,10 +218,8 @@ sm_sass_clear(SmGpu *sm)
   g_free(x->buffer_level);
   g_clear_error(&x->error);
   g_strfreev(x->op_names);
-  g_free(x->shadow);
-  g_free(x->shadow_bytes);
-  if (x->window_ends)
-    g_array_free(x->window_ends, TRUE);
+  if (x->shadow)
+    sm_shadow_free(x->shadow);
   g_free(x);
   sm->sass = NULL;
 }
@@ -342,73 +320,6 @@ sm_sass_settle(SmGpu *sm, SmWarp *w)
 
 /* ---- issue ---- */
 
-/* SM @m touches the bytes at @offset..+@len of buffer @b in the current window: the shadow
- * says so, unless another SM touched any of their 8-byte words in a window not yet safe, either
- * of them writing (then the single loop might have ordered the two otherwise: a conflict, and
- * FALSE). */
-static gboolean
-shadow_touch(SmSass *x, guint b, guint64 offset, guint len, guint m, gboolean write)
-{
-  guint64 *sh = x->shadow[b];
-  for (guint64 word = offset / SHADOW_BYTES; word <= (offset + len - 1) / SHADOW_BYTES; word++) {
-    guint64 old = __atomic_load_n(&sh[word], __ATOMIC_RELAXED), new;
-    do {
-      guint who = (guint)(old >> SHADOW_SM_SHIFT) & 0xffffu;
-      gboolean wrote = (old & SHADOW_WRITTEN) != 0;
-      if ((old & SHADOW_WINDOW) <= x->safe) {
-        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write ? SHADOW_WRITTEN : 0);
-      } else if (who == m) {
-        new = x->window | (guint64)m << SHADOW_SM_SHIFT | (write || wrote ? SHADOW_WRITTEN : 0);
-      } else if (write || wrote) {
-        g_atomic_int_set(&x->conflict, 1);
-        return FALSE;
-      } else {
-        new = x->window | (guint64)SHADOW_SEVERAL << SHADOW_SM_SHIFT;
-      }
-      if (new == old)
-        break;
-    } while (!__atomic_compare_exchange_n(&sh[word], &old, new, TRUE, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-  }
-  return TRUE;
-}
-
-/* The executor's guard on global memory while the SMs step apart (exec_memory_set_guard()):
- * an access's words go into the shadow before it touches them, so two SMs never touch one word
- * in a window where one of them writes; the second is refused (a conflict: the run is stepped
- * again in one loop).  Lanes whose bytes run on from the previous lanes' are marked together,
- * a span at a time. */
-static gboolean
-shadow_guard(gpointer data, guint32 smid, const guint64 addr[32], guint32 lanes, guint bytes,
-             gboolean write)
-{
-  SmSass *x = data;
-  gint b = -1, span = -1; /* the buffer found last; the span's (-1: no span) */
-  gsize size = 0;
-  guint64 base = 0, lo = 0, hi = 0; /* buffer b's address and size; the span's bytes */
-  guint len = MAX(bytes, 1u);
-  for (guint32 e = lanes; e; e &= e - 1) {
-    guint64 a = addr[__builtin_ctz(e)];
-    if (span >= 0 && a >= lo && a <= hi && a < base + size) {
-      hi = MAX(hi, MIN(a + len, base + size));
-      continue;
-    }
-    if (span >= 0 && !shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write))
-      return FALSE;
-    span = -1;
-    if (b < 0 || a < base || a >= base + size) { /* (lanes mostly stay in one buffer) */
-      b = exec_memory_index(x->mem, a, 1);
-      if (b < 0)
-        continue; /* the executor refuses it: the run stops */
-      exec_memory_data(x->mem, (guint)b, &size, &base);
-    }
-    span = b;
-    lo = a;
-    hi = MIN(a + len, base + size);
-  }
-  return span < 0 || shadow_touch(x, (guint)span, lo - base, (guint)(hi - lo), smid, write);
-}
-
 gboolean
 sm_sass_apart_ok(const SmGpu *sm)
 {
@@ -425,25 +336,9 @@ void
 sm_sass_apart_begin(SmGpu *sm)
 {
   SmSass *x = sm->sass;
-  exec_memory_set_guard(x->mem, shadow_guard, x);
-  if (x->shadow)
-    return;
-  guint n = exec_memory_count(x->mem);
-  x->shadow = g_new0(guint64 *, MAX(n, 1u));
-  x->shadow_bytes = g_new0(gsize, MAX(n, 1u));
-  x->window_ends = g_array_new(FALSE, FALSE, 2 * sizeof(guint64));
-  for (guint b = 0; b < n; b++) {
-    gsize size;
-    exec_memory_data(x->mem, b, &size, NULL);
-    x->shadow_bytes[b] = MAX((size + SHADOW_BYTES - 1) / SHADOW_BYTES, 1u) * sizeof(guint64);
-    /* untouched pages cost nothing: most of a large buffer's shadow stays unread */
-    void *p =
-        mmap(NULL, x->shadow_bytes[b], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      g_error("cannot map %" G_GSIZE_FORMAT " bytes for the threads' record of buffer %s",
-              x->shadow_bytes[b], exec_memory_name(x->mem, b));
-    x->shadow[b] = p;
-  }
+  if (!x->shadow)
+    x->shadow = sm_shadow_new(x->mem);
+  exec_memory_set_guard(x->mem, sm_shadow_guard, x->shadow);
 }
 
 void
@@ -455,25 +350,13 @@ sm_sass_apart_end(SmGpu *sm)
 void
 sm_sass_window(SmGpu *sm, guint64 start, guint64 end)
 {
-  SmSass *x = sm->sass;
-  GArray *ends = x->window_ends;
-  guint done = 0;
-  while (done < ends->len && g_array_index(ends, guint64, 2 * done + 1) <= start) {
-    x->safe = g_array_index(ends, guint64, 2 * done);
-    done++;
-  }
-  g_array_remove_range(ends, 0, done);
-  x->window++;
-  if (x->window > SHADOW_WINDOW)
-    g_error("threads: more than %" G_GUINT64_FORMAT " windows", SHADOW_WINDOW);
-  guint64 e[2] = {x->window, end};
-  g_array_append_vals(ends, e, 1);
+  sm_shadow_window(sm->sass->shadow, start, end);
 }
 
 gboolean
 sm_sass_conflicted(const SmGpu *sm)
 {
-  return g_atomic_int_get(&sm->sass->conflict) != 0;
+  return sm_shadow_conflicted(sm->sass->shadow);
 }
 
 void

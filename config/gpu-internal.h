@@ -1,4 +1,4 @@
-/* What gpu.c and gpu-memory.c share: the field macro and the memory section's keys.  Internal
+/* What gpu.c and gpu-memory.c share: the field macro and the memory path's keys.  Internal
  * to config/. */
 #pragma once
 
@@ -17,11 +17,13 @@
 #define CFG_N_L2_FIELDS 8u
 #define CFG_N_BRANCH_FIELDS 5u
 #define CFG_N_CONSTANT_CACHE_FIELDS 7u
+#define CFG_N_LSU_FIELDS 7u
 extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];
 extern const CfgField cfg_level_fields[CFG_N_LEVEL_FIELDS];
 extern const CfgField cfg_l1_fields[CFG_N_L1_FIELDS], cfg_l2_fields[CFG_N_L2_FIELDS];
 extern const CfgField cfg_sass_branch_fields[CFG_N_BRANCH_FIELDS];
 extern const CfgField cfg_constant_cache_fields[CFG_N_CONSTANT_CACHE_FIELDS];
+extern const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS];
 
 /* memory: scalar keys and levels into @g; caches: l1 and l2 (@map may be NULL), after memory */
 gboolean cfg_gpu_memory_load(CfgGpu *g, const CfgNode *map, GError **error);
@@ -32,3 +34,6 @@ void cfg_gpu_memory_print(const CfgGpu *g, GString *out);
 /* constant_cache (@map may be NULL: none), and as a GPU file writes it (nothing when none) */
 gboolean cfg_gpu_constant_cache_load(CfgGpu *g, const CfgNode *map, GError **error);
 void cfg_gpu_constant_cache_print(const CfgGpu *g, GString *out);
+
+/* lsu as a GPU file writes it, every key */
+void cfg_gpu_lsu_print(const CfgGpu *g, GString *out);

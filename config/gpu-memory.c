@@ -1,5 +1,6 @@
-/* A GPU file's memory section (its scalar keys and levels), its caches and its constant cache:
- * keys, loading, checks and printing.  Not the rest of the GPU file (gpu.c). */
+/* A GPU file's memory path: the LD/ST stage (lsu), the memory section (its scalar keys and
+ * levels), its caches and its constant cache: keys, loading, checks and printing.  Not the rest
+ * of the GPU file (gpu.c). */
 #include "gpu-internal.h"
 
 #include <math.h>
@@ -10,6 +11,30 @@ static const char *const replacement_names[] = {"lru", "random", NULL};
 static const char *const index_names[] = {"hashed", "modulo", NULL};
 static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
 static const char *const store_drain_names[] = {"completion", "acceptance", NULL};
+
+const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
+    F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
+      "the L1TEX stage looks up a load's lines one after another, this long each, one access "
+      "at a time per SM; the lines go on to the L1 and beyond once all are looked up"),
+    F("return_line_cycles", CFG_FIELD_UINT, lsu.return_line_cycles, 0, 1024, "cycles",
+      "a load's data comes back to the registers a line at a time: each line after the first "
+      "adds this to its latency"),
+    F("store_line_cycles", CFG_FIELD_UINT, lsu.store_line_cycles, 0, 1024, "cycles",
+      "stage cycles per line a store writes"),
+    F("partial_sector_cycles", CFG_FIELD_UINT, lsu.partial_sector_cycles, 0, 1024, "cycles",
+      "stage cycles, besides its line's, per sector a store writes only in part (a byte mask)"),
+    F("store_bytes_per_cycle", CFG_FIELD_UINT, lsu.store_bytes_per_cycle, 0, 1u << 16,
+      "bytes/cycle",
+      "a store's data crosses the store data path beside the stage at this many bytes a cycle, "
+      "stores in turn; loads do not wait for it (0: no such path)"),
+    F("store_read_cycles", CFG_FIELD_UINT, lsu.store_read_cycles, 0, 1u << 16, "cycles",
+      "a store's registers (address and data) are read this long after its issue: an "
+      "instruction that writes one of them waits until then (long_scoreboard)"),
+    F("store_buffer", CFG_FIELD_UINT, lsu.store_buffer, 0, 1024, "stores",
+      "stores whose data was read and that have not yet passed the stage, per SM: a store's "
+      "registers are read no earlier than the stage is done with the store this many before it "
+      "(0: no limit)"),
+};
 
 const CfgField cfg_memory_fields[] = {
     F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
@@ -473,4 +498,26 @@ gboolean
 cfg_gpu_has_constant_cache(const CfgGpu *g)
 {
   return g->constant_cache.bytes != 0;
+}
+
+void
+cfg_gpu_lsu_print(const CfgGpu *g, GString *out)
+{
+  g_string_append_printf(out,
+                         "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
+                         "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
+                         "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
+                         "  store_buffer: %u\n",
+                         g->lsu.load_line_cycles, g->lsu.return_line_cycles,
+                         g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
+                         g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
+                         g->lsu.store_buffer);
+}
+
+gboolean
+cfg_gpu_has_lsu(const CfgGpu *g)
+{
+  return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
+         g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
+         g->lsu.store_buffer;
 }

@@ -200,30 +200,6 @@ static const CfgField branch_fields[] = {BRANCH_FIELDS(branch)};
 const CfgField cfg_sass_branch_fields[CFG_N_BRANCH_FIELDS] = {BRANCH_FIELDS(sass.branch)};
 G_STATIC_ASSERT(G_N_ELEMENTS(branch_fields) == CFG_N_BRANCH_FIELDS);
 
-static const CfgField lsu_fields[] = {
-    F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
-      "the L1TEX stage looks up a load's lines one after another, this long each, one access "
-      "at a time per SM; the lines go on to the L1 and beyond once all are looked up"),
-    F("return_line_cycles", CFG_FIELD_UINT, lsu.return_line_cycles, 0, 1024, "cycles",
-      "a load's data comes back to the registers a line at a time: each line after the first "
-      "adds this to its latency"),
-    F("store_line_cycles", CFG_FIELD_UINT, lsu.store_line_cycles, 0, 1024, "cycles",
-      "stage cycles per line a store writes"),
-    F("partial_sector_cycles", CFG_FIELD_UINT, lsu.partial_sector_cycles, 0, 1024, "cycles",
-      "stage cycles, besides its line's, per sector a store writes only in part (a byte mask)"),
-    F("store_bytes_per_cycle", CFG_FIELD_UINT, lsu.store_bytes_per_cycle, 0, 1u << 16,
-      "bytes/cycle",
-      "a store's data crosses the store data path beside the stage at this many bytes a cycle, "
-      "stores in turn; loads do not wait for it (0: no such path)"),
-    F("store_read_cycles", CFG_FIELD_UINT, lsu.store_read_cycles, 0, 1u << 16, "cycles",
-      "a store's registers (address and data) are read this long after its issue: an "
-      "instruction that writes one of them waits until then (long_scoreboard)"),
-    F("store_buffer", CFG_FIELD_UINT, lsu.store_buffer, 0, 1024, "stores",
-      "stores whose data was read and that have not yet passed the stage, per SM: a store's "
-      "registers are read no earlier than the stage is done with the store this many before it "
-      "(0: no limit)"),
-};
-
 static const CfgFieldTable tables[] = {
     {"", top_fields, G_N_ELEMENTS(top_fields), TRUE},
     {"limits", limit_fields, G_N_ELEMENTS(limit_fields), TRUE},
@@ -231,7 +207,7 @@ static const CfgFieldTable tables[] = {
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields), TRUE},
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields), TRUE},
     {"sass.branch", cfg_sass_branch_fields, CFG_N_BRANCH_FIELDS, TRUE},
-    {"lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), TRUE},
+    {"lsu", cfg_lsu_fields, CFG_N_LSU_FIELDS, TRUE},
     {"constant_cache", cfg_constant_cache_fields, CFG_N_CONSTANT_CACHE_FIELDS, TRUE},
     {"memory", cfg_memory_fields, CFG_N_MEMORY_FIELDS, TRUE},
     {"memory.*", cfg_level_fields, CFG_N_LEVEL_FIELDS, FALSE},
@@ -402,7 +378,7 @@ cfg_gpu_load(const CfgNode *root, GError **error)
                        G_N_ELEMENTS(branch_fields), g, error))
     return NULL;
   g->sass.branch = g->branch; /* sass.branch (below) gives only what differs */
-  if (!cfg_load_fields(cfg_node_get(root, "lsu"), "lsu", lsu_fields, G_N_ELEMENTS(lsu_fields), g,
+  if (!cfg_load_fields(cfg_node_get(root, "lsu"), "lsu", cfg_lsu_fields, CFG_N_LSU_FIELDS, g,
                        error))
     return NULL;
   if (!cfg_gpu_constant_cache_load(g, cfg_node_get(root, "constant_cache"), error))
@@ -579,24 +555,8 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          "  not_taken_cycles: %u\n  divergent_cycles: %u\n",
                          g->branch.taken_cycles, g->branch.bssy_cycles, g->branch.bsync_cycles,
                          g->branch.not_taken_cycles, g->branch.divergent_cycles);
-  g_string_append_printf(out,
-                         "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
-                         "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
-                         "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
-                         "  store_buffer: %u\n",
-                         g->lsu.load_line_cycles, g->lsu.return_line_cycles,
-                         g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
-                         g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
-                         g->lsu.store_buffer);
+  cfg_gpu_lsu_print(g, out);
   cfg_gpu_constant_cache_print(g, out);
   cfg_gpu_memory_print(g, out);
   cfg_sass_ops_print(g, out);
-}
-
-gboolean
-cfg_gpu_has_lsu(const CfgGpu *g)
-{
-  return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
-         g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
-         g->lsu.store_buffer;
 }

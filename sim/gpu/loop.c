@@ -1,10 +1,8 @@
-/* The SM's cycle loop: events, then each scheduler's look at its warps and its issues; the
- * clock jumps over cycles in which nothing can happen.  Not what one issue does (issue.c), what
+/* The SM's cycle loop: events (events.c), then each scheduler's look at its warps and its issues;
+ * the clock jumps over cycles in which nothing can happen.  Not what one issue does (issue.c), what
  * a warp waits for before it may (check.h), the policies (scheduler.c), the block scheduler
  * (blocks.c), pipe costs (pipe.c) or the memory system (memory.c). */
 #include "check.h"
-
-#include <signal.h>
 
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
 static guint64
@@ -63,67 +61,6 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
       sm->lg_waiters++;
   }
   return wake;
-}
-
-static void
-fire_events(SmGpu *sm, guint64 t)
-{
-  SmEvent ev;
-  gboolean freed = FALSE;
-  guint64 freed_sms[(CFG_MAX_SM_COUNT + 63) / 64] = {0}; /* the SMs with a completion */
-  while (sm_engine_next_cycle(&sm->engine) <= t && sm_engine_pop(&sm->engine, &ev)) {
-    switch (ev.kind) {
-    case SM_EVENT_BLOCK_LAUNCH:
-      sm_blocks_dispatch(sm, t);
-      break;
-    case SM_EVENT_MEM_START:
-      sm->mem.queued--;
-      break;
-    case SM_EVENT_MEM_DONE:
-      sm_memory_complete(&sm->mem, ev.arg);
-      freed = TRUE;
-      freed_sms[(ev.arg >> 8) / 64] |= G_GUINT64_CONSTANT(1) << ((ev.arg >> 8) % 64);
-      break;
-    default:
-      g_assert_not_reached();
-    }
-  }
-  if (freed && sm->lg_waiters > 0) {
-    /* only an SM's own completions change what its warps wait for: its warps wake (a view's are
-     * all its own); the others' stay, counted */
-    guint n = sm->defer ? sm->n_order : sm->n_sched, left = 0;
-    for (guint i = 0; i < n; i++) {
-      guint si = sm->defer ? sm->order[i] : i, m = si / sm->sched_per_sm;
-      gboolean own = freed_sms[m / 64] >> (m % 64) & 1;
-      SmScheduler *s = &sm->sched[si];
-      for (guint p = 0; p < s->n_warps; p++) {
-        if (s->wake[p] == SM_NEVER && !sm->warps[s->warps[p]].done) {
-          if (!own) {
-            left += sm->warps[s->warps[p]].state == SM_STATE_LG_THROTTLE;
-            continue;
-          }
-          s->wake[p] = t;
-          sm->min_wake[si] = t;
-        }
-      }
-    }
-    sm->lg_waiters = left;
-  }
-}
-
-/* Set from a signal handler: every running SM stops at its next step. */
-static volatile sig_atomic_t stop_requested;
-
-void
-sm_request_stop(void)
-{
-  stop_requested = 1;
-}
-
-gboolean
-sm_stop_requested(void)
-{
-  return stop_requested != 0;
 }
 
 /* A position whose warp is "hot": it could issue, did not, and nothing about it can change
@@ -515,7 +452,7 @@ step(SmGpu *sm)
   sm->stats.visited_cycles++;
   if (G_UNLIKELY(sm->trace) && sm->trace->klass->advance)
     sm->trace->klass->advance(sm->trace, t);
-  fire_events(sm, t);
+  sm_fire_events(sm, t);
   if (G_UNLIKELY(sm->order_stale)) {
     /* within an SM, the scheduler after the last one that queued a shared-memory access looks
      * first: the schedulers take the queue's free places in turn (before any such access, and
@@ -565,7 +502,7 @@ sm_machine_run_until(SmGpu *sm, guint64 cycle)
 {
   sm->run_until = cycle; /* no issue at or past it (run_ahead()) */
   while (!sm->finished && sm->now < cycle) {
-    if (G_UNLIKELY(stop_requested))
+    if (G_UNLIKELY(sm_stop_requested()))
       return; /* the caller decides: sm_close() keeps what was simulated */
     if (G_UNLIKELY(sm->trace) && trace_sink_failed(sm->trace)) {
       sm_finish(sm); /* the trace hit its size limit or could not be written: stop */

@@ -266,6 +266,10 @@ guint sm_window_lines(const SmGpu *sm, const SmInsnInfo *ii, guint64 *x, guint64
                       guint8 *sectors);
 void sm_window_warm(SmGpu *sm);
 
+/* The events due by cycle @t (events.c): block launches, memory completions (the warps waiting
+ * for room among their SM's transactions in flight wake). */
+void sm_fire_events(SmGpu *sm, guint64 t);
+
 /* What issuing does alike for streams (issue.c) and SASS (sass.c). */
 
 /* A global access of @w completing at @base (issued at @t): its counts, an asynchronous copy's

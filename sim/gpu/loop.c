@@ -4,6 +4,21 @@
  * (blocks.c), pipe costs (pipe.c) or the memory system (memory.c). */
 #include "check.h"
 
+/* What a taken branch or an EXIT holds its warp past its stall count (sass.c sets fetch_*):
+ * the stall count in wait from @t + 1 (the issue at @t), branch_resolving from fetch_after,
+ * no_instruction from fetch_at up to @until (the target fetched). */
+static void
+fetch_states(SmGpu *sm, SmWarp *w, guint64 t, guint64 until)
+{
+  guint64 from = t + w->fetch_after, fetch = MIN(t + w->fetch_at, until);
+  sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
+  if (fetch > from)
+    sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
+  if (fetch < until)
+    sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
+  w->fetch_after = 0;
+}
+
 /* Sets the state an issuing warp has from the next cycle on; returns its wake cycle. */
 static guint64
 after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
@@ -11,14 +26,10 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
   sm_set_state(sm, w, SM_STATE_SELECTED, t);
   if (w->done) {
     guint64 drain = t + 1;
-    if (G_UNLIKELY(w->fetch_after)) { /* its EXIT's stall count (wait), then branch_resolving */
-      guint64 from = t + w->fetch_after;
+    if (G_UNLIKELY(w->fetch_after)) { /* its EXIT's wait: it leaves its slot no sooner */
       drain = t + w->fetch_at;
-      sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
-      if (drain > from)
-        sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
+      fetch_states(sm, w, t, drain);
       w->finish = MAX(w->finish, drain);
-      w->fetch_after = 0;
     }
     sm_set_state(sm, w, SM_STATE_DRAIN, drain); /* until its accesses are done: sm_warp_drained() */
     if (G_UNLIKELY(sm->clock))
@@ -32,31 +43,18 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
   if (st == SM_STATE_ELIGIBLE) {
     wake = t + 1; /* looked at again next cycle */
   } else {
-    guint64 from = 0, until = 0;
-    if (G_UNLIKELY(w->fetch_after)) {
-      /* a taken branch's wait past its stall count (sass.c); never set on a warp that can issue
-       * the next cycle: its stall count (wait), branch_resolving, no_instruction until the
-       * target is there, then what the target waits for (its operands: a scoreboard) */
-      from = t + w->fetch_after;
-      until = MIN(t + w->fetch_until, wake);
-      w->fetch_after = 0; /* (fetch_at read below) */
-      if ((st != SM_STATE_WAIT && st != SM_STATE_SHORT_SCOREBOARD &&
-           st != SM_STATE_LONG_SCOREBOARD) ||
-          from >= until)
-        from = until = 0;
-    }
-    if (G_LIKELY(!until)) {
-      sm_set_state(sm, w, (SmState)st, t + 1);
-    } else {
-      guint64 fetch = t + w->fetch_at;
-      sm_set_state(sm, w, SM_STATE_WAIT, t + 1);
-      if (fetch > from)
-        sm_set_state(sm, w, SM_STATE_BRANCH_RESOLVING, from);
-      if (fetch < until)
-        sm_set_state(sm, w, SM_STATE_NO_INSTRUCTION, fetch);
+    /* a taken branch's wait (never set on a warp that can issue the next cycle), then what its
+     * target waits for: its stall count, or its operands (a scoreboard) */
+    guint64 until = G_UNLIKELY(w->fetch_after) ? MIN(t + w->fetch_until, wake) : 0;
+    if (until > t + w->fetch_after && (st == SM_STATE_WAIT || st == SM_STATE_SHORT_SCOREBOARD ||
+                                       st == SM_STATE_LONG_SCOREBOARD)) {
+      fetch_states(sm, w, t, until);
       if (until < wake)
         sm_set_state(sm, w, (SmState)st, until);
+    } else {
+      sm_set_state(sm, w, (SmState)st, t + 1);
     }
+    w->fetch_after = 0;
     if (st == SM_STATE_LG_THROTTLE && wake == SM_NEVER)
       sm->lg_waiters++;
   }

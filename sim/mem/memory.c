@@ -287,7 +287,7 @@ access_latency(SmMemLevel *lv, guint64 now, guint64 line)
     if (in_region) /* u scaled into the region's mode */
       u = r->value ? lv->split_cum + (((((guint64)1 << 32) - lv->split_cum) * u) >> 32)
                    : (lv->split_cum * u) >> 32;
-    guint bin = bin_at(lv, MIN(u, ((guint64)1 << 32) - 1));
+    guint bin = bin_at(lv, u); /* (scaled, u stays below 2^32) */
     latency = bin_latency(lv, bin);
     /* what it drew holds while it is in flight (later accesses do not prolong it) */
     if (b)

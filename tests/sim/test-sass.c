@@ -890,6 +890,73 @@ START_TEST(test_a_taken_branch_waits_for_its_target_without_an_instruction)
 }
 END_TEST
 
+/* A taken branch whose target waits for its operands: the branch's own wait first, then the
+ * operands'.  One warp of mempipe.cu's STS.128 between 4 FFMAs, 40 cycles an iteration: 13
+ * issuing, 16 in wait (the stall counts), 3 resolving the loop's branch and 2 without an
+ * instruction, then 6 in short_scoreboard for the store's last data register (the first FFMA
+ * rewrites it; shared_memory.store_register_cycles).  Nsight's Source page: 13, 16.1, 3.0, 2.1
+ * and 6.6 (tests/data/h100-mempipe-sts-states.csv); counted all in the scoreboard, it was 11 of
+ * short_scoreboard and no branch_resolving nor no_instruction. */
+START_TEST(test_a_branch_target_waits_for_the_branch_then_its_operands)
+{
+  static const SmState states[] = {SM_STATE_SELECTED, SM_STATE_WAIT, SM_STATE_BRANCH_RESOLVING,
+                                   SM_STATE_NO_INSTRUCTION, SM_STATE_SHORT_SCOREBOARD};
+  static const guint64 want[] = {13, 16, 3, 2, 6};
+  guint64 c[2][G_N_ELEMENTS(states)];
+  for (guint k = 0; k < 2; k++) {
+    const char *sets[] = {"op=sts",  "width=16",       "ways=1",
+                          "alpha=4", "warps_per_sm=1", k ? "iters=128" : "iters=64",
+                          NULL};
+    TestRun *run =
+        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-smem.yaml", sets);
+    sm_run(run->sm);
+    for (guint i = 0; i < G_N_ELEMENTS(states); i++)
+      c[k][i] = sm_stats(run->sm)->state_cycles[states[i]];
+    test_run_free(run);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS(states); i++)
+    ck_assert_msg(c[1][i] - c[0][i] == 64 * want[i], "%s: %" G_GUINT64_FORMAT " in 64 iterations",
+                  sm_state_name(states[i]), c[1][i] - c[0][i]);
+}
+END_TEST
+
+/* A warp's first fetch and its EXIT's wait (sass.launch_fetch_cycles 5, exit_cycles 8: Nsight's
+ * Source page of bench/h100/spread.cu), one block of spread.cu's warp on one SM: its first
+ * instruction 5 cycles in no_instruction; after `@P0 EXIT` (lanes 1-31 leave) lane 0's next
+ * instruction waits 8 in branch_resolving, and after its last EXIT the warp waits its stall
+ * count (5: 4 in wait) and 8 more before it leaves its slot, by when the L2 has its record's
+ * stores (their 4 cycles of drain gone).  109 cycles without both, 130 with. */
+START_TEST(test_a_warp_fetches_its_first_instruction_and_waits_at_exit)
+{
+  g_autofree char *sass = test_source_path("isa/kernels/h100/spread.sass.gz");
+  g_autofree char *text = g_strdup_printf(
+      "name: one\nsass: %s\nfunction: _Z6spreadP4SRec\nregisters_per_thread: 16\ngrid: 1\n"
+      "block: 32\narguments:\n  - {name: out, type: buffer, bytes: 40}\n",
+      sass);
+  g_autofree char *kernel = test_write_temp("one.yaml", text);
+  static const struct {
+    const char *fetch, *exit;
+    guint64 cycles, no_instruction, resolving, wait, drain;
+  } cases[] = {{"sass.launch_fetch_cycles=5", "sass.exit_cycles=8", 130, 5, 16, 37, 0},
+               {"sass.launch_fetch_cycles=0", "sass.exit_cycles=8", 125, 0, 16, 37, 0},
+               {"sass.launch_fetch_cycles=5", "sass.exit_cycles=0", 114, 5, 0, 33, 4},
+               {"sass.launch_fetch_cycles=0", "sass.exit_cycles=0", 109, 0, 0, 33, 4}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *sets[] = {"sm_count=1", "launch_cycles=0", cases[i].fetch, cases[i].exit, NULL};
+    TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
+    sm_run(run->sm);
+    const SmStats *st = sm_stats(run->sm);
+    ck_assert_msg(st->cycles == cases[i].cycles, "%s %s: %" G_GUINT64_FORMAT " cycles",
+                  cases[i].fetch, cases[i].exit, st->cycles);
+    ck_assert_uint_eq(st->state_cycles[SM_STATE_NO_INSTRUCTION], cases[i].no_instruction);
+    ck_assert_uint_eq(st->state_cycles[SM_STATE_BRANCH_RESOLVING], cases[i].resolving);
+    ck_assert_uint_eq(st->state_cycles[SM_STATE_WAIT], cases[i].wait);
+    ck_assert_uint_eq(st->state_cycles[SM_STATE_DRAIN], cases[i].drain);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 /* sass.yield_hints: an instruction whose control bits do not ask its warp to yield keeps the
  * scheduler for that warp the cycle after (Nsight samples the instruction after a UIADD3 or an
  * FFMA of stall count 1 without a yield never in not_selected: tests/data/h100-loop-source.csv).
@@ -985,6 +1052,8 @@ sass_suite(void)
   tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
   tcase_add_test(tc, test_a_warp_without_a_yield_hint_keeps_its_scheduler);
   tcase_add_test(tc, test_a_taken_branch_waits_for_its_target_without_an_instruction);
+  tcase_add_test(tc, test_a_warp_fetches_its_first_instruction_and_waits_at_exit);
+  tcase_add_test(tc, test_a_branch_target_waits_for_the_branch_then_its_operands);
   tcase_add_test(tc, test_a_warps_passes_come_back_in_turn);
   suite_add_tcase(s, tc);
   tc = tcase_create("refusals");

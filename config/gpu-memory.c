@@ -10,7 +10,7 @@ static const char *const service_names[] = {"deterministic", "exponential", NULL
 static const char *const replacement_names[] = {"lru", "random", NULL};
 static const char *const index_names[] = {"hashed", "modulo", NULL};
 static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
-static const char *const store_drain_names[] = {"completion", "acceptance", NULL};
+static const char *const store_drain_names[] = {"completion", "acceptance", "departure", NULL};
 
 const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
     F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
@@ -34,6 +34,12 @@ const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
       "stores whose data was read and that have not yet passed the stage, per SM: a store's "
       "registers are read no earlier than the stage is done with the store this many before it "
       "(0: no limit)"),
+    F("store_queue", CFG_FIELD_UINT, lsu.store_queue, 0, 4096, "stores",
+      "stores issued whose registers the stage has not read yet, per SM: a store finding no "
+      "room among the SM's stores in flight (memory.max_store_outstanding) waits here, in issue "
+      "order, while its warp goes on (an instruction that writes its registers waits in "
+      "long_scoreboard, an EXIT in drain); a global store issued with the queue full waits in "
+      "lg_throttle.  0: no queue (a store waits for room at issue, in lg_throttle)"),
 };
 
 const CfgField cfg_memory_fields[] = {
@@ -51,8 +57,12 @@ const CfgField cfg_memory_fields[] = {
      .names = store_drain_names,
      .doc = "when a store is done for the warp that issued it, so that the warp, once exited, "
             "stops waiting for it (drain) and its block's slot can retire: completion (its "
-            "level's latency after its channel took it) or acceptance (once its level's channel "
-            "has taken its bytes: the SM has handed it over)"},
+            "level's latency after its channel took it), acceptance (once its level's channel "
+            "has taken its bytes) or departure (once it has left the SM: past the LD/ST stage "
+            "and the SM's port, whatever the queues beyond)"},
+    F("store_ack_cycles", CFG_FIELD_UINT, memory.store_ack_cycles, 0, 1u << 16, "cycles",
+      "with store_drain acceptance or departure, a store is done for its warp this long after "
+      "(the acknowledgement an exiting warp waits for)"),
     F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
     F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
@@ -394,6 +404,8 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
                          g->memory.sm_bytes_per_cycle, g->memory.seed);
   if (g->memory.store_drain != CFG_DRAIN_COMPLETION)
     g_string_append_printf(out, "  store_drain: %s\n", store_drain_names[g->memory.store_drain]);
+  if (g->memory.store_ack_cycles)
+    g_string_append_printf(out, "  store_ack_cycles: %u\n", g->memory.store_ack_cycles);
   for (guint i = 0; i < g->memory.n_levels; i++) {
     const CfgMemLevel *lv = &g->memory.levels[i];
     g_string_append_printf(out,
@@ -507,11 +519,11 @@ cfg_gpu_lsu_print(const CfgGpu *g, GString *out)
                          "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
                          "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
                          "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
-                         "  store_buffer: %u\n",
+                         "  store_buffer: %u\n  store_queue: %u\n",
                          g->lsu.load_line_cycles, g->lsu.return_line_cycles,
                          g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
                          g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
-                         g->lsu.store_buffer);
+                         g->lsu.store_buffer, g->lsu.store_queue);
 }
 
 gboolean
@@ -519,5 +531,5 @@ cfg_gpu_has_lsu(const CfgGpu *g)
 {
   return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
          g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
-         g->lsu.store_buffer;
+         g->lsu.store_buffer || g->lsu.store_queue;
 }

@@ -31,8 +31,8 @@ typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
  * bank pass, or once its first pass starts (its data read from them as it leaves the queue) */
 typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreReadAt;
 /* memory.store_drain: a store is done for its warp (what an exited warp waits for, drain) at its
- * completion in its level, or once its level's channel has taken it */
-typedef enum { CFG_DRAIN_COMPLETION, CFG_DRAIN_ACCEPTANCE } CfgStoreDrain;
+ * completion in its level, once its level's channel has taken it, or once it has left the SM */
+typedef enum { CFG_DRAIN_COMPLETION, CFG_DRAIN_ACCEPTANCE, CFG_DRAIN_DEPARTURE } CfgStoreDrain;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
@@ -190,6 +190,7 @@ typedef struct {
     guint max_outstanding;       /* transactions in flight per SM before lg_throttle */
     guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
     int store_drain;             /* CfgStoreDrain: when a store is done for its warp */
+    guint store_ack_cycles;      /* ... and this much later (its acknowledgement back) */
     double sm_bytes_per_cycle;   /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;                /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];
@@ -210,6 +211,8 @@ typedef struct {
     guint store_bytes_per_cycle; /* a store's data enters the stage at this rate (0: at once) */
     guint store_read_cycles;     /* a store's registers are read this long after its issue */
     guint store_buffer;          /* stores read and not yet through the stage, per SM (0: any) */
+    guint store_queue;           /* stores issued and not yet read, per SM: they wait in the
+                                    path for room among the stores in flight (0: at issue) */
   } lsu;
   /* The constant cache each SM reads LDC's words through (kernels over SASS): which lines it
    * holds, what a hit and a miss cost, and how it serves a warp's distinct addresses one at a

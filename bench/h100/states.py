@@ -18,6 +18,8 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim sreg                 bench/h100/sreg.cu's launches (tests/data/h100-sreg-states.csv)
     states.py BUILD/smsim ldc                  bench/h100/ldc.cu's launches (tests/data/h100-ldc-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
+    states.py BUILD/smsim EXP --where KEY=VALUE  only the launches whose column KEY is VALUE
+                                               (repeatable: all of them)
     states.py BUILD/smsim EXP --check SAME TV   exits 1 unless the main state is Nsight's in at
                                                least SAME launches and the median TV is at most TV
 """
@@ -91,6 +93,9 @@ def main(argv):
     extra = extra + [argv[i + 1] for i, a in enumerate(argv) if a == "--set"]
     path = STATES_FILES.get(exp, f"tests/data/h100-mempipe-{exp}-states.csv")
     rows = list(csv.DictReader(open(path)))
+    for w in [argv[i + 1] for i, a in enumerate(argv) if a == "--where"]:
+        key, value = w.split("=", 1)
+        rows = [r for r in rows if r.get(key) == value]
     same = 0
     tvs = []
     print("launch                          nsight main        smsim main           TV")

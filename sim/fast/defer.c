@@ -55,7 +55,7 @@ sm_view_next(const SmGpu *v)
 
 /* A new record of @w's access at @t, its lines its own. */
 static Deferred *
-new_record(SmGpu *v, SmWarp *w, guint64 t)
+new_record(SmGpu *v, SmWarp *w, guint32 pc, guint64 t)
 {
   SmDefer *d = v->defer;
   DeferSet *set = &d->set[d->cur];
@@ -69,10 +69,10 @@ new_record(SmGpu *v, SmWarp *w, guint64 t)
   r->t = r->l1_done = t;
   r->seq = d->seq++;
   r->warp = (guint32)(w - v->warps);
-  r->pc = w->pc;
+  r->pc = pc;
   r->sm = (guint16)d->m;
   r->ext = NO_EXT;
-  r->level = v->info[w->pc].level;
+  r->level = v->info[pc].level;
   r->delay = r->tail = 0;
   return r;
 }
@@ -102,10 +102,10 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
     guint64 lines[32];
     guint8 sectors[32];
     guint n = sm_window_lines(v, ii, &w->chase, lines, sectors);
-    return sm_defer_lines(v, w, t, t, 0, n, lines, sectors, NULL, ii->level, ii->cache_op);
+    return sm_defer_lines(v, w, w->pc, t, t, 0, n, lines, sectors, NULL, ii->level, ii->cache_op);
   }
   SmDefer *d = v->defer;
-  Deferred *r = new_record(v, w, t);
+  Deferred *r = new_record(v, w, w->pc, t);
   guint n = ii->n_trans;
   r->kind = DEFER_LEVEL;
   r->n = r->n_issued = (guint8)n;
@@ -119,14 +119,14 @@ sm_defer_global(SmGpu *v, SmWarp *w, const SmInsnInfo *ii, guint64 t)
 }
 
 guint64
-sm_defer_lines(SmGpu *v, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
+sm_defer_lines(SmGpu *v, SmWarp *w, guint32 pc, guint64 t, guint64 enter, guint64 tail, guint n,
                const guint64 *lines, const guint8 *masks, const guint8 *partial, guint level,
                guint op)
 {
   SmDefer *d = v->defer;
   DeferSet *set = &d->set[d->cur];
-  const SmInsnInfo *ii = &v->info[w->pc];
-  Deferred *r = new_record(v, w, t);
+  const SmInsnInfo *ii = &v->info[pc];
+  Deferred *r = new_record(v, w, pc, t);
   r->level = (guint8)level;
   r->delay = (guint32)(enter - t);
   r->tail = (guint32)tail;
@@ -183,9 +183,9 @@ sm_defer_error(SmGpu *v, guint64 t, GError *error)
 }
 
 void
-sm_defer_finished(SmGpu *v, SmWarp *w)
+sm_defer_finished(SmGpu *v, SmWarp *w, guint64 known)
 {
-  Ended e = {w->last_issue, (guint)(w - v->warps)};
+  Ended e = {known, (guint)(w - v->warps)};
   g_array_append_val(v->defer->warps, e);
 }
 

@@ -46,18 +46,19 @@ void sm_view_prefetch(SmGpu *view);
  * returns SM_PENDING, or its completion when the SM's L1 answers it whole (defer.c). */
 guint64 sm_defer_global(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
 /* A view's warp @w finished at its last issue: its end waits for its accesses (defer.c). */
-void sm_defer_finished(SmGpu *view, SmWarp *w);
+void sm_defer_finished(SmGpu *view, SmWarp *w, guint64 known);
 /* A view's block @b retired at cycle @t: its end waits for its warps' (defer.c). */
 void sm_defer_retired(SmGpu *view, guint b, guint64 t);
 /* A view's kernel over SASS stopped a warp at cycle @t: the run stops after the window, with
  * the error the single loop would have met first (defer.c). */
 void sm_defer_error(SmGpu *view, guint64 t, GError *error);
-/* A view's global access over SASS of @n lines (sectors in @masks) to memory level @level, or
- * through the caches with @op, issued at @t, its lines reaching the L1 at @enter and its data
+/* A view's global access over SASS by @w's instruction at @pc, of @n lines (sectors in @masks)
+ * to memory level @level, or through the caches with @op, issued at @t (or taken from the store
+ * queue then), its lines reaching the L1 at @enter and its data
  * back @tail after the memory system's completion (the LD/ST stage, lsu.h): like
  * sm_defer_global() (defer.c). */
-guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-                       const guint64 *lines, const guint8 *masks, const guint8 *partial,
+guint64 sm_defer_lines(SmGpu *view, SmWarp *w, guint32 pc, guint64 t, guint64 enter, guint64 tail,
+                       guint n, const guint64 *lines, const guint8 *masks, const guint8 *partial,
                        guint level, guint op);
 /* Builds @sm again as sm_new() did, keeping its threads and progress display, to be stepped in
  * one loop from cycle 0: SMs stepped apart over SASS found that one's global accesses met
@@ -72,5 +73,5 @@ void sm_restart_in_one_loop(SmGpu *sm);
 #if GLIB_SIZEOF_VOID_P == 8
 G_STATIC_ASSERT(sizeof(SmWarp) == 352);
 G_STATIC_ASSERT(sizeof(SmScheduler) == 160);
-G_STATIC_ASSERT(sizeof(SmBlock) == 112);
+G_STATIC_ASSERT(sizeof(SmBlock) == 120);
 #endif

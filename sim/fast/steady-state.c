@@ -71,7 +71,7 @@ walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
   put(k, w->pc | (guint64)w->n_trans << 32 | (guint64)w->block << 48);
   put(k, w->rng);
   put(k, w->passes_left | (guint64)w->lanes << 32);
-  put(k, w->active | (guint64)w->n_active << 32);
+  put(k, w->active | (guint64)w->n_active << 32 | (guint64)w->stores_queued << 48);
   for (guint d = 0; d < w->depth; d++)
     put(k, w->loop_body[d]);
   cycle(k, &w->deps_at);
@@ -189,7 +189,8 @@ walk(SmGpu *sm, Walk *k, guint scope)
     if (sm->mp[sm->blocks[b].sm].weight == 0)
       continue;
     SmBlock *blk = &sm->blocks[b];
-    put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32);
+    put(k, blk->busy | (guint64)blk->live << 8 | (guint64)blk->arrived << 32 |
+               (guint64)blk->draining << 48);
     put(k, blk->grid_index);
     if (sm->block_priority != CFG_BLOCK_PRIORITY_NONE)
       for (guint q = 0; q < sm->sched_per_sm; q++)

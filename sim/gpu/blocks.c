@@ -38,7 +38,7 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
   blk->grid_index = index;
   blk->busy = TRUE;
   sm->mp[blk->sm].n_blocks++;
-  blk->live = blk->arrived = 0;
+  blk->live = blk->arrived = blk->draining = 0;
   for (guint q = 0; q < SM_MAX_SCHEDULERS; q++)
     blk->last[q] = G_MAXUINT;
   blk->retire = t;
@@ -217,21 +217,44 @@ sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t)
     release_barrier(sm, w->block, t);
 }
 
+/* @w's end is known once everything it issued is, at cycle @known (its last issue, or when its
+ * last store left the store queue): its drain ends there, or (SMs on threads) once its
+ * accesses' completions are known. */
+static void
+warp_ends(SmGpu *sm, SmWarp *w, guint64 known)
+{
+  if (G_UNLIKELY(sm->defer)) {
+    sm->above->defer_finished(sm, w, known); /* its end waits for its accesses (fast/defer.c) */
+    return;
+  }
+  SmBlock *blk = &sm->blocks[w->block];
+  guint64 end = MAX(w->finish, w->last_issue + 1);
+  w->stats->resident_warp_cycles += end - w->launched;
+  blk->retire = MAX(blk->retire, end);
+  sm_warp_drained(sm, w, end);
+}
+
 void
 sm_blocks_warp_finished(SmGpu *sm, SmWarp *w)
 {
   SmBlock *blk = &sm->blocks[w->block];
-  if (G_UNLIKELY(sm->defer)) {
-    sm->above->defer_finished(sm, w); /* its end waits for its accesses (fast/defer.c) */
-  } else {
-    guint64 end = MAX(w->finish, w->last_issue + 1);
-    w->stats->resident_warp_cycles += end - w->launched;
-    blk->retire = MAX(blk->retire, end);
-    sm_warp_drained(sm, w, end);
-  }
+  if (G_UNLIKELY(w->stores_queued))
+    blk->draining++; /* (sm_blocks_stores_left()) */
+  else
+    warp_ends(sm, w, w->last_issue);
   blk->live--;
-  if (blk->live == 0)
+  if (blk->live == 0 && blk->draining == 0)
     retire_block(sm, w->block, w->last_issue);
-  else if (blk->arrived > 0 && blk->arrived == blk->live)
+  else if (blk->live > 0 && blk->arrived > 0 && blk->arrived == blk->live)
     release_barrier(sm, w->block, w->last_issue); /* exited warps no longer count */
+}
+
+void
+sm_blocks_stores_left(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  SmBlock *blk = &sm->blocks[w->block];
+  warp_ends(sm, w, t);
+  blk->draining--;
+  if (blk->live == 0 && blk->draining == 0)
+    retire_block(sm, w->block, t);
 }

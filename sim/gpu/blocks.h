@@ -16,6 +16,7 @@ typedef struct {
   guint grid_index;
   guint sm, first_local, n_warps; /* its warps: local slots first_local.. of SM sm */
   guint live;                     /* warps that have not finished */
+  guint draining;                 /* finished warps whose stores wait in the store queue */
   guint arrived;                  /* warps waiting at BAR.SYNC */
   guint64 retire;                 /* last result of its finished warps */
   gboolean busy;                  /* holds a block */
@@ -39,5 +40,8 @@ void sm_blocks_dispatched(SmGpu *sm, guint m, guint64 t);
 void sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index);
 /* @w issued BAR.SYNC at cycle @t: it waits until the block's other live warps arrive. */
 void sm_blocks_arrive(SmGpu *sm, SmWarp *w, guint64 t);
-/* @w has issued its last instruction. */
+/* @w has issued its last instruction (its end waits for its stores still in its SM's store
+ * queue, if any: sm_blocks_stores_left()). */
 void sm_blocks_warp_finished(SmGpu *sm, SmWarp *w);
+/* The last of finished @w's stores left its SM's store queue at cycle @t (stores.c). */
+void sm_blocks_stores_left(SmGpu *sm, SmWarp *w, guint64 t);

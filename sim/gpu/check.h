@@ -18,25 +18,35 @@ wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
   return sm_ports_used(&s->ports, t + ii->max_latency) < sm->wb_ports;
 }
 
-/* Whether @w's global access waits for room among its SM's transactions in flight: there is
- * none, or warps that found none before it are waiting still (it then joins their queue, and
+/* Whether @w's global access waits for room among its SM's transactions in flight (or, a store
+ * with a store queue, for a place in that queue: lsu.h): 0 if it may go, else the cycle to look
+ * again (SM_NEVER: when a completion or the warp ahead wakes it).  It waits when there is no
+ * room, or warps that found none before it are waiting still (it then joins their queue, and
  * goes when it is the first and there is room: memory.h). */
-static inline gboolean
+static inline guint64
 lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
 {
   SmMemory *mem = &sm->mem;
   guint m = w->sm, me = (guint)(w - sm->warps);
   gboolean store = sm->info[w->pc].is_store;
-  gboolean room = sm_memory_room(mem, m, w->n_trans, store, 0) ||
-                  (store && sm_memory_room(mem, m, w->n_trans, store,
-                                           sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
+  guint64 full = 0;
+  gboolean room;
+  if (store && sm->lsu.queue) {
+    full = sm_lsu_queue_full(&sm->lsu, m, t);
+    room = full == 0;
+  } else {
+    room = sm_memory_room(mem, m, w->n_trans, store, 0) ||
+           (store &&
+            sm_memory_room(mem, m, w->n_trans, store, sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
+    full = room ? 0 : SM_NEVER;
+  }
   if (w->lg_queued)
-    return !room || sm_memory_lg_first(mem, m) != me;
+    return !room ? full : sm_memory_lg_first(mem, m) != me ? SM_NEVER : 0;
   if (room && sm_memory_lg_waiting(mem, m) == 0)
-    return FALSE;
+    return 0;
   sm_memory_lg_push(mem, m, me);
   w->lg_queued = 1;
-  return TRUE;
+  return room ? SM_NEVER : full;
 }
 
 /* @w, the first of its SM's queue for room, issues at @t: the next one is looked at the cycle
@@ -79,9 +89,12 @@ warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
       return SM_STATE_DISPATCH_STALL;
     return SM_STATE_ELIGIBLE;
   }
-  if (w->space == ISA_SPACE_GLOBAL && G_UNLIKELY(lg_throttled(sm, w, t))) {
-    *wake = SM_NEVER;
-    return SM_STATE_LG_THROTTLE;
+  if (w->space == ISA_SPACE_GLOBAL) {
+    guint64 until = lg_throttled(sm, w, t);
+    if (G_UNLIKELY(until)) {
+      *wake = until;
+      return SM_STATE_LG_THROTTLE;
+    }
   }
   if (w->space == ISA_SPACE_SHARED && sm_smem_full(&sm->smem, w->sm, t, wake))
     return SM_STATE_MIO_THROTTLE;

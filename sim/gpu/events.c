@@ -1,5 +1,6 @@
 /* The SM's events at a cycle, before its schedulers look at their warps: block launches, and
- * memory completions that free room for the warps waiting in lg_throttle; and a stop asked for
+ * memory completions that free room for the warps waiting in lg_throttle and the stores waiting
+ * in a store queue (taken by the loop before the SM's schedulers look); and a stop asked for
  * from a signal handler.  Not the cycle loop itself (loop.c). */
 #include "machine.h"
 
@@ -23,6 +24,8 @@ sm_fire_events(SmGpu *sm, guint64 t)
       sm_memory_complete(&sm->mem, ev.arg);
       freed = TRUE;
       freed_sms[(ev.arg >> 8) / 64] |= G_GUINT64_CONSTANT(1) << ((ev.arg >> 8) % 64);
+      if (G_UNLIKELY(sm->room_freed) && sm_lsu_waiting(&sm->lsu, (guint)(ev.arg >> 8)))
+        sm->room_freed[ev.arg >> 8] = 1; /* its stores waiting may go on (loop.c) */
       break;
     default:
       g_assert_not_reached();

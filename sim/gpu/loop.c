@@ -464,8 +464,13 @@ step(SmGpu *sm)
     sm->n_order = n;
     sm->order_stale = FALSE;
   }
-  for (guint i = 0; i < sm->n_order; i++)
+  for (guint i = 0; i < sm->n_order; i++) {
+    /* an SM's stores waiting in its store queue for room first (its schedulers are in a row) */
+    if (G_UNLIKELY(sm->room_freed) && i % sm->sched_per_sm == 0 &&
+        sm->room_freed[sm->order[i] / sm->sched_per_sm])
+      sm_sass_stores_resume(sm, sm->order[i] / sm->sched_per_sm, t);
     schedule(sm, sm->order[i], t);
+  }
   /* after scheduling: issues push memory events, and a retiring block its successor's launch;
    * read back every scheduler too: a barrier release can wake warps of one already done */
   guint64 next = sm_engine_next_cycle(&sm->engine);

@@ -44,15 +44,16 @@ typedef struct {
   /* a view of one SM stepped on a thread (SmGpu.defer set: fast/defer.c): a global access
    * whose completion the memory system, which the SMs share, gives later (SM_PENDING, or its
    * completion when the SM's L1 answers it whole), over a stream (@ii at the warp's pc) or
-   * over SASS (@n lines, sectors in @masks, to memory level @level or through the caches with
-   * @op, its lines reaching the L1 at @enter and its data back @tail after the memory system's
-   * completion: lsu.h); a warp finished at its last issue, a block retired at @t (their ends
+   * over SASS (the instruction at @pc: @n lines, sectors in @masks, to memory level @level or
+   * through the caches with @op, its lines reaching the L1 at @enter and its data back @tail after
+   * the memory system's completion: lsu.h); a warp finished, all it issued known at @known (its
+   * last issue, or when its last store left the store queue), a block retired at @t (their ends
    * wait for their accesses); an executor's error at @t (the run stops after the window) */
   guint64 (*defer_global)(SmGpu *view, SmWarp *w, const SmInsnInfo *ii, guint64 t);
-  guint64 (*defer_lines)(SmGpu *view, SmWarp *w, guint64 t, guint64 enter, guint64 tail, guint n,
-                         const guint64 *lines, const guint8 *masks, const guint8 *partial,
+  guint64 (*defer_lines)(SmGpu *view, SmWarp *w, guint32 pc, guint64 t, guint64 enter, guint64 tail,
+                         guint n, const guint64 *lines, const guint8 *masks, const guint8 *partial,
                          guint level, guint op);
-  void (*defer_finished)(SmGpu *view, SmWarp *w);
+  void (*defer_finished)(SmGpu *view, SmWarp *w, guint64 known);
   void (*defer_retired)(SmGpu *view, guint b, guint64 t);
   void (*defer_error)(SmGpu *view, guint64 t, GError *error);
   /* a view over SASS asks its SM's state into the host's caches before its window */
@@ -121,6 +122,8 @@ struct SmGpu {
    * the block scheduler, the event queue */
   SmMemory mem;
   SmLsu lsu;              /* each SM's LD/ST stage and store buffer (lsu.h): SM by SM */
+  guint8 *room_freed;     /* per SM with a store queue: a completion may have made room for
+                             its first store waiting (taken before its schedulers look) */
   SmCacheOutcome outcome; /* tracing: where the last cached access found its sectors */
   guint grid_blocks, next_block, blocks_retired;
   guint64 dispatch_tat; /* block_dispatch_cycles: the dispatcher's last turn ends (ticks) */
@@ -397,6 +400,27 @@ void sm_sass_clear(SmGpu *sm);
 void sm_sass_launch(SmGpu *sm, guint b);
 void sm_sass_settle(SmGpu *sm, SmWarp *w);
 void sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot);
+/* A global access over SASS, its lines known (sass-lanes.c): @n lines, their bytes and sectors
+ * (masks), a store's sectors written in part, the level of memory it goes to or through the
+ * caches with @op, and a store's bytes in all. */
+typedef struct {
+  guint n;
+  const guint64 *lines;
+  const guint *bytes;
+  const guint8 *masks, *partial;
+  guint level, op, data_bytes;
+} SmAccess;
+/* From the SM's LD/ST stage on (stores.c): @w's access @a by its instruction at @pc at @t takes
+ * its turn at the stage and goes into the memory system; returns its completion (SM_PENDING:
+ * known later) and sets *@read to when a store's registers are read.  A store that finds no
+ * room among its SM's stores in flight, or stores before it still waiting, waits in the SM's
+ * store queue instead (its registers held, the warp going on): returns SM_PENDING then, and
+ * sm_sass_stores_resume() takes it on; with no queue (lsu.store_queue 0) it never waits. */
+guint64 sm_sass_access(SmGpu *sm, SmWarp *w, guint32 pc, guint64 t, const SmAccess *a);
+/* SM @m's stores waiting for room take their turns while there is room, before its schedulers
+ * look at @t: their warps' registers are read, and a warp that exited leaves once its last is
+ * gone (stores.c). */
+void sm_sass_stores_resume(SmGpu *sm, guint m, guint64 t);
 /* What an executed instruction's lanes touch (sass-lanes.c): the lines of a global access (at
  * most SM_MEMORY_MAX_LINES), with the bytes and mask of the sectors touched in each, and (when
  * @partial is not NULL) which of those sectors the lanes touch only in part; the bank

@@ -111,7 +111,9 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->pools.producer = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   if (kernel->sass && cfg_gpu_has_lsu(gpu)) { /* the LD/ST stage: kernels over SASS (lsu.h) */
     sm_lsu_init(&sm->lsu, gpu, sm->n_sm);
-    if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer) {
+    if (sm->lsu.queue)
+      sm->room_freed = g_new0(guint8, sm->n_sm);
+    if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer || gpu->lsu.store_queue) {
       sm->pools.held = g_new0(guint64, (gsize)sm->n_warps * n_regs);
       sm->pools.held_state = g_new0(guint8, (gsize)sm->n_warps * n_regs);
     }
@@ -295,6 +297,7 @@ sm_machine_clear(SmGpu *sm)
   g_free(sm->pool_joins);
   g_free(sm->eligible);
   g_free(sm->order);
+  g_free(sm->room_freed);
   g_free(sm->prio_pos);
   g_free(sm->prio_at);
   g_free(sm->blocks);

@@ -403,25 +403,16 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     SmCacheOp op = sass_has(in, SASS_MOD_STRONG) && !sass_has(in, SASS_MOD_SM) ? SM_CACHE_OP_GLOBAL
                    : sass_has(in, SASS_MOD_CONSTANT) ? SM_CACHE_OP_CONSTANT
                                                      : SM_CACHE_OP_PLAIN;
-    /* the SM's LD/ST stage first (lsu.h): the lines reach the L1 at p.enter */
-    SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, ii->is_store, n, partial,
-                              (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u));
-    if (ii->is_store && w->sb.held)
-      sm_scoreboard_hold(&w->sb, deps, p.read, SM_STATE_LONG_SCOREBOARD);
-    if (G_UNLIKELY(sm->defer)) { /* known later (fast/parallel.c) */
-      base = sm->above->defer_lines(sm, w, t, p.enter, p.tail, n, lines, masks,
-                                    stage_store ? partial : NULL, level, op);
-    } else if (level == CFG_LEVEL_CACHED) {
-      base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, n, lines, masks,
-                                     stage_store ? partial : NULL, op, ii->is_store,
-                                     sm->trace ? &sm->outcome : NULL) +
-             p.tail;
-    } else {
-      base =
-          sm_memory_access_lines(&sm->mem, w->sm, level, p.enter, n, lines, bytes, ii->is_store) +
-          p.tail;
-      sm_memory_count_issued(&sm->mem, w->sm, n, ii->is_store);
-    }
+    /* the SM's LD/ST path from here on (stores.c) */
+    SmAccess a = {n,
+                  lines,
+                  bytes,
+                  masks,
+                  stage_store ? partial : NULL,
+                  level,
+                  op,
+                  (guint)__builtin_popcount(step.enabled) * MAX(step.bytes, 1u)};
+    base = sm_sass_access(sm, w, w->pc, t, &a);
     latency = no_latency;
     sm_issue_global_counted(sm, w, ii, t, base);
   } else if (step.space == EXEC_SPACE_CONST && x->constant_cache && step.enabled) {

@@ -30,6 +30,19 @@ sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
     lsu->buf_done = g_new0(guint64, (gsize)n_sm * lsu->buffer);
     lsu->buf_head = g_new0(guint, n_sm);
   }
+  lsu->queue = gpu->lsu.store_queue;
+  if (lsu->queue) {
+    lsu->q = g_new0(SmLsuQueue, n_sm);
+    for (guint m = 0; m < n_sm; m++) {
+      SmLsuQueue *q = &lsu->q[m];
+      q->waiting = g_array_new(FALSE, FALSE, sizeof(SmLsuWaiting));
+      q->lines = g_array_new(FALSE, FALSE, sizeof(guint64));
+      q->bytes = g_array_new(FALSE, FALSE, sizeof(guint));
+      q->masks = g_array_new(FALSE, FALSE, sizeof(guint8));
+      q->partial = g_array_new(FALSE, FALSE, sizeof(guint8));
+      q->unread = g_array_new(FALSE, FALSE, sizeof(guint64));
+    }
+  }
 }
 
 void
@@ -43,6 +56,16 @@ sm_lsu_clear(SmLsu *lsu)
   g_free(lsu->staged_head);
   g_free(lsu->buf_done);
   g_free(lsu->buf_head);
+  for (guint m = 0; lsu->q && m < lsu->n_sm; m++) {
+    SmLsuQueue *q = &lsu->q[m];
+    g_array_free(q->waiting, TRUE);
+    g_array_free(q->lines, TRUE);
+    g_array_free(q->bytes, TRUE);
+    g_array_free(q->masks, TRUE);
+    g_array_free(q->partial, TRUE);
+    g_array_free(q->unread, TRUE);
+  }
+  g_free(lsu->q);
   memset(lsu, 0, sizeof *lsu);
 }
 
@@ -92,7 +115,77 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint
     done[*head] = p.enter;
     *head = *head + 1 == lsu->buffer ? 0 : *head + 1;
   }
+  if (lsu->queue) /* (in issue order, so in order of their reads) */
+    g_array_append_val(lsu->q[m].unread, p.read);
   return p;
+}
+
+guint64
+sm_lsu_queue_full(SmLsu *lsu, guint m, guint64 t)
+{
+  SmLsuQueue *q = &lsu->q[m];
+  const guint64 *r = (const guint64 *)(void *)q->unread->data;
+  while (q->unread_head < q->unread->len && r[q->unread_head] <= t)
+    q->unread_head++;
+  if (q->unread_head > 64 && q->unread_head * 2 > q->unread->len) {
+    g_array_remove_range(q->unread, 0, q->unread_head);
+    q->unread_head = 0;
+    r = (const guint64 *)(void *)q->unread->data;
+  }
+  guint unread = q->unread->len - q->unread_head, held = unread + sm_lsu_waiting(lsu, m);
+  if (held < lsu->queue)
+    return 0;
+  /* a place frees when the (held - queue + 1)-th of the unread is read */
+  guint k = held - lsu->queue;
+  return k < unread ? r[q->unread_head + k] : G_MAXUINT64;
+}
+
+void
+sm_lsu_wait(SmLsu *lsu, guint m, SmLsuWaiting w, const guint64 *lines, const guint *bytes,
+            const guint8 *masks, const guint8 *partial)
+{
+  SmLsuQueue *q = &lsu->q[m];
+  w.at = q->lines->len;
+  g_array_append_val(q->waiting, w);
+  g_array_append_vals(q->lines, lines, w.n);
+  g_array_append_vals(q->bytes, bytes, w.n);
+  g_array_append_vals(q->masks, masks, w.n);
+  g_array_append_vals(q->partial, partial, w.n);
+}
+
+const SmLsuWaiting *
+sm_lsu_waiting_at(const SmLsu *lsu, guint m, guint i, const guint64 **lines, const guint **bytes,
+                  const guint8 **masks, const guint8 **partial)
+{
+  const SmLsuQueue *q = &lsu->q[m];
+  const SmLsuWaiting *w = &g_array_index(q->waiting, SmLsuWaiting, q->head + i);
+  if (lines) {
+    *lines = &g_array_index(q->lines, guint64, w->at);
+    *bytes = &g_array_index(q->bytes, guint, w->at);
+    *masks = &g_array_index(q->masks, guint8, w->at);
+    *partial = &g_array_index(q->partial, guint8, w->at);
+  }
+  return w;
+}
+
+void
+sm_lsu_waiting_pop(SmLsu *lsu, guint m)
+{
+  SmLsuQueue *q = &lsu->q[m];
+  q->head++;
+  if (q->head < 256 || q->head * 2 < q->waiting->len)
+    return;
+  /* the stores gone leave the front of every array (the queue may never be empty for long) */
+  guint gone = q->head == q->waiting->len ? q->lines->len
+                                          : g_array_index(q->waiting, SmLsuWaiting, q->head).at;
+  g_array_remove_range(q->waiting, 0, q->head);
+  g_array_remove_range(q->lines, 0, gone);
+  g_array_remove_range(q->bytes, 0, gone);
+  g_array_remove_range(q->masks, 0, gone);
+  g_array_remove_range(q->partial, 0, gone);
+  q->head = 0;
+  for (guint i = 0; i < q->waiting->len; i++)
+    g_array_index(q->waiting, SmLsuWaiting, i).at -= gone;
 }
 
 /* SM @m's stores the stage was done with before @t - 1 are forgotten. */

@@ -13,6 +13,13 @@
  * writes one of them waits (Nsight's long_scoreboard on a store's registers).  The stage is the
  * SM's own: nothing of another SM reaches it, so an SM stepped on a thread keeps it.
  *
+ * With a store queue (store_queue), a store that finds no room among its SM's stores in flight
+ * (memory.max_store_outstanding) does not hold its warp at issue: it waits here, in issue
+ * order, its registers unread, until completions make room (the loop takes it then: sass.c,
+ * sm_sass_stores_resume()); an instruction that writes one of its registers waits
+ * (long_scoreboard), and an EXIT waits for it (drain).  A global store issued while the queue
+ * holds store_queue stores whose registers are unread waits at issue (lg_throttle).
+ *
  * Kernels over SASS only: an assembled stream's accesses reach the memory system at issue.  So
  * neither the fast-forward nor mirroring (streams only) encodes or copies this state; SMs
  * stepped on threads each keep their own (free[m], their buffer), as the single loop does. */
@@ -28,6 +35,24 @@ typedef struct {
   guint64 lines;
 } SmLsuStaged;
 
+/* A store waiting in the queue for room: its warp (an index into the warps), its instruction,
+ * its lines (at @at in its SM's arrays of lines) and what it writes. */
+typedef struct {
+  guint32 warp, pc;
+  guint32 n, data_bytes;
+  guint32 at;
+  guint8 level, op;
+} SmLsuWaiting;
+
+/* Per SM: the stores waiting (from head on) and their lines, bytes, sector masks and partial
+ * sectors; the read cycles of the stores taken since (in order: from unread_head on). */
+typedef struct {
+  GArray *waiting, *lines, *bytes, *masks, *partial;
+  guint head;
+  GArray *unread;
+  guint unread_head;
+} SmLsuQueue;
+
 typedef struct {
   gboolean on;
   guint n_sm;
@@ -38,6 +63,8 @@ typedef struct {
   GArray **staged;    /* per SM: SmLsuStaged of its stores in issue order, from staged_head on */
   guint *staged_head;
   guint *buf_head; /* per SM: the oldest of them */
+  guint queue;     /* store_queue (0: none) */
+  SmLsuQueue *q;   /* per SM, with a queue */
 } SmLsu;
 
 /* What one access gets: when it reaches the L1 (its lines' time in the memory system), what
@@ -62,3 +89,27 @@ guint64 sm_lsu_store_lines_in_stage(SmLsu *lsu, guint m, guint64 t);
  * off, it enters at @t, adds nothing and a store's registers are read at @t. */
 SmLsuPass sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n,
                       const guint8 *partial, guint data_bytes);
+
+/* Stores of SM @m waiting in its queue for room. */
+static inline guint
+sm_lsu_waiting(const SmLsu *lsu, guint m)
+{
+  return lsu->q[m].waiting->len - lsu->q[m].head;
+}
+
+/* SM @m's queue has no place for a store at @t: 0 if it has one, else the cycle a place frees
+ * (a store taken has its registers read), or SM_NEVER (G_MAXUINT64) when only a store's room
+ * can free one. */
+guint64 sm_lsu_queue_full(SmLsu *lsu, guint m, guint64 t);
+
+/* A store of @n lines waits at the end of SM @m's queue (@w: its header, less its lines). */
+void sm_lsu_wait(SmLsu *lsu, guint m, SmLsuWaiting w, const guint64 *lines, const guint *bytes,
+                 const guint8 *masks, const guint8 *partial);
+
+/* The @i-th store waiting in SM @m's queue (0: the first), and its arrays. */
+const SmLsuWaiting *sm_lsu_waiting_at(const SmLsu *lsu, guint m, guint i, const guint64 **lines,
+                                      const guint **bytes, const guint8 **masks,
+                                      const guint8 **partial);
+
+/* The first store waiting in SM @m's queue leaves it (after its turn at the stage). */
+void sm_lsu_waiting_pop(SmLsu *lsu, guint m);

@@ -121,7 +121,8 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
   mem->sm_outstanding = g_new0(guint64, n_sm);
   mem->sm_stores = g_new0(guint64, n_sm);
   mem->max_stores = gpu->memory.max_store_outstanding;
-  mem->store_accepted = gpu->memory.store_drain == CFG_DRAIN_ACCEPTANCE;
+  mem->store_drain = gpu->memory.store_drain;
+  mem->store_ack = gpu->memory.store_ack_cycles;
   mem->sm_count = n_sm;
   if (!isinf(gpu->memory.sm_bytes_per_cycle)) {
     mem->port_free = g_new0(guint64, n_sm);
@@ -316,10 +317,10 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
 {
   SmMemLevel *lv = &mem->levels[level];
   guint ch = channel_of(lv, line);
-  guint64 arrive = now << SM_TICK_SHIFT;
+  guint64 arrive = now << SM_TICK_SHIFT, left = arrive;
   if (mem->port_free) { /* the SM's port first, in order */
     arrive = MAX(arrive, mem->port_free[sm]);
-    mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
+    left = mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
   }
   guint64 start = MAX(arrive, lv->channel_free[ch]);
   lv->channel_free[ch] = start + service_ticks(lv, cost);
@@ -331,9 +332,11 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
   }
   sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE,
                  level | (write ? SM_MEM_DONE_STORE : 0) | ((guint64)sm << 8));
-  if (write && mem->store_accepted) /* done for its warp once its channel has taken it */
-    return (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
-  return done;
+  if (!write || mem->store_drain == CFG_DRAIN_COMPLETION)
+    return done;
+  /* its channel has taken it, or it has left its SM; then its acknowledgement */
+  guint64 at = mem->store_drain == CFG_DRAIN_ACCEPTANCE ? lv->channel_free[ch] : left;
+  return ((at + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + mem->store_ack;
 }
 
 guint64

@@ -105,7 +105,8 @@ typedef struct {
   guint64 *sm_outstanding; /* per SM: the LD/ST unit's count against max_outstanding */
   guint64 *sm_stores;      /* per SM: of those, stores' (against max_store_outstanding) */
   guint64 max_stores;      /* 0: stores have no limit of their own */
-  gboolean store_accepted; /* a store's access returns when its channel took it (store_drain) */
+  guint store_drain;       /* CfgStoreDrain: when a store's access returns for its warp */
+  guint store_ack;         /* ... and this much later (store_ack_cycles) */
   guint sm_count;
   guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;

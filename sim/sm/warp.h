@@ -29,19 +29,20 @@ typedef struct SmWarp {
   guint64 state_since; /* cycle state began */
   guint64 issued;
   guint64 last_issue;
-  guint64 finish;      /* cycle the last result of the warp is written */
-  guint64 rng;         /* addresses */
-  guint64 chase;       /* its place in the chase of windows (chase.h) */
-  guint64 launched;    /* cycle its block launched */
-  guint32 passes_left; /* runs of the stream still to start after this one */
-  guint16 block;       /* block slot (all SMs numbered together) */
-  guint16 sm;          /* SM it belongs to */
-  guint8 exists;       /* a real slot (not padding to a multiple of the schedulers) */
-  guint8 fetch_after;  /* set by a taken branch's issue, taken at once by the loop: its wait
-                          from this many cycles after the issue on is no_instruction (0: none) */
-  guint8 fetch_at;     /* ... branch_resolving up to this many, then no_instruction ... */
-  guint8 fetch_until;  /* ... up to this many (then the next instruction's operands' wait); a
-                          warp that exits: drain from fetch_at on */
+  guint64 finish;        /* cycle the last result of the warp is written */
+  guint64 rng;           /* addresses */
+  guint64 chase;         /* its place in the chase of windows (chase.h) */
+  guint64 launched;      /* cycle its block launched */
+  guint32 passes_left;   /* runs of the stream still to start after this one */
+  guint16 block;         /* block slot (all SMs numbered together) */
+  guint16 sm;            /* SM it belongs to */
+  guint8 exists;         /* a real slot (not padding to a multiple of the schedulers) */
+  guint8 fetch_after;    /* set by a taken branch's issue, taken at once by the loop: its wait
+                            from this many cycles after the issue on is no_instruction (0: none) */
+  guint8 fetch_at;       /* ... branch_resolving up to this many, then no_instruction ... */
+  guint8 fetch_until;    /* ... up to this many (then the next instruction's operands' wait); a
+                            warp that exits: drain from fetch_at on */
+  guint16 stores_queued; /* its stores in its SM's store queue (lsu.h): not yet at the stage */
   SmScoreboard sb;
   SmStats *stats;           /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */

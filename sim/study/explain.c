@@ -22,8 +22,10 @@ static const SmExplainTopic topics[] = {
      "the same warp (ILP)."},
     {"long_scoreboard", "waiting for a global-memory load",
      "The warp's next instruction needs the result of a global load still in flight (L1 hit, L2\n"
-     "or DRAM latency plus queueing).  The classic latency to hide: Little's law says how many\n"
-     "loads must be in flight to keep memory busy ('smsim explain littles-law')."},
+     "or DRAM latency plus queueing), or rewrites a register a global store has not read yet\n"
+     "(kernels over SASS: the store waits in the LD/ST path).  The classic latency to hide:\n"
+     "Little's law says how many loads must be in flight to keep memory busy ('smsim explain\n"
+     "littles-law')."},
     {"short_scoreboard", "waiting for a shared-memory load or an SFU result",
      "The warp needs the result of an LDS (shared memory: its latency plus a pass per bank\n"
      "conflict way) or of an SFU instruction (MUFU: rsqrt, sin, ...)."},
@@ -33,8 +35,9 @@ static const SmExplainTopic topics[] = {
      "throughput, not latency."},
     {"lg_throttle", "its global access cannot enter the LD/ST pipe",
      "The warp's global load or store waits: the LD/ST pipe is taking earlier accesses' lines,\n"
-     "or the SM has as many transactions in flight as it may (memory.max_outstanding, and\n"
-     "max_store_outstanding for stores).  Too many memory instructions at once."},
+     "the SM has as many transactions in flight as it may (memory.max_outstanding, and\n"
+     "max_store_outstanding for stores), or its store queue is full (lsu.store_queue: stores\n"
+     "waiting for room with their registers unread).  Too many memory instructions at once."},
     {"mio_throttle", "its shared-memory access finds the queue to the banks full",
      "Shared-memory accesses queue for the banks (shared_memory.queue_depth); each takes a pass\n"
      "per conflict way.  Bank conflicts or too many LDS/STS at once."},
@@ -57,7 +60,8 @@ static const SmExplainTopic topics[] = {
      "to land in shared memory."},
     {"drain", "exited, its stores still in flight",
      "The warp issued its last instruction (EXIT) and its memory accesses, stores too, are\n"
-     "still in flight: its slot is held until they complete."},
+     "still in flight: its slot is held until they complete (a store: until it is done for\n"
+     "the warp, memory.store_drain and store_ack_cycles)."},
     {"inactive", "the warp slot holds no warp",
      "Not a warp's state but a slot's: no warp launched into it yet, or the last one exited with\n"
      "nothing in flight.  The run report gives the other states as shares of resident\n"

@@ -1,7 +1,7 @@
 /* The LD/ST stage (lsu.h), cycle by cycle: a load's lines one a cycle and its data a line a
  * cycle after, accesses in turn, a store's lines and partial sectors, its data on a path of its
- * own, its registers read late and no earlier than a place in the store buffer; off, it changes
- * nothing. */
+ * own, its registers read late and no earlier than a place in the store buffer; the store
+ * queue's places; off, it changes nothing. */
 #include <check.h>
 
 #include "helpers.h"
@@ -130,6 +130,74 @@ START_TEST(test_store_registers_read_late_and_buffered)
 }
 END_TEST
 
+/* The store queue: stores waiting for room and stores whose registers are still unread both
+ * take its places; a place frees when the oldest unread store is read, never while only stores
+ * waiting for room fill it; the stores leave in order with their own lines. */
+START_TEST(test_store_queue_places)
+{
+  g_autofree CfgGpu *g = h100_like();
+  g->lsu.store_queue = 3;
+  SmLsu l;
+  sm_lsu_init(&l, g, 2);
+  guint8 one[32];
+  guint bytes[32];
+  guint64 lines[32];
+  for (guint i = 0; i < 32; i++) {
+    one[i] = 1;
+    bytes[i] = 4;
+    lines[i] = 1000 + i;
+  }
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 10), 0);
+  /* two stores taken at 10 and 11: read at 38 and 39 */
+  ck_assert_uint_eq(sm_lsu_pass(&l, 0, 10, TRUE, 1, one, 4).read, 38);
+  ck_assert_uint_eq(sm_lsu_pass(&l, 0, 11, TRUE, 1, one, 4).read, 39);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 12), 0);
+  /* a third waits for room: full until the first is read */
+  SmLsuWaiting w = {.warp = 7, .pc = 3, .n = 2, .data_bytes = 8, .level = 1, .op = 2};
+  sm_lsu_wait(&l, 0, w, lines, bytes, one, one);
+  ck_assert_uint_eq(sm_lsu_waiting(&l, 0), 1);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 12), 38);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 37), 38);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 38), 0);
+  /* the other SM's queue is its own */
+  ck_assert_uint_eq(sm_lsu_waiting(&l, 1), 0);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 1, 12), 0);
+  /* three waiting fill it for good: only room frees a place */
+  w.warp = 8;
+  sm_lsu_wait(&l, 0, w, lines + 2, bytes + 2, one, one);
+  w.warp = 9;
+  w.n = 5;
+  sm_lsu_wait(&l, 0, w, lines + 4, bytes + 4, one, one);
+  ck_assert_uint_eq(sm_lsu_queue_full(&l, 0, 100), G_MAXUINT64);
+  const guint64 *ln;
+  const guint *by;
+  const guint8 *ma, *pa;
+  const SmLsuWaiting *q = sm_lsu_waiting_at(&l, 0, 0, &ln, &by, &ma, &pa);
+  ck_assert_uint_eq(q->warp, 7);
+  ck_assert_uint_eq(ln[0], 1000);
+  ck_assert_uint_eq(ln[1], 1001);
+  sm_lsu_waiting_pop(&l, 0);
+  q = sm_lsu_waiting_at(&l, 0, 1, &ln, &by, &ma, &pa);
+  ck_assert_uint_eq(q->warp, 9);
+  ck_assert_uint_eq(q->n, 5);
+  ck_assert_uint_eq(ln[4], 1008);
+  ck_assert_uint_eq(sm_lsu_waiting(&l, 0), 2);
+  /* many more through it: the stores gone leave its arrays, the rest keep their lines */
+  for (guint k = 0; k < 600; k++) {
+    w.warp = 100 + k;
+    w.n = 1 + k % 3;
+    sm_lsu_wait(&l, 0, w, lines + k % 7, bytes, one, one);
+    sm_lsu_waiting_pop(&l, 0);
+  }
+  ck_assert_uint_eq(sm_lsu_waiting(&l, 0), 2);
+  q = sm_lsu_waiting_at(&l, 0, 1, &ln, &by, &ma, &pa);
+  ck_assert_uint_eq(q->warp, 699);
+  ck_assert_uint_eq(q->n, 1 + 599 % 3);
+  ck_assert_uint_eq(ln[0], 1000 + 599 % 7);
+  sm_lsu_clear(&l);
+}
+END_TEST
+
 START_TEST(test_off_changes_nothing)
 {
   g_autofree CfgGpu *g = gpu_with(0, 0, 0, 0, 0, 0, 0);
@@ -156,6 +224,7 @@ lsu_suite(void)
   tcase_add_test(tc, test_stores_pay_lines_partial_sectors_and_data);
   tcase_add_test(tc, test_loads_do_not_wait_for_store_data);
   tcase_add_test(tc, test_store_registers_read_late_and_buffered);
+  tcase_add_test(tc, test_store_queue_places);
   tcase_add_test(tc, test_off_changes_nothing);
   suite_add_tcase(s, tc);
   return s;

@@ -746,10 +746,11 @@ END_TEST
 /* Stores held to their level's pace: 8 warps an SM on 2 SMs, each storing 8 times 32 lines of
  * one partial sector (mempipe's lines, st_l2 x32), to an L2 of 8 bytes a cycle an SM: 250 bytes
  * a line (126 + 124), 1 000 cycles a store, 64 000 for an SM's 64.  With the H100's 320 store
- * transactions in flight past the LD/ST stage the warps issue at that pace (but for the last
- * 320 lines and the stage's backlog), taking turns (each warp's span between its clock reads
- * within 10 % of the others'); without a limit of their own they issue at once and wait at
- * their exit.  The end is the L2's either way. */
+ * transactions in flight past the LD/ST stage the stores leave the store queue at that pace
+ * (but for the last 320 lines and the stage's backlog), the warps taking turns (each warp's
+ * span between its clock reads within 10 % of the others'); without a limit of their own they
+ * issue at once and wait at their exit.  Exits waiting for the L2 to take their stores
+ * (memory.store_drain acceptance), the end is the L2's either way. */
 START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
 {
   guint64 cycles[2];
@@ -762,6 +763,7 @@ START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
                           "sm_count=2",
                           "iters=8",
                           "memory.l2.bytes_per_cycle=8",
+                          "memory.store_drain=acceptance",
                           i ? "memory.max_store_outstanding=0" : NULL,
                           NULL};
     TestRun *run =
@@ -924,8 +926,10 @@ END_TEST
  * Source page of bench/h100/spread.cu), one block of spread.cu's warp on one SM: its first
  * instruction 5 cycles in no_instruction; after `@P0 EXIT` (lanes 1-31 leave) lane 0's next
  * instruction waits 8 in branch_resolving, and after its last EXIT the warp waits its stall
- * count (5: 4 in wait) and 8 more before it leaves its slot, by when the L2 has its record's
- * stores (their 4 cycles of drain gone).  109 cycles without both, 130 with. */
+ * count (5: 4 in wait) and 8 more before it leaves its slot, by when its record's stores have
+ * left the SM (their 3 cycles of drain gone; 4 waiting for the L2 to take them, store_drain
+ * acceptance).  108 cycles without both, 130 with; without the stores' acknowledgement,
+ * which the preset's warp waits 50 cycles for beyond (memory.store_ack_cycles: 169). */
 START_TEST(test_a_warp_fetches_its_first_instruction_and_waits_at_exit)
 {
   g_autofree char *sass = test_source_path("isa/kernels/h100/spread.sass.gz");
@@ -939,10 +943,11 @@ START_TEST(test_a_warp_fetches_its_first_instruction_and_waits_at_exit)
     guint64 cycles, no_instruction, resolving, wait, drain;
   } cases[] = {{"sass.launch_fetch_cycles=5", "sass.exit_cycles=8", 130, 5, 16, 37, 0},
                {"sass.launch_fetch_cycles=0", "sass.exit_cycles=8", 125, 0, 16, 37, 0},
-               {"sass.launch_fetch_cycles=5", "sass.exit_cycles=0", 114, 5, 0, 33, 4},
-               {"sass.launch_fetch_cycles=0", "sass.exit_cycles=0", 109, 0, 0, 33, 4}};
+               {"sass.launch_fetch_cycles=5", "sass.exit_cycles=0", 113, 5, 0, 33, 3},
+               {"sass.launch_fetch_cycles=0", "sass.exit_cycles=0", 108, 0, 0, 33, 3}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-    const char *sets[] = {"sm_count=1", "launch_cycles=0", cases[i].fetch, cases[i].exit, NULL};
+    const char *sets[] = {"sm_count=1",   "launch_cycles=0", "memory.store_ack_cycles=0",
+                          cases[i].fetch, cases[i].exit,     NULL};
     TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
     sm_run(run->sm);
     const SmStats *st = sm_stats(run->sm);

@@ -522,6 +522,11 @@ static const SassCase sass_cases[] = {
     {"isa/kernels/h100/mempipe-lines.yaml",
      {"sm_count=3", "sms=3", "op=ld_l1", "lines=32", "warps_per_sm=6", NULL},
      TRUE},
+    /* stores waiting in the store queue for room (lsu.store_queue), taken as completions come */
+    {"isa/kernels/h100/mempipe-lines.yaml",
+     {"sm_count=4", "sms=4", "op=st_l2", "lines=32", "warps_per_sm=16", "iters=8",
+      "memory.max_store_outstanding=64", NULL},
+     TRUE},
     /* REDG: blocks meet in global memory, so one loop from the start */
     {"isa/kernels/textbook/reduce.yaml", {"sm_count=4", "n=16384", "grid=16", NULL}, FALSE},
 };

@@ -511,7 +511,8 @@ START_TEST(test_footprint_within_5_percent)
 END_TEST
 
 /* warp_launch_cycles: a block's warps start that far apart.  memory.store_drain: a warp that
- * exits waits for its stores until their level has taken them, or until they complete. */
+ * exits waits for its stores until they complete, their level has taken them, or they have
+ * left the SM. */
 START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
 {
   /* the measurement (bench/h100/warpstart.cu): the warps of a 1 024-thread block start in their
@@ -541,17 +542,22 @@ START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
     const char *args[] = {"run", "config/gpus/h100.yaml", kernel, "--set", lw[i], "--json", NULL};
     g_autofree char *out = NULL, *err = NULL;
     ck_assert_int_eq(test_smsim(args, &out, &err), 0);
-    ck_assert_msg(strstr(out, want[i]) != NULL, "%s: %s in %s", lw[i], want[i], out);
+    const char *got = strstr(out, "\"cycles\"");
+    ck_assert_msg(strstr(out, want[i]) != NULL, "%s: %s, not %.24s", lw[i], want[i],
+                  got ? got : out);
   }
   /* the launch rows' block on one SM ends with thread 0's five one-lane stores of its record:
    * waiting for them to come back from the L2 (291 cycles and more), its block lasts 537
-   * cycles and warp 0 drains 287; once the L2 has taken them, 250 and none: the L2 has them
-   * before its EXIT's 13 cycles are over (527 and 392, 232 and 97 without a warp's first fetch
-   * and its EXIT's wait, sass.launch_fetch_cycles and exit_cycles; 520 and 225 with LDC a
-   * 4-cycle ALU op too: its reads of its parameters take the constant cache's 29) */
-  const char *drain[] = {"memory.store_drain=completion", "memory.store_drain=acceptance"};
-  const char *cycles[] = {"\"cycles\" : 537,", "\"cycles\" : 250,"};
-  for (guint i = 0; i < 2; i++) {
+   * cycles and warp 0 drains 287; once the L2 has taken them, or once they have left the SM,
+   * and their acknowledgement is back (memory.store_ack_cycles 50), 292 and 289 (250 and none
+   * of drain without the acknowledgement: the L2 has them before its EXIT's 13 cycles are over;
+   * 527 and 392, 232 and 97 without a warp's first fetch and its EXIT's wait,
+   * sass.launch_fetch_cycles and exit_cycles; 520 and 225 with LDC a 4-cycle ALU op too: its
+   * reads of its parameters take the constant cache's 29) */
+  const char *drain[] = {"memory.store_drain=completion", "memory.store_drain=acceptance",
+                         "memory.store_drain=departure"};
+  const char *cycles[] = {"\"cycles\" : 537,", "\"cycles\" : 292,", "\"cycles\" : 289,"};
+  for (guint i = 0; i < 3; i++) {
     const char *args[] = {"run",
                           "config/gpus/h100.yaml",
                           "isa/kernels/h100/mempipe-launch.yaml",
@@ -567,7 +573,9 @@ START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
                           NULL};
     g_autofree char *out = NULL, *err = NULL;
     ck_assert_int_eq(test_smsim(args, &out, &err), 0);
-    ck_assert_msg(strstr(out, cycles[i]) != NULL, "%s: %s in %s", drain[i], cycles[i], out);
+    const char *got = strstr(out, "\"cycles\"");
+    ck_assert_msg(strstr(out, cycles[i]) != NULL, "%s: %s, not %.24s", drain[i], cycles[i],
+                  got ? got : out);
   }
 }
 END_TEST
@@ -612,9 +620,9 @@ START_TEST(test_clock_reads_in_a_stream)
 }
 END_TEST
 
-/* "per_warp_median" of `smsim run config/gpus/h100.yaml @kernel --json` with @sets. */
-static double
-per_warp_median(const char *kernel, const char *const *sets)
+/* The JSON of `smsim run config/gpus/h100.yaml @kernel --json` with @sets. */
+static char *
+run_json(const char *kernel, const char *const *sets)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new();
   g_ptr_array_add(args, "run");
@@ -626,12 +634,67 @@ per_warp_median(const char *kernel, const char *const *sets)
   }
   g_ptr_array_add(args, "--json");
   g_ptr_array_add(args, NULL);
-  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
   ck_assert_int_eq(test_smsim((const char *const *)args->pdata, &out, &err), 0);
-  const char *at = strstr(out, "\"per_warp_median\" : ");
-  ck_assert_msg(at != NULL, "%s", out);
-  return g_ascii_strtod(at + strlen("\"per_warp_median\" : "), NULL);
+  return out;
 }
+
+/* The number after "@key" : in @json, from @from on. */
+static double
+json_number(const char *json, const char *from, const char *key)
+{
+  g_autofree char *k = g_strdup_printf("\"%s\" : ", key);
+  const char *at = strstr(from ? strstr(json, from) : json, k);
+  ck_assert_msg(at != NULL, "%s in %s", k, json);
+  return g_ascii_strtod(at + strlen(k), NULL);
+}
+
+/* "per_warp_median" of `smsim run config/gpus/h100.yaml @kernel --json` with @sets. */
+static double
+per_warp_median(const char *kernel, const char *const *sets)
+{
+  g_autofree char *out = run_json(kernel, sets);
+  return json_number(out, NULL, "per_warp_median");
+}
+
+/* A warp state's cycles per issued instruction in a run's JSON. */
+static double
+per_issued(const char *json, const char *state)
+{
+  g_autofree char *name = g_strdup_printf("\"%s\" : {", state);
+  return json_number(json, name, "per_issued");
+}
+
+/* All 132 SMs storing 32 lines a store (mempipe.cu's drain: one-warp blocks of four stores, 32
+ * an SM; one wave here): Nsight's warps wait for their stores' registers to be read
+ * (long_scoreboard, 179 cycles per issued instruction over eight waves), at EXIT for their
+ * stores to leave the SM (drain, 71), and little at issue (lg_throttle, 12).  smsim's stores
+ * wait for room in the store queue (lsu.store_queue 44): 119, 57 and 33 (192, 67 and 77 over
+ * eight waves); without it they waited at issue, lg_throttle 199, long_scoreboard 15, drain 9. */
+START_TEST(test_stores_wait_for_room_in_the_queue_not_at_issue)
+{
+  const char *kernel = "isa/kernels/h100/mempipe-drain.yaml";
+  const char *queue[] = {"lsu.store_queue=44", "lsu.store_queue=0"};
+  for (guint i = 0; i < 2; i++) {
+    const char *sets[] = {"sm_count=132", "lines=32", "stores=4", "blocks=4224", queue[i], NULL};
+    g_autofree char *out = run_json(kernel, sets);
+    double lsb = per_issued(out, "long_scoreboard"), lg = per_issued(out, "lg_throttle"),
+           drain = per_issued(out, "drain");
+    printf("%s: long_scoreboard %.1f, lg_throttle %.1f, drain %.1f cycles per issued "
+           "instruction\n",
+           queue[i], lsb, lg, drain);
+    if (i == 0) {
+      ck_assert_double_gt(lsb, 2 * lg);
+      ck_assert_double_gt(lsb, 2 * drain);
+      ck_assert_double_ge(drain, 30);
+      ck_assert_double_le(drain, 110);
+    } else {
+      ck_assert_double_gt(lg, 4 * lsb);
+    }
+  }
+}
+END_TEST
 
 /* Lines in flight together share their DRAM latency within 256 bytes and its mode within 4 KB
  * (memory.dram.latency_block_bytes, latency_region_bytes; bench/h100/pair.cu): mlp.cu's near
@@ -702,6 +765,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_constant_cache_within_5_percent);
   tcase_add_test(tc, test_lines_in_flight_together_share_their_latency);
   tcase_add_test(tc, test_wide_shared_stores_hold_their_registers_longer);
+  tcase_add_test(tc, test_stores_wait_for_room_in_the_queue_not_at_issue);
   suite_add_tcase(s, tc);
   return s;
 }

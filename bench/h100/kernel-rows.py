@@ -9,6 +9,7 @@ warp's first and last clock read.
     kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
     kernel-rows.py loop tests/data/h100-loop.csv > tests/data/h100-loop-clock.csv
     kernel-rows.py raw tests/data/h100-mempipe-raw.csv > tests/data/h100-mempipe-raw-clock.csv
+    kernel-rows.py stq tests/data/h100-stq.csv > tests/data/h100-stq-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -16,6 +17,7 @@ after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does 
 the rows compare the loops.  ld_l2 rows are left out (their launch found the L2 warm).
 smem: isa/kernels/h100/mempipe-smem.yaml, one SM (shared memory is each SM's own).
 raw: isa/kernels/h100/mempipe-raw.yaml, one block on one SM of the whole GPU.
+stq: isa/kernels/h100/stq.yaml, one block an SM on 1 SM or all 132 of the whole GPU.
 """
 import csv
 import sys
@@ -79,6 +81,14 @@ EXPERIMENTS = {
             lambda r: (f"space={r['space']};who={r['who']};warps_per_sm={r['warps_per_sm']};"
                        f"sm_count=132;iters={r['iters']}"),
             lambda r: f"{r['space']} {r['who']}"),
+    "stq": ("isa/kernels/h100/stq.yaml", "cycles_per_iter_med",
+            ["bench/h100/stq.cu: K independent 32-line stores a warp an iteration, one block an "
+             "SM on 1 SM or all 132 (sm_count=132)",
+             "cycles_per_iter_med x iters"],
+            lambda r: True,
+            lambda r: (f"k={r['k']};warps_per_sm={r['warps']};sms={r['sms']};sm_count=132;"
+                       f"iters={r['iters']}"),
+            lambda r: f"{r['k']} stores {r['sms']} SMs"),
 }
 
 

@@ -17,6 +17,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim spread               bench/h100/spread.cu's grids (tests/data/h100-spread-states.csv)
     states.py BUILD/smsim sreg                 bench/h100/sreg.cu's launches (tests/data/h100-sreg-states.csv)
     states.py BUILD/smsim ldc                  bench/h100/ldc.cu's launches (tests/data/h100-ldc-states.csv)
+    states.py BUILD/smsim stq                  bench/h100/stq.cu's launches (tests/data/h100-stq-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --where KEY=VALUE  only the launches whose column KEY is VALUE
                                                (repeatable: all of them)
@@ -53,6 +54,8 @@ EXPERIMENTS = {
             ["sm_count=132"]),
     # mempipe drain: 33 792 one-warp blocks storing and exiting, the whole GPU (minutes)
     "drain": ("isa/kernels/h100/mempipe-drain.yaml", ["lines", "stores"], ["sm_count=132"]),
+    # bench/h100/stq.cu: 1 to 16 independent 32-line stores a warp, on 1 SM and 132
+    "stq": ("isa/kernels/h100/stq.yaml", ["k", "warps", "sms"], ["sm_count=132"]),
     # bench/h100/spread.cu: grids of one-warp blocks of no work, the whole GPU
     "spread": ("isa/kernels/h100/spread.yaml", ["blocks"], ["sm_count=132", "launch_cycles=2964"]),
     # bench/h100/sreg.cu: a special register's read and an untaken branch in a loop (one SM)
@@ -60,7 +63,7 @@ EXPERIMENTS = {
     # bench/h100/ldc.cu: chains of constant reads (LDC) in a loop (one SM)
     "ldc": ("isa/kernels/h100/ldc.yaml", ["mode", "lines", "stride", "apart", "warps"], []),
 }
-STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv",
+STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv", "stq": "tests/data/h100-stq-states.csv",
                 "mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
                 "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv"}
@@ -71,6 +74,8 @@ def launch_sets(exp, r, keys):
     """The kernel's parameters for a profiled launch: its columns, or what they stand for."""
     if exp == "spread":
         return [f"per_sm={int(r['blocks']) // 132}"]
+    if exp == "stq":
+        return [f"k={r['k']}", f"warps_per_sm={r['warps']}", f"sms={r['sms']}"]
     if exp == "sreg":
         return [f"mode={SREG_MODES.index(r['mode'])}", f"warps_per_sm={r['warps']}"]
     if exp == "ldc":

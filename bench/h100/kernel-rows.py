@@ -82,7 +82,7 @@ EXPERIMENTS = {
                        f"sm_count=132;iters={r['iters']}"),
             lambda r: f"{r['space']} {r['who']}"),
     "stq": ("isa/kernels/h100/stq.yaml", "cycles_per_iter_med",
-            ["bench/h100/stq.cu: K independent 32-line stores a warp an iteration, one block an "
+            ["bench/h100/stq.cu: K independent 32-line stores a warp after its loop, one block an "
              "SM on 1 SM or all 132 (sm_count=132)",
              "cycles_per_iter_med x iters"],
             lambda r: True,

@@ -54,7 +54,7 @@ EXPERIMENTS = {
             ["sm_count=132"]),
     # mempipe drain: 33 792 one-warp blocks storing and exiting, the whole GPU (minutes)
     "drain": ("isa/kernels/h100/mempipe-drain.yaml", ["lines", "stores"], ["sm_count=132"]),
-    # bench/h100/stq.cu: 1 to 16 independent 32-line stores a warp, on 1 SM and 132
+    # bench/h100/stq.cu: 1 to 16 independent 32-line stores a warp after a loop, on 1 SM and 132
     "stq": ("isa/kernels/h100/stq.yaml", ["k", "warps", "sms"], ["sm_count=132"]),
     # bench/h100/spread.cu: grids of one-warp blocks of no work, the whole GPU
     "spread": ("isa/kernels/h100/spread.yaml", ["blocks"], ["sm_count=132", "launch_cycles=2964"]),

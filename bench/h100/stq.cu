@@ -1,8 +1,12 @@
 // How many stores an SM's LD/ST path holds before a warp's next store waits at issue
 // (Nsight's lg_throttle) rather than at the next write of its registers (long_scoreboard): each
-// warp issues K independent stores an iteration, each of 32 lines (lane l writes one word of
-// line l, one partial sector a line: the naive transpose's kind), then rewrites their data
-// registers (so the next iteration's stores wait for this one's to be read).  Blocks of W warps,
+// warp runs K independent chains of FMULs for `iters` iterations and stores each chain's value,
+// each store of 32 lines (lane l writes one word of line l, one partial sector a line: the naive
+// transpose's kind).  The stores go to the same addresses every iteration, so the compiler
+// keeps only the last iteration's: the SASS (stq.sass.gz) issues a warp's K stores back to back
+// after its loop, a burst of K x W 32-line stores an SM.  The clock read after them writes the
+// stores' address registers (CS2R R4 after STG [R4.64]), so it waits until the LD/ST path has
+// read the last store's registers: a warp's span is its loop plus that wait.  Blocks of W warps,
 // one an SM, on 1 SM or all 132; the lines in an L2-resident window (64 warps' worth, 4 KB x K
 // each).  Lane 0 of each warp reads clock64() around its loop.
 //

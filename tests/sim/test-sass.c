@@ -747,8 +747,9 @@ END_TEST
  * one partial sector (mempipe's lines, st_l2 x32), to an L2 of 8 bytes a cycle an SM: 250 bytes
  * a line (126 + 124), 1 000 cycles a store, 64 000 for an SM's 64.  With the H100's 320 store
  * transactions in flight past the LD/ST stage the stores leave the store queue at that pace
- * (but for the last 320 lines and the stage's backlog), the warps taking turns (each warp's
- * span between its clock reads within 10 % of the others'); without a limit of their own they
+ * (but for the last 320 lines and the stage's backlog), the warps taking turns (the median
+ * warp's span between its clock reads within 15 % of the last's: the H100's st_l2 x32 at 32
+ * warps on 132 SMs, 7 %); without a limit of their own they
  * issue at once and wait at their exit.  Exits waiting for the L2 to take their stores
  * (memory.store_drain acceptance), the end is the L2's either way. */
 START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
@@ -776,7 +777,7 @@ START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
     ck_assert_uint_le(st->cycles, 64000 + 4000);
     if (i == 0) {
       ck_assert_msg(st->clock_median > 0.5 * (double)st->cycles &&
-                        st->clock_max < 1.1 * (double)st->clock_min,
+                        st->clock_median > 0.85 * (double)st->clock_max,
                     "median %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
                     " of %" G_GUINT64_FORMAT,
                     st->clock_median, st->clock_min, st->clock_max, st->cycles);

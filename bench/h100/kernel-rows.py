@@ -10,6 +10,7 @@ warp's first and last clock read.
     kernel-rows.py loop tests/data/h100-loop.csv > tests/data/h100-loop-clock.csv
     kernel-rows.py raw tests/data/h100-mempipe-raw.csv > tests/data/h100-mempipe-raw-clock.csv
     kernel-rows.py stq tests/data/h100-stq.csv > tests/data/h100-stq-clock.csv
+    kernel-rows.py order tests/data/h100-order.csv > tests/data/h100-order-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -18,6 +19,9 @@ the rows compare the loops.  ld_l2 rows are left out (their launch found the L2 
 smem: isa/kernels/h100/mempipe-smem.yaml, one SM (shared memory is each SM's own).
 raw: isa/kernels/h100/mempipe-raw.yaml, one block on one SM of the whole GPU.
 stq: isa/kernels/h100/stq.yaml, one block an SM on 1 SM or all 132 of the whole GPU.
+order: isa/kernels/h100/order.yaml, one block on one SM: each warp's span (end - start) in the
+second of the three launches, their shortest, median and longest (clock.per_warp_min, _median,
+_max; the median of an even count the mean of the middle two, as smsim's).
 """
 import csv
 import sys
@@ -92,7 +96,31 @@ EXPERIMENTS = {
 }
 
 
+def order(path):
+    """bench/h100/order.cu's warps: min, median and max span of each launch (its second run)."""
+    spans = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["run"] == "1":
+                key = (int(r["warps"]), int(r["k"]), int(r["iters"]))
+                spans.setdefault(key, []).append(int(r["end"]) - int(r["start"]))
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    out.write("# bench/h100/order.cu: one block of W warps on one SM, each running k independent "
+              "FMUL chains; each warp's span between its clock reads (the second of 3 launches)\n")
+    for (warps, k, iters), s in sorted(spans.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        s.sort()
+        n = len(s)
+        med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) // 2
+        for metric, v in (("min", s[0]), ("median", med), ("max", s[-1])):
+            out.write(f"isa/kernels/h100/order.yaml,k={k};warps_per_sm={warps};iters={iters},"
+                      f"clock.per_warp_{metric},{v},k={k} {metric}\n")
+
+
 def main(exp, path):
+    if exp == "order":
+        order(path)
+        return
     kernel, column, comments, keep, keys, curve = EXPERIMENTS[exp]
     out = sys.stdout
     out.write("kernel,set,metric,measured,curve\n")

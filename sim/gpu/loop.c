@@ -155,13 +155,20 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
 {
   if (G_UNLIKELY(w->lg_queued))
     lg_leave(sm, w, t);
-  if (G_UNLIKELY(sm->yield_hints))
-    s->keep = sm->info[w->pc].no_yield ? p : G_MAXUINT; /* (before the issue moves pc on) */
+  /* with yield hints the round robin moves on only past a warp whose instruction yields: until
+   * then the warps before it in turn keep their precedence (sass.yield_hints) */
+  gboolean moves = TRUE;
+  if (G_UNLIKELY(sm->yield_hints)) {
+    moves = !sm->info[w->pc].no_yield; /* (before the issue moves pc on) */
+    s->keep = moves ? G_MAXUINT : p;
+  }
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;
-  s->last = p;
-  if (blk)
-    blk->last[s->local] = p;
+  if (moves) {
+    s->last = p;
+    if (blk)
+      blk->last[s->local] = p;
+  }
   if (sm->dual_issue == CFG_DUAL_SAME_WARP) {
     /* further independent instructions of the same warp, in order */
     guint64 wake;

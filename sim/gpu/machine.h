@@ -93,7 +93,8 @@ struct SmGpu {
   CfgPolicy policy;
   CfgBlockPriority block_priority;
   gboolean yield_hints; /* kernels over SASS with sass.yield_hints: schedulers keep a warp whose
-                           instruction does not yield (loop.c, pick()) */
+                           instruction does not yield, and their turn moves on only past one
+                           that yields (loop.c, pick() and issue_taken()) */
   guint64 limit;
   const CfgBranch *branch; /* the GPU's branch costs: sass.branch for kernels over SASS */
   guint wb_ports;          /* register-file write ports per scheduler; 0: unlimited */

@@ -1008,6 +1008,50 @@ START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
 }
 END_TEST
 
+/* The shortest, median and longest span between a warp's clock reads in bench/h100/order.cu's
+ * launch of @k FMUL chains a warp, @warps warps, the compiler's yield hints followed or not. */
+static void
+order_spans(guint k, guint warps, gboolean hints, double span[3])
+{
+  g_autofree char *kk = g_strdup_printf("k=%u", k), *ww = g_strdup_printf("warps_per_sm=%u", warps);
+  const char *sets[] = {kk, ww, hints ? "sass.yield_hints=true" : "sass.yield_hints=false", NULL};
+  TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/order.yaml", sets);
+  sm_run(run->sm);
+  ck_assert(sm_error(run->sm) == NULL);
+  const SmStats *st = sm_stats(run->sm);
+  ck_assert_uint_eq(st->clock_warps, warps);
+  span[0] = (double)st->clock_min;
+  span[1] = (double)st->clock_median;
+  span[2] = (double)st->clock_max;
+  test_run_free(run);
+}
+
+/* sass.yield_hints: the turn moves on only past a warp whose instruction yields.  Warps of 8
+ * FMUL chains (32 FMULs without a yield, then the loop's branch of stall count 6) lend their
+ * scheduler to the next warp in turn while they wait at the branch and take it back, so two a
+ * scheduler run to their end before the next two start: of 16 warps (4 a scheduler) half end
+ * as 8 warps alone do and half at twice that (the H100, tests/data/h100-order-clock.csv: 4 572
+ * for 8 warps; 4 596 and 9 072 for 16), where a turn at every issue ends all 16 together
+ * (9 456).  Warps of one chain, whose FMULs of stall count 4 yield, end together (H100:
+ * 2 599 to 2 860 of 32 warps). */
+START_TEST(test_warps_take_turns_only_past_a_yield)
+{
+  double two[3], four[3], rr[3], one[3];
+  order_spans(8, 8, TRUE, two);
+  order_spans(8, 16, TRUE, four);
+  order_spans(8, 16, FALSE, rr);
+  order_spans(1, 32, TRUE, one);
+  ck_assert_double_le(two[2], 1.01 * two[0]); /* a pair: together */
+  ck_assert_double_le(fabs(two[1] / 4572.0 - 1), 0.02);
+  ck_assert_double_le(fabs(four[0] / two[1] - 1), 0.02); /* the first pair as if alone */
+  ck_assert_double_le(fabs(four[2] / (2 * four[0]) - 1), 0.03);
+  ck_assert_double_le(fabs(four[0] / 4596.0 - 1), 0.03);
+  ck_assert_double_le(fabs(four[2] / 9072.0 - 1), 0.03);
+  ck_assert_double_eq(rr[0], rr[2]);
+  ck_assert_double_le(one[2], 1.1 * one[0]);
+}
+END_TEST
+
 /* The kernel's clock reads are the cycles its instructions issue at: 32 more iterations add
  * the same cycles between a warp's reads as to the whole run, and each iteration costs at
  * least its 16 dependent FFMAs (4 cycles each). */
@@ -1057,6 +1101,7 @@ sass_suite(void)
   tcase_add_test(tc, test_clock_reads_time_the_loop);
   tcase_add_test(tc, test_stall_counts_hold_the_next_issue);
   tcase_add_test(tc, test_a_warp_without_a_yield_hint_keeps_its_scheduler);
+  tcase_add_test(tc, test_warps_take_turns_only_past_a_yield);
   tcase_add_test(tc, test_a_taken_branch_waits_for_its_target_without_an_instruction);
   tcase_add_test(tc, test_a_warp_fetches_its_first_instruction_and_waits_at_exit);
   tcase_add_test(tc, test_a_branch_target_waits_for_the_branch_then_its_operands);

@@ -11,6 +11,7 @@ warp's first and last clock read.
     kernel-rows.py raw tests/data/h100-mempipe-raw.csv > tests/data/h100-mempipe-raw-clock.csv
     kernel-rows.py stq tests/data/h100-stq.csv > tests/data/h100-stq-clock.csv
     kernel-rows.py order tests/data/h100-order.csv > tests/data/h100-order-clock.csv
+    kernel-rows.py pairloop tests/data/h100-pairloop.csv > tests/data/h100-pairloop-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -22,6 +23,11 @@ stq: isa/kernels/h100/stq.yaml, one block an SM on 1 SM or all 132 of the whole 
 order: isa/kernels/h100/order.yaml, one block on one SM: each warp's span (end - start) in the
 second of the three launches, their shortest, median and longest (clock.per_warp_min, _median,
 _max; the median of an even count the mean of the middle two, as smsim's).
+pairloop: isa/kernels/h100/pairloop.yaml, one block on one SM: warp 0's span (end - start) in the
+second of the two launches, at delays 0, 8 and 32 (and 60 for two loops of 8).  smsim's span of
+warp 4 also counts its wait on the clock (its first clock read comes before it), so warp 0's is
+the launch's shortest (clock.per_warp_min) where warp 4's loop is as long or longer, its longest
+(clock.per_warp_max) where warp 4's loop of 128 FFMAs ends first.
 """
 import csv
 import sys
@@ -117,9 +123,33 @@ def order(path):
                       f"clock.per_warp_{metric},{v},k={k} {metric}\n")
 
 
+def pairloop(path):
+    """bench/h100/pairloop.cu: warp 0's span at a few delays of warp 4 (the second launch)."""
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    out.write("# bench/h100/pairloop.cu: warps 0 and 4 of one block on one SM (one scheduler), "
+              "each a loop of ua / ub dependent FFMAs (ub 0: warp 0 alone), warp 4 starting "
+              "`delay` cycles later; warp 0's span between its clock reads (the second of 2 "
+              "launches)\n")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            ua, ub, d = int(r["ua"]), int(r["ub"]), int(r["delay"])
+            if r["run"] != "1" or d not in ((0, 8, 32, 60) if ua == ub == 8 else (0, 8, 32)):
+                continue
+            a = int(r["a_end"]) - int(r["a_start"])
+            b = int(r["b_end"]) - int(r["b_start"])
+            metric = "max" if ub and a > b + 1000 else "min"
+            pair = f"{ua} with {ub}" if ub else f"{ua} alone"
+            out.write(f"isa/kernels/h100/pairloop.yaml,ua={ua};ub={ub};delay={d},"
+                      f"clock.per_warp_{metric},{a},loop of {pair}\n")
+
+
 def main(exp, path):
     if exp == "order":
         order(path)
+        return
+    if exp == "pairloop":
+        pairloop(path)
         return
     kernel, column, comments, keep, keys, curve = EXPERIMENTS[exp]
     out = sys.stdout

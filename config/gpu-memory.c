@@ -40,6 +40,12 @@ const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
       "order, while its warp goes on (an instruction that writes its registers waits in "
       "long_scoreboard, an EXIT in drain); a global store issued with the queue full waits in "
       "lg_throttle.  0: no queue (a store waits for room at issue, in lg_throttle)"),
+    F("store_backlog_cycles", CFG_FIELD_UINT, lsu.store_backlog_cycles, 0, 1u << 20, "cycles",
+      "each SM's stores reach their level at no more than its share of the level's write rate "
+      "(bytes_per_cycle over the SMs the grid occupies, a line costing what it costs a "
+      "channel); the stage holds a store while the stores before it leave more than this "
+      "backlog at that pace, and the stores behind it wait (0: the stage never waits for the "
+      "level)"),
 };
 
 const CfgField cfg_memory_fields[] = {
@@ -519,11 +525,11 @@ cfg_gpu_lsu_print(const CfgGpu *g, GString *out)
                          "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
                          "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
                          "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
-                         "  store_buffer: %u\n  store_queue: %u\n",
+                         "  store_buffer: %u\n  store_queue: %u\n  store_backlog_cycles: %u\n",
                          g->lsu.load_line_cycles, g->lsu.return_line_cycles,
                          g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
                          g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
-                         g->lsu.store_buffer, g->lsu.store_queue);
+                         g->lsu.store_buffer, g->lsu.store_queue, g->lsu.store_backlog_cycles);
 }
 
 gboolean
@@ -531,5 +537,5 @@ cfg_gpu_has_lsu(const CfgGpu *g)
 {
   return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
          g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
-         g->lsu.store_buffer || g->lsu.store_queue;
+         g->lsu.store_buffer || g->lsu.store_queue || g->lsu.store_backlog_cycles;
 }

@@ -213,6 +213,9 @@ typedef struct {
     guint store_buffer;          /* stores read and not yet through the stage, per SM (0: any) */
     guint store_queue;           /* stores issued and not yet read, per SM: they wait in the
                                     path for room among the stores in flight (0: at issue) */
+    guint store_backlog_cycles;  /* the stage holds a store whose lines' level would take them
+                                    later than this behind the SM's share of its write rate
+                                    (0: never) */
   } lsu;
   /* The constant cache each SM reads LDC's words through (kernels over SASS): which lines it
    * holds, what a hit and a miss cost, and how it serves a warp's distinct addresses one at a

@@ -110,7 +110,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->pools.ready = g_new0(guint64, (gsize)sm->n_warps * n_regs * ISA_UNIT_COUNT);
   sm->pools.producer = g_new0(guint8, (gsize)sm->n_warps * n_regs);
   if (kernel->sass && cfg_gpu_has_lsu(gpu)) { /* the LD/ST stage: kernels over SASS (lsu.h) */
-    sm_lsu_init(&sm->lsu, gpu, sm->n_sm);
+    sm_lsu_init(&sm->lsu, gpu, sm->n_sm, MIN(kernel->grid_blocks, sm->n_sm));
     if (sm->lsu.queue)
       sm->room_freed = g_new0(guint8, sm->n_sm);
     if (gpu->lsu.store_read_cycles || gpu->lsu.store_buffer || gpu->lsu.store_queue) {

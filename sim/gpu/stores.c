@@ -12,7 +12,10 @@ static guint64
 reach(SmGpu *sm, SmWarp *w, guint32 pc, guint64 t, const SmAccess *a, guint64 *read)
 {
   gboolean store = sm->info[pc].is_store;
-  SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, store, a->n, a->partial, a->data_bytes);
+  guint64 share = store && sm_lsu_paces(&sm->lsu)
+                      ? sm_lsu_store_share(&sm->lsu, a->level, a->n, a->masks, a->partial)
+                      : 0;
+  SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, store, share, a->n, a->partial, a->data_bytes);
   *read = p.read;
   if (G_UNLIKELY(sm->defer)) /* known later (fast/parallel.c) */
     return sm->above->defer_lines(sm, w, pc, t, p.enter, p.tail, a->n, a->lines, a->masks,

@@ -1,12 +1,15 @@
 /* The LD/ST path's L1TEX stage and store buffer, per SM (lsu.h). */
 #include "lsu.h"
 
+#include "../../config/kernel.h"
 #include "../core/fixed.h"
+
+#include <math.h>
 
 #include <string.h>
 
 void
-sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
+sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm, guint grid_sms)
 {
   memset(lsu, 0, sizeof *lsu);
   lsu->on = cfg_gpu_has_lsu(gpu);
@@ -29,6 +32,12 @@ sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm)
   if (lsu->buffer) {
     lsu->buf_done = g_new0(guint64, (gsize)n_sm * lsu->buffer);
     lsu->buf_head = g_new0(guint, n_sm);
+  }
+  if (gpu->lsu.store_backlog_cycles) {
+    lsu->backlog = (guint64)gpu->lsu.store_backlog_cycles << SM_TICK_SHIFT;
+    lsu->share_free = g_new0(guint64, n_sm);
+    lsu->gpu = gpu;
+    lsu->share = (double)CLAMP(grid_sms, 1u, n_sm) / n_sm;
   }
   lsu->queue = gpu->lsu.store_queue;
   if (lsu->queue) {
@@ -56,6 +65,7 @@ sm_lsu_clear(SmLsu *lsu)
   g_free(lsu->staged_head);
   g_free(lsu->buf_done);
   g_free(lsu->buf_head);
+  g_free(lsu->share_free);
   for (guint m = 0; lsu->q && m < lsu->n_sm; m++) {
     SmLsuQueue *q = &lsu->q[m];
     g_array_free(q->waiting, TRUE);
@@ -71,6 +81,41 @@ sm_lsu_clear(SmLsu *lsu)
 
 static void forget_staged(SmLsu *lsu, guint m, guint64 t);
 
+guint64
+sm_lsu_store_share(const SmLsu *lsu, guint level, guint n, const guint8 *masks,
+                   const guint8 *partial)
+{
+  const CfgGpu *g = lsu->gpu;
+  if (!g)
+    return 0;
+  if (level == CFG_LEVEL_CACHED) {
+    int l = g->caches.l2.bytes ? g->caches.l2.hit_level_index : g->caches.l2.miss_level_index;
+    if (l < 0)
+      return 0;
+    level = (guint)l;
+  }
+  if (level >= g->memory.n_levels)
+    return 0;
+  const CfgMemLevel *lv = &g->memory.levels[level];
+  if (isinf(lv->bytes_per_cycle) || lv->bytes_per_cycle <= 0)
+    return 0;
+  /* what each line costs a channel (memory.c, write_cost()) */
+  gboolean costs = lv->write_request_bytes || lv->write_sector_bytes || lv->partial_sector_bytes;
+  guint whole = lv->write_sector_bytes ? lv->write_sector_bytes : g->memory.sector_bytes;
+  guint part = lv->partial_sector_bytes ? lv->partial_sector_bytes : whole;
+  double bytes = 0;
+  for (guint i = 0; i < n; i++) {
+    guint k = (guint)sm_popcount32(masks[i]), p = (guint)sm_popcount32(masks[i] & partial[i]);
+    guint c =
+        costs ? lv->write_request_bytes + (k - p) * whole + p * part : k * g->memory.sector_bytes;
+    bytes += MAX(c, lv->min_access_bytes);
+  }
+  /* the level's rate is bytes_per_cycle an SM: an SM's share of all SMs' is that over the
+   * share of the SMs the grid occupies */
+  guint64 ticks = (guint64)(bytes * lsu->share * SM_TICKS_PER_CYCLE / lv->bytes_per_cycle + 0.5);
+  return MAX(ticks, 1u);
+}
+
 /* Stage cycles of a store: its lines, the sectors it writes in part. */
 static guint64
 store_cycles(const SmLsu *lsu, guint n, const guint8 *partial)
@@ -82,8 +127,8 @@ store_cycles(const SmLsu *lsu, guint n, const guint8 *partial)
 }
 
 SmLsuPass
-sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint8 *partial,
-            guint data_bytes)
+sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint64 share, guint n,
+            const guint8 *partial, guint data_bytes)
 {
   SmLsuPass p = {.enter = t, .tail = 0, .read = t};
   if (!lsu->on || n == 0)
@@ -103,6 +148,18 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n, const guint
   if (!store) {
     p.tail = (guint64)(n - 1) * lsu->return_line;
     return p;
+  }
+  if (share && lsu->backlog) {
+    /* its lines leave at the SM's share of their level's write rate, after the stores before
+     * it: the stage holds the store (and the stores behind it wait) while they would find more
+     * than the backlog ahead of them */
+    guint64 *busy = &lsu->share_free[m], at = p.enter << SM_TICK_SHIFT;
+    if (*busy > at + lsu->backlog) {
+      at = *busy - lsu->backlog;
+      p.enter = (at + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+      lsu->free[m] = p.enter;
+    }
+    *busy = MAX(*busy, at) + share;
   }
   SmLsuStaged st = {p.enter, n};
   forget_staged(lsu, m, t);

@@ -20,6 +20,12 @@
  * (long_scoreboard), and an EXIT waits for it (drain).  A global store issued while the queue
  * holds store_queue stores whose registers are unread waits at issue (lg_throttle).
  *
+ * With a backlog (store_backlog_cycles), a store's lines go on to their level at no more than
+ * its SM's share of the level's write rate (the level's rate an SM times the SMs over those the
+ * grid occupies, a line costing what it costs a channel): the stage holds a store while the
+ * SM's stores before it would leave more than the backlog ahead of it, and the accesses behind
+ * it wait.  The share is the SM's own, so this too stays with its SM.
+ *
  * Kernels over SASS only: an assembled stream's accesses reach the memory system at issue.  So
  * neither the fast-forward nor mirroring (streams only) encodes or copies this state; SMs
  * stepped on threads each keep their own (free[m], their buffer), as the single loop does. */
@@ -62,9 +68,13 @@ typedef struct {
   guint64 *buf_done;  /* per SM x buffer: when the stage is done with each of the last stores */
   GArray **staged;    /* per SM: SmLsuStaged of its stores in issue order, from staged_head on */
   guint *staged_head;
-  guint *buf_head; /* per SM: the oldest of them */
-  guint queue;     /* store_queue (0: none) */
-  SmLsuQueue *q;   /* per SM, with a queue */
+  guint *buf_head;     /* per SM: the oldest of them */
+  guint queue;         /* store_queue (0: none) */
+  SmLsuQueue *q;       /* per SM, with a queue */
+  guint64 backlog;     /* store_backlog_cycles, in ticks (0: the stage never waits for the level) */
+  guint64 *share_free; /* per SM: ticks its share of the stores' level is busy until */
+  const CfgGpu *gpu;   /* (with a backlog) the levels' write costs and rates */
+  double share;        /* an SM's share of a level: the SMs over those the grid occupies */
 } SmLsu;
 
 /* What one access gets: when it reaches the L1 (its lines' time in the memory system), what
@@ -76,7 +86,15 @@ typedef struct {
   guint64 read;
 } SmLsuPass;
 
-void sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm);
+/* @grid_sms: the SMs the grid occupies (an SM's share of a level's write rate is its rate
+ * over them). */
+void sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm, guint grid_sms);
+/* Whether a store's lines are paced at its SM's share of their level (store_backlog_cycles). */
+static inline gboolean
+sm_lsu_paces(const SmLsu *lsu)
+{
+  return lsu->backlog != 0;
+}
 void sm_lsu_clear(SmLsu *lsu);
 
 /* The lines of SM @m's stores still in its stage at cycle @t: they have not reached the memory
@@ -87,7 +105,13 @@ guint64 sm_lsu_store_lines_in_stage(SmLsu *lsu, guint m, guint64 t);
 /* A global access by SM @m at cycle @t of @n lines takes its turn at the stage; a store writes
  * @data_bytes in all and the sectors @partial[i] (a mask) of line i only in part.  With the stage
  * off, it enters at @t, adds nothing and a store's registers are read at @t. */
-SmLsuPass sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint n,
+/* The ticks a store's @n lines (@masks their sectors, @partial those written in part) take
+ * its SM's share of @level (CFG_LEVEL_CACHED: through the caches, to the L2) at the channels'
+ * cost of each line; 0 where the level has no rate. */
+guint64 sm_lsu_store_share(const SmLsu *lsu, guint level, guint n, const guint8 *masks,
+                           const guint8 *partial);
+/* @share: the ticks a store's lines take its SM's share of their level (0: not paced). */
+SmLsuPass sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint64 share, guint n,
                       const guint8 *partial, guint data_bytes);
 
 /* Stores of SM @m waiting in its queue for room. */

@@ -12,6 +12,7 @@ warp's first and last clock read.
     kernel-rows.py stq tests/data/h100-stq.csv > tests/data/h100-stq-clock.csv
     kernel-rows.py order tests/data/h100-order.csv > tests/data/h100-order-clock.csv
     kernel-rows.py pairloop tests/data/h100-pairloop.csv > tests/data/h100-pairloop-clock.csv
+    kernel-rows.py notaken tests/data/h100-notaken.csv > tests/data/h100-notaken-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -91,6 +92,14 @@ EXPERIMENTS = {
             lambda r: (f"space={r['space']};who={r['who']};warps_per_sm={r['warps_per_sm']};"
                        f"sm_count=132;iters={r['iters']}"),
             lambda r: f"{r['space']} {r['who']}"),
+    "notaken": ("isa/kernels/h100/notaken.yaml", "cycles_per_iter_med",
+                ["bench/h100/notaken.cu: one block on one SM, a loop of 4 dependent FFMAs and a "
+                 "branch around a block no lane runs (its predicate a parameter's, the warp's or "
+                 "the lane's)",
+                 "cycles_per_iter_med x iters"],
+                lambda r: True,
+                lambda r: f"variant={r['variant']};warps_per_sm={r['warps']};iters={r['iters']}",
+                lambda r: r["variant"]),
     "stq": ("isa/kernels/h100/stq.yaml", "cycles_per_iter_med",
             ["bench/h100/stq.cu: K independent 32-line stores a warp after its loop, one block an "
              "SM on 1 SM or all 132 (sm_count=132)",

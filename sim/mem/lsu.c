@@ -1,5 +1,6 @@
 /* The LD/ST path's L1TEX stage and store buffer, per SM (lsu.h). */
 #include "lsu.h"
+#include "write-cost.h"
 
 #include "../../config/kernel.h"
 #include "../core/fixed.h"
@@ -99,17 +100,11 @@ sm_lsu_store_share(const SmLsu *lsu, guint level, guint n, const guint8 *masks,
   const CfgMemLevel *lv = &g->memory.levels[level];
   if (isinf(lv->bytes_per_cycle) || lv->bytes_per_cycle <= 0)
     return 0;
-  /* what each line costs a channel (memory.c, write_cost()) */
-  gboolean costs = lv->write_request_bytes || lv->write_sector_bytes || lv->partial_sector_bytes;
-  guint whole = lv->write_sector_bytes ? lv->write_sector_bytes : g->memory.sector_bytes;
-  guint part = lv->partial_sector_bytes ? lv->partial_sector_bytes : whole;
+  /* what each line costs a channel (write-cost.h), at least the level's smallest access */
+  SmWriteCosts costs = sm_write_costs(lv, g->memory.sector_bytes);
   double bytes = 0;
-  for (guint i = 0; i < n; i++) {
-    guint k = (guint)sm_popcount32(masks[i]), p = (guint)sm_popcount32(masks[i] & partial[i]);
-    guint c =
-        costs ? lv->write_request_bytes + (k - p) * whole + p * part : k * g->memory.sector_bytes;
-    bytes += MAX(c, lv->min_access_bytes);
-  }
+  for (guint i = 0; i < n; i++)
+    bytes += MAX(sm_write_cost(&costs, masks[i], partial[i]), lv->min_access_bytes);
   /* the level's rate is bytes_per_cycle an SM: an SM's share of all SMs' is that over the
    * share of the SMs the grid occupies */
   guint64 ticks = (guint64)(bytes * lsu->share * SM_TICKS_PER_CYCLE / lv->bytes_per_cycle + 0.5);

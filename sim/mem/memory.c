@@ -138,11 +138,7 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
                                                      : (double)SM_TICKS_PER_CYCLE * cfg->channels /
                                                            cfg->bytes_per_cycle; /* per channel */
     lv->min_access_bytes = cfg->min_access_bytes;
-    lv->write_costs =
-        cfg->write_request_bytes || cfg->write_sector_bytes || cfg->partial_sector_bytes;
-    lv->write_request = cfg->write_request_bytes;
-    lv->write_sector = cfg->write_sector_bytes ? cfg->write_sector_bytes : gpu->memory.sector_bytes;
-    lv->partial_sector = cfg->partial_sector_bytes ? cfg->partial_sector_bytes : lv->write_sector;
+    lv->writes = sm_write_costs(cfg, gpu->memory.sector_bytes);
     lv->exponential = cfg->service == CFG_SERVICE_EXPONENTIAL;
     lv->rng = sm_hash64(gpu->memory.seed ^ (0x51ED270B27A3C4D1ULL * (i + 1))) | 1;
     lv->n_latencies = cfg->n_latencies;
@@ -394,14 +390,11 @@ l2_home(const SmMemory *mem, guint64 line)
 }
 
 /* The channel time, as bytes, of a store to @lv writing @sectors of a line, @partial of them in
- * part (write_costs), or of a load of them. */
+ * part, or of a load of them (write-cost.h). */
 static inline guint
-write_cost(const SmMemory *mem, const SmMemLevel *lv, guint8 sectors, guint8 partial)
+write_cost(const SmMemLevel *lv, guint8 sectors, guint8 partial)
 {
-  guint k = (guint)sm_popcount32(sectors), p = (guint)sm_popcount32(sectors & partial);
-  if (!lv->write_costs)
-    return k * mem->sector_bytes;
-  return lv->write_request + (k - p) * lv->write_sector + p * lv->partial_sector;
+  return sm_write_cost(&lv->writes, sectors, partial);
 }
 
 /* A dirty line an L2 eviction writes back: it takes its miss level's channel time, from @now
@@ -413,7 +406,7 @@ write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
   guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
   guint ch = channel_of(lv, line);
   guint64 start = MAX(now, lv->channel_free[ch]);
-  lv->channel_free[ch] = start + service_ticks(lv, write_cost(mem, lv, dirty, 0));
+  lv->channel_free[ch] = start + service_ticks(lv, write_cost(lv, dirty, 0));
   lv->transactions++;
   lv->bytes += bytes;
   lv->write_bytes += bytes;
@@ -519,7 +512,7 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
     if (latency[level] == 0) /* one draw per level for the whole warp-access */
       latency[level] = access_latency(lv, now, lines[i]);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
-    guint cost = write ? write_cost(mem, lv, want, partial ? partial[i] : 0) : bytes;
+    guint cost = write ? write_cost(lv, want, partial ? partial[i] : 0) : bytes;
     guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost, write,
                                latency[level] + (far ? mem->far_extra : 0));
     lv->transactions++;

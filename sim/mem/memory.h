@@ -24,6 +24,7 @@
 #include "../../config/gpu.h"
 #include "../../isa/stream.h"
 #include "cache.h"
+#include "write-cost.h"
 #include "../core/engine.h"
 
 #define SM_LATENCY_GUIDE_BITS 12
@@ -62,9 +63,7 @@ typedef struct {
   guint block_shift, region_shift;
   guint split;
   guint64 split_cum;
-  /* stores (write_costs): a line's channel time in bytes, its request and each sector's */
-  gboolean write_costs;
-  guint write_request, write_sector, partial_sector;
+  SmWriteCosts writes;         /* a store's line's channel time in bytes */
   guint64 transactions, bytes; /* all of them; bytes read + written */
   guint64 write_bytes;         /* bytes of stores */
 } SmMemLevel;

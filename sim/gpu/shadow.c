@@ -8,6 +8,7 @@ struct SmShadow {
   guint n;          /* buffers */
   guint64 **shadow; /* per buffer: a word per SHADOW_BYTES */
   gsize *shadow_bytes;
+  guint64 **paged; /* per buffer: a bit per page of its shadow, set once the page is written */
   guint64 window, safe;
   GArray *window_ends; /* guint64 pairs: a window's number, the cycle it ends (not yet safe) */
   gint conflict;       /* two SMs' accesses met in windows not yet safe */
@@ -20,6 +21,9 @@ struct SmShadow {
 #define SHADOW_SM_SHIFT 40
 #define SHADOW_SEVERAL 0xffffu
 #define SHADOW_WRITTEN (G_GUINT64_CONSTANT(1) << 63)
+/* Shadow bytes a page holds (4 KiB on every Linux target; a larger page only means a few more
+ * first writes than needed) */
+#define SHADOW_PAGE 4096u
 
 SmShadow *
 sm_shadow_new(ExecMemory *mem)
@@ -30,6 +34,7 @@ sm_shadow_new(ExecMemory *mem)
   x->n = n;
   x->shadow = g_new0(guint64 *, MAX(n, 1u));
   x->shadow_bytes = g_new0(gsize, MAX(n, 1u));
+  x->paged = g_new0(guint64 *, MAX(n, 1u));
   x->window_ends = g_array_new(FALSE, FALSE, 2 * sizeof(guint64));
   for (guint b = 0; b < n; b++) {
     gsize size;
@@ -42,6 +47,7 @@ sm_shadow_new(ExecMemory *mem)
       g_error("cannot map %" G_GSIZE_FORMAT " bytes for the threads' record of buffer %s",
               x->shadow_bytes[b], exec_memory_name(mem, b));
     x->shadow[b] = p;
+    x->paged[b] = g_new0(guint64, x->shadow_bytes[b] / SHADOW_PAGE / 64 + 1);
   }
   return x;
 }
@@ -52,6 +58,9 @@ sm_shadow_free(SmShadow *x)
   for (guint b = 0; b < x->n; b++)
     if (x->shadow[b])
       munmap(x->shadow[b], x->shadow_bytes[b]);
+  for (guint b = 0; b < x->n; b++)
+    g_free(x->paged[b]);
+  g_free(x->paged);
   g_free(x->shadow);
   g_free(x->shadow_bytes);
   g_array_free(x->window_ends, TRUE);
@@ -65,8 +74,15 @@ sm_shadow_free(SmShadow *x)
 static gboolean
 shadow_touch(SmShadow *x, guint b, guint64 offset, guint len, guint m, gboolean write)
 {
-  guint64 *sh = x->shadow[b];
+  guint64 *sh = x->shadow[b], *paged = x->paged[b];
   for (guint64 word = offset / SHADOW_BYTES; word <= (offset + len - 1) / SHADOW_BYTES; word++) {
+    /* A page's first access writes: read first, it would map the zero page, and the write
+     * after would replace it with every thread's TLB flushed (a fifth of a 132-SM run's time) */
+    guint64 page = word * sizeof(guint64) / SHADOW_PAGE, bit = G_GUINT64_CONSTANT(1) << page % 64;
+    if (!(__atomic_load_n(&paged[page / 64], __ATOMIC_RELAXED) & bit)) {
+      __atomic_fetch_or(&sh[word], 0, __ATOMIC_RELAXED);
+      __atomic_fetch_or(&paged[page / 64], bit, __ATOMIC_RELAXED);
+    }
     guint64 old = __atomic_load_n(&sh[word], __ATOMIC_RELAXED), new;
     do {
       guint who = (guint)(old >> SHADOW_SM_SHIFT) & 0xffffu;

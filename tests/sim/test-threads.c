@@ -531,60 +531,82 @@ static const SassCase sass_cases[] = {
     {"isa/kernels/textbook/reduce.yaml", {"sm_count=4", "n=16384", "grid=16", NULL}, FALSE},
 };
 
-/* Runs @kernel (a source path, or a file already written) with @sets: its counts, and every
- * buffer's bytes joined into *@bytes. */
-static SmStats
-sass_case_run(const char *kernel, const char *const *sets, gboolean apart, guint threads,
-              GByteArray **bytes, char **error)
+/* A run of a kernel over SASS, kept for its buffers' bytes */
+typedef struct {
+  TestRun *run;
+  SmStats stats;
+  char *error; /* the run's error, or NULL */
+} SassRun;
+
+/* Runs @kernel (a source path, or a file already written) with @sets; sass_run_free() */
+static SassRun
+sass_case_run(const char *kernel, const char *const *sets, gboolean apart, guint threads)
 {
   sm_set_apart(apart);
   sm_set_pipe(pipe_for(threads));
-  TestRun *run = test_run_new("config/gpus/h100.yaml", kernel, sets);
-  sm_set_threads(run->sm, threads);
-  sm_run(run->sm);
+  SassRun r = {test_run_new("config/gpus/h100.yaml", kernel, sets), {0}, NULL};
+  sm_set_threads(r.run->sm, threads);
+  sm_run(r.run->sm);
   sm_set_pipe(SM_PIPE_AUTO);
-  SmStats s = *sm_stats(run->sm);
-  *bytes = g_byte_array_new();
-  ExecMemory *mem = sm_memory_image(run->sm);
-  for (guint b = 0; b < exec_memory_count(mem); b++) {
-    gsize size;
-    const guint8 *data = exec_memory_data(mem, b, &size, NULL);
-    g_byte_array_append(*bytes, data, (guint)size);
-  }
-  *error = sm_error(run->sm) ? g_strdup(sm_error(run->sm)->message) : NULL;
-  test_run_free(run);
+  r.stats = *sm_stats(r.run->sm);
+  r.error = sm_error(r.run->sm) ? g_strdup(sm_error(r.run->sm)->message) : NULL;
   sm_set_apart(TRUE);
-  return s;
+  return r;
 }
 
 static void
-assert_same_bytes(GByteArray *a, GByteArray *b, const char *what)
+sass_run_free(SassRun *r)
 {
-  ck_assert_msg(a->len == b->len && memcmp(a->data, b->data, a->len) == 0, "%s: the buffers differ",
-                what);
+  test_run_free(r->run);
+  g_free(r->error);
+}
+
+/* The 32-bit word at byte @offset of the run's first buffer */
+static guint32
+sass_run_word(const SassRun *r, gsize offset)
+{
+  gsize size;
+  const guint8 *data = exec_memory_data(sm_memory_image(r->run->sm), 0, &size, NULL);
+  ck_assert_uint_le(offset + 4, size);
+  guint32 w;
+  memcpy(&w, data + offset, 4);
+  return w;
+}
+
+/* Every buffer of @a's the same bytes as @b's (compared where they lie: copying them would
+ * fill pages a large buffer never touched) */
+static void
+assert_same_bytes(const SassRun *a, const SassRun *b, const char *what)
+{
+  ExecMemory *ma = sm_memory_image(a->run->sm), *mb = sm_memory_image(b->run->sm);
+  ck_assert_uint_eq(exec_memory_count(ma), exec_memory_count(mb));
+  for (guint i = 0; i < exec_memory_count(ma); i++) {
+    gsize na, nb;
+    const guint8 *da = exec_memory_data(ma, i, &na, NULL), *db = exec_memory_data(mb, i, &nb, NULL);
+    ck_assert_msg(na == nb && memcmp(da, db, na) == 0, "%s: buffer %s differs", what,
+                  exec_memory_name(ma, i));
+  }
 }
 
 /* @c on 1 and on @n_threads thread counts: every counter and buffer byte the single loop's */
 static void
 assert_sass_case_matches(const SassCase *c, const guint *threads, guint n_threads)
 {
-  GByteArray *one_bytes, *bytes;
-  char *error;
-  SmStats one = sass_case_run(c->kernel, c->sets, FALSE, 1, &one_bytes, &error);
-  ck_assert_msg(error == NULL, "%s", error);
-  ck_assert_uint_eq(one.windows, 0);
+  SassRun one = sass_case_run(c->kernel, c->sets, FALSE, 1);
+  ck_assert_msg(one.error == NULL, "%s", one.error);
+  ck_assert_uint_eq(one.stats.windows, 0);
   for (guint i = 0; i < n_threads; i++) {
-    SmStats apart = sass_case_run(c->kernel, c->sets, TRUE, threads[i], &bytes, &error);
+    SassRun apart = sass_case_run(c->kernel, c->sets, TRUE, threads[i]);
     g_autofree char *sets = g_strjoinv(" ", (char **)c->sets);
     g_autofree char *what = g_strdup_printf("%s %s on %u threads", c->kernel, sets, threads[i]);
-    ck_assert_msg(error == NULL, "%s: %s", what, error);
-    ck_assert_msg(c->apart ? apart.windows > 0 : apart.windows == 0, "%s: %s", what,
+    ck_assert_msg(apart.error == NULL, "%s: %s", what, apart.error);
+    ck_assert_msg(c->apart ? apart.stats.windows > 0 : apart.stats.windows == 0, "%s: %s", what,
                   c->apart ? "not stepped apart" : "stepped apart");
-    test_assert_same_counts(&one, &apart, what);
-    assert_same_bytes(one_bytes, bytes, what);
-    g_byte_array_unref(bytes);
+    test_assert_same_counts(&one.stats, &apart.stats, what);
+    assert_same_bytes(&one, &apart, what);
+    sass_run_free(&apart);
   }
-  g_byte_array_unref(one_bytes);
+  sass_run_free(&one);
 }
 
 START_TEST(test_sass_kernels_match)
@@ -701,28 +723,25 @@ START_TEST(test_sass_blocks_meeting_in_a_word_run_in_one_loop)
 {
   g_autofree char *kernel = store_kernel("0x0");
   const char *sets[] = {"sm_count=4", NULL};
-  GByteArray *one_bytes, *bytes;
-  char *error;
-  SmStats one = sass_case_run(kernel, sets, FALSE, 1, &one_bytes, &error);
-  ck_assert_msg(error == NULL, "%s", error);
-  ck_assert_uint_eq(one.issued, 24 * 2 * 10);
-  guint32 last;
-  memcpy(&last, one_bytes->data, 4);
+  SassRun one = sass_case_run(kernel, sets, FALSE, 1);
+  ck_assert_msg(one.error == NULL, "%s", one.error);
+  ck_assert_uint_eq(one.stats.issued, 24 * 2 * 10);
+  guint32 last = sass_run_word(&one, 0);
   gboolean some_block = FALSE; /* the last writer's value */
   for (guint b = 0; b < 24; b++)
     some_block |= last == iota_plus(b);
   ck_assert_msg(some_block, "out[0] = %u is no block's", last);
   static const guint threads[] = {1, 2, 3};
   for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
-    SmStats apart = sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
+    SassRun apart = sass_case_run(kernel, sets, TRUE, threads[i]);
     g_autofree char *what = g_strdup_printf("blocks meeting on %u threads", threads[i]);
-    ck_assert_msg(error == NULL, "%s: %s", what, error);
-    ck_assert_msg(apart.windows == 0, "%s: the views' run was kept", what);
-    test_assert_same_counts(&one, &apart, what);
-    assert_same_bytes(one_bytes, bytes, what);
-    g_byte_array_unref(bytes);
+    ck_assert_msg(apart.error == NULL, "%s: %s", what, apart.error);
+    ck_assert_msg(apart.stats.windows == 0, "%s: the views' run was kept", what);
+    test_assert_same_counts(&one.stats, &apart.stats, what);
+    assert_same_bytes(&one, &apart, what);
+    sass_run_free(&apart);
   }
-  g_byte_array_unref(one_bytes);
+  sass_run_free(&one);
 }
 END_TEST
 
@@ -736,23 +755,19 @@ START_TEST(test_sass_blocks_meeting_only_in_their_words)
   for (guint k = 0; k < G_N_ELEMENTS(strides); k++) {
     g_autofree char *kernel = store_kernel(strides[k]);
     const char *sets[] = {"sm_count=4", NULL};
-    GByteArray *one_bytes, *bytes;
-    char *error;
-    SmStats one = sass_case_run(kernel, sets, FALSE, 1, &one_bytes, &error);
-    ck_assert_msg(error == NULL, "%s", error);
-    guint32 first;
-    memcpy(&first, one_bytes->data + (k == 0 ? 8 : 4), 4);
-    ck_assert_uint_eq(first, iota_plus(1)); /* block 1's */
-    SmStats apart = sass_case_run(kernel, sets, TRUE, 2, &bytes, &error);
-    ck_assert_msg(error == NULL, "%s", error);
+    SassRun one = sass_case_run(kernel, sets, FALSE, 1);
+    ck_assert_msg(one.error == NULL, "%s", one.error);
+    ck_assert_uint_eq(sass_run_word(&one, k == 0 ? 8 : 4), iota_plus(1)); /* block 1's */
+    SassRun apart = sass_case_run(kernel, sets, TRUE, 2);
+    ck_assert_msg(apart.error == NULL, "%s", apart.error);
     if (k == 0)
-      ck_assert_msg(apart.windows > 0, "own words: not stepped apart");
+      ck_assert_msg(apart.stats.windows > 0, "own words: not stepped apart");
     else
-      ck_assert_msg(apart.windows == 0, "shared 8-byte words: the views' run was kept");
-    test_assert_same_counts(&one, &apart, strides[k]);
-    assert_same_bytes(one_bytes, bytes, strides[k]);
-    g_byte_array_unref(bytes);
-    g_byte_array_unref(one_bytes);
+      ck_assert_msg(apart.stats.windows == 0, "shared 8-byte words: the views' run was kept");
+    test_assert_same_counts(&one.stats, &apart.stats, strides[k]);
+    assert_same_bytes(&one, &apart, strides[k]);
+    sass_run_free(&apart);
+    sass_run_free(&one);
   }
 }
 END_TEST
@@ -770,21 +785,17 @@ START_TEST(test_sass_errors_are_the_single_loops)
                                      NULL};
   g_autofree char *kernel = sass_kernel(sass, "grid: 8\nblock: 32", 4096);
   const char *sets[] = {"sm_count=4", NULL};
-  GByteArray *bytes;
-  char *one_error, *error;
-  sass_case_run(kernel, sets, FALSE, 1, &bytes, &one_error);
-  g_byte_array_unref(bytes);
-  ck_assert(one_error != NULL);
+  SassRun one = sass_case_run(kernel, sets, FALSE, 1);
+  ck_assert(one.error != NULL);
   static const guint threads[] = {1, 2, 3};
   for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {
-    SmStats apart = sass_case_run(kernel, sets, TRUE, threads[i], &bytes, &error);
-    g_byte_array_unref(bytes);
-    ck_assert_msg(apart.windows > 0, "not stepped apart on %u threads", threads[i]);
-    ck_assert_msg(error != NULL, "no error on %u threads", threads[i]);
-    ck_assert_str_eq(error, one_error);
-    g_free(error);
+    SassRun apart = sass_case_run(kernel, sets, TRUE, threads[i]);
+    ck_assert_msg(apart.stats.windows > 0, "not stepped apart on %u threads", threads[i]);
+    ck_assert_msg(apart.error != NULL, "no error on %u threads", threads[i]);
+    ck_assert_str_eq(apart.error, one.error);
+    sass_run_free(&apart);
   }
-  g_free(one_error);
+  sass_run_free(&one);
 }
 END_TEST
 

@@ -13,6 +13,7 @@ warp's first and last clock read.
     kernel-rows.py order tests/data/h100-order.csv > tests/data/h100-order-clock.csv
     kernel-rows.py pairloop tests/data/h100-pairloop.csv > tests/data/h100-pairloop-clock.csv
     kernel-rows.py notaken tests/data/h100-notaken.csv > tests/data/h100-notaken-clock.csv
+    kernel-rows.py pipes tests/data/h100-pipes.csv > tests/data/h100-pipes-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -29,6 +30,9 @@ second of the two launches, at delays 0, 8 and 32 (and 60 for two loops of 8).  
 warp 4 also counts its wait on the clock (its first clock read comes before it), so warp 0's is
 the launch's shortest (clock.per_warp_min) where warp 4's loop is as long or longer, its longest
 (clock.per_warp_max) where warp 4's loop of 128 FFMAs ends first.
+pipes: isa/kernels/h100/pipes.yaml, one block on one SM: the block's span, from the earliest
+clock read before a loop to the latest after one (clock.span; warps that take their turns, as
+FFMA's do, each time a loop shorter than the block's), the second of the two launches.
 """
 import csv
 import sys
@@ -153,7 +157,29 @@ def pairloop(path):
                       f"clock.per_warp_{metric},{a},loop of {pair}\n")
 
 
+def pipes(path):
+    """bench/h100/pipes.cu: the block's span (first warp's start to last warp's end), second
+    launch."""
+    names = ["ffma", "fadd", "imad", "iadd3", "lop3", "shf", "prmt", "lea", "i2fp", "isetp_sel",
+             "fsetp_fsel", "ffma_iadd3", "ffma_lop3", "ffma_imad", "imad_iadd3"]
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    out.write("# bench/h100/pipes.cu: one block of W warps on one SM, each a loop of independent "
+              "arithmetic steps (op: the step); the cycles from the first warp's first clock read "
+              "to the last warp's last (the second of 2 launches)\n")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["run"] != "1":
+                continue
+            op = names.index(r["op"])
+            out.write(f"isa/kernels/h100/pipes.yaml,op={op};warps_per_sm={r['warps']};"
+                      f"iters={r['iters']},clock.span,{r['span']},{r['op']}\n")
+
+
 def main(exp, path):
+    if exp == "pipes":
+        pipes(path)
+        return
     if exp == "order":
         order(path)
         return

@@ -81,6 +81,8 @@ sm_view_hand_back(SmGpu *sm, SmGpu *v, guint m, GError **first, guint64 *first_t
   sm_engine_clear(&v->engine);
   if (v->clock) { /* (in any order: only their median, minimum and maximum are read) */
     g_array_append_vals(sm->clock->spans, v->clock->spans->data, v->clock->spans->len);
+    sm->clock->span_first = MIN(sm->clock->span_first, v->clock->span_first);
+    sm->clock->span_last = MAX(sm->clock->span_last, v->clock->span_last);
     g_array_free(v->clock->spans, TRUE);
     g_free(v->clock);
   }

@@ -9,6 +9,7 @@ sm_clock_new(guint n_warp_slots)
   c->last = g_new0(guint64, n_warp_slots);
   c->reads = g_new0(guint, n_warp_slots);
   c->spans = g_array_new(FALSE, FALSE, sizeof(guint64));
+  c->span_first = G_MAXUINT64;
   return c;
 }
 
@@ -30,6 +31,8 @@ sm_clock_done(SmClock *c, guint slot)
   if (c->reads[slot] >= 2) {
     guint64 span = c->last[slot] - c->first[slot];
     g_array_append_val(c->spans, span);
+    c->span_first = MIN(c->span_first, c->first[slot]);
+    c->span_last = MAX(c->span_last, c->last[slot]);
   }
   c->reads[slot] = 0;
 }
@@ -54,4 +57,5 @@ sm_clock_finish(const SmClock *c, SmStats *st)
   st->clock_min = s[0];
   st->clock_max = s[n - 1];
   st->clock_median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  st->clock_span = c->span_last - c->span_first;
 }

@@ -1,7 +1,9 @@
 /* Clock reads (CS2R / S2R Rd, SR_CLOCKLO): the cycle each warp reads the clock, as a
  * clock64-timed measurement records it.  Over all warps of a run that read the clock at least
  * twice, the cycles between each one's first and last read give SmStats.clock_* (median,
- * minimum, maximum).  Not how the read issues (gpu/issue.c, sass.c). */
+ * minimum, maximum), and the cycles from the earliest first read to the latest last read the
+ * span of them all (clock_span: what a program that times every warp's loop sees of the
+ * block).  Not how the read issues (gpu/issue.c, sass.c). */
 #pragma once
 
 #include <glib.h>
@@ -9,9 +11,10 @@
 #include "stats.h"
 
 typedef struct {
-  guint64 *first, *last; /* per warp slot: its first and last clock read */
-  guint *reads;          /* per warp slot: reads so far */
-  GArray *spans;         /* guint64: last - first of every warp that read the clock twice */
+  guint64 *first, *last;         /* per warp slot: its first and last clock read */
+  guint *reads;                  /* per warp slot: reads so far */
+  GArray *spans;                 /* guint64: last - first of every warp that read the clock twice */
+  guint64 span_first, span_last; /* over those warps: the earliest first read, the latest last */
 } SmClock;
 
 SmClock *sm_clock_new(guint n_warp_slots);
@@ -29,5 +32,6 @@ sm_clock_read(SmClock *c, guint slot, guint64 t)
 /* The warp in @slot ended: its span counts once, and the slot starts afresh. */
 void sm_clock_done(SmClock *c, guint slot);
 
-/* At the end of a run: the spans into @st (clock_warps, clock_median, clock_min, clock_max). */
+/* At the end of a run: the spans into @st (clock_warps, clock_median, clock_min, clock_max,
+ * clock_span). */
 void sm_clock_finish(const SmClock *c, SmStats *st);

@@ -78,6 +78,7 @@ typedef struct {
    * twice or more, the cycles between each warp's first and last read */
   guint clock_warps;
   guint64 clock_median, clock_min, clock_max;
+  guint64 clock_span; /* the earliest first read to the latest last read */
 } SmStats;
 
 /* Derived per-run numbers, the same in text and JSON. */

@@ -58,6 +58,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "per_warp_median", s->clock_median);
   put_int(b, "per_warp_min", s->clock_min);
   put_int(b, "per_warp_max", s->clock_max);
+  put_int(b, "span", s->clock_span);
   json_builder_end_object(b);
   if (s->caches) { /* in Nsight Compute's words */
     json_builder_set_member_name(b, "caches");

@@ -38,6 +38,10 @@ typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
 /* which global loads the L1 keeps (loads marked .STRONG.GPU, PTX ld.global.cg, never do) */
 typedef enum { CFG_L1_LOADS_ALL, CFG_L1_LOADS_CONSTANT, CFG_L1_LOADS_NONE } CfgL1Loads;
+/* sass.ops' pipe: the pipe an opcode of the CUDA cores (unit alu) holds: theirs, the integer
+ * pipe beside them (logic, shifts, compares, integer adds), or the FMA pipe's heavy half
+ * (integer multiply-adds), each a pipe of its own with the opcode's lanes */
+typedef enum { CFG_SASS_PIPE_UNIT, CFG_SASS_PIPE_INT, CFG_SASS_PIPE_FMAHEAVY } CfgSassPipe;
 
 #define CFG_MAX_LEVELS 8u
 
@@ -161,12 +165,14 @@ typedef struct {
   } smem;
   CfgBranch branch;
   /* how SASS opcodes run here (kernels over SASS): the unit, result latency, issue cycles and
-   * lanes per scheduler of each; 0 = those of the unit its lowered op runs on (sass-ops.def) */
+   * lanes per scheduler of each, and the pipe it holds; 0 = those of the unit its lowered op
+   * runs on (sass-ops.def) */
   struct {
     guint8 unit[SASS_OP_COUNT]; /* IsaUnit + 1 */
     guint latency[SASS_OP_COUNT];
     guint issue_cycles[SASS_OP_COUNT];
     guint lanes[SASS_OP_COUNT];
+    guint8 pipe[SASS_OP_COUNT]; /* CfgSassPipe */
     /* a warp waits after each instruction the cycles its SASS's control bits say (the
      * compiler's stall count: Nsight's "wait"), besides its operands' readiness */
     gboolean stall_counts;

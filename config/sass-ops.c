@@ -70,8 +70,10 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     struct {
       int unit;
       guint latency_cycles, issue_cycles, lanes;
-    } o = {.unit = -1};
+      int pipe;
+    } o = {.unit = -1, .pipe = CFG_SASS_PIPE_UNIT};
     static const char *const unit_names[] = {"alu", "sfu", "ldst", NULL};
+    static const char *const pipe_names[] = {"unit", "int", "fmaheavy", NULL};
     static const CfgField op_fields[] = {
         {.key = "unit", .type = CFG_FIELD_ENUM, .names = unit_names, .doc = "alu, sfu or ldst"},
         {.key = "latency_cycles",
@@ -89,6 +91,12 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
          .offset = sizeof(int) + 2 * sizeof(guint),
          .min = 1,
          .max = 1024},
+        {.key = "pipe",
+         .type = CFG_FIELD_ENUM,
+         .names = pipe_names,
+         .offset = sizeof(int) + 3 * sizeof(guint),
+         .doc = "unit (its unit's pipe), int or fmaheavy (a pipe of its own beside the CUDA "
+                "cores, of the opcode's lanes)"},
     };
     g_autofree char *section = g_strdup_printf("sass.ops.%s", key->value);
     const CfgNode *value = g_ptr_array_index(ops->items, i);
@@ -99,6 +107,11 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
         (guint)o.unit != ISA_UNIT_LDST)
       return cfg_fail(error, cfg_node_get(value, "unit"), "%s accesses memory: it runs on ldst",
                       key->value);
+    IsaUnit runs_on = o.unit >= 0 ? (IsaUnit)o.unit : isa_op_info((IsaOp)lowered)->unit;
+    if (o.pipe != CFG_SASS_PIPE_UNIT && runs_on != ISA_UNIT_ALU)
+      return cfg_fail(error, cfg_node_get(value, "pipe"),
+                      "%s runs on %s: only an opcode of the CUDA cores (alu) has another pipe",
+                      key->value, isa_unit_name(runs_on));
     if (o.lanes && !(32 % o.lanes == 0 || o.lanes % 32 == 0))
       return cfg_fail(error, cfg_node_get(value, "lanes_per_scheduler"),
                       "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u", o.lanes);
@@ -106,6 +119,7 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     g->sass.latency[op] = o.latency_cycles;
     g->sass.issue_cycles[op] = o.issue_cycles;
     g->sass.lanes[op] = o.lanes;
+    g->sass.pipe[op] = (guint8)o.pipe;
   }
   return TRUE;
 }
@@ -141,7 +155,7 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
   gboolean any = FALSE;
   for (guint op = 0; op < SASS_OP_COUNT; op++) {
     if (!g->sass.unit[op] && !g->sass.latency[op] && !g->sass.issue_cycles[op] &&
-        !g->sass.lanes[op])
+        !g->sass.lanes[op] && !g->sass.pipe[op])
       continue;
     if (!any)
       g_string_append(body, "  ops:\n");
@@ -155,6 +169,9 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
       g_string_append_printf(fields, ", issue_cycles: %u", g->sass.issue_cycles[op]);
     if (g->sass.lanes[op])
       g_string_append_printf(fields, ", lanes_per_scheduler: %u", g->sass.lanes[op]);
+    if (g->sass.pipe[op])
+      g_string_append_printf(fields, ", pipe: %s",
+                             g->sass.pipe[op] == CFG_SASS_PIPE_INT ? "int" : "fmaheavy");
     g_string_append_printf(body, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
     g_string_free(fields, TRUE);
   }

@@ -72,6 +72,6 @@ void sm_restart_in_one_loop(SmGpu *sm);
  * size.  Sizes on 64-bit hosts. */
 #if GLIB_SIZEOF_VOID_P == 8
 G_STATIC_ASSERT(sizeof(SmWarp) == 352);
-G_STATIC_ASSERT(sizeof(SmScheduler) == 160);
+G_STATIC_ASSERT(sizeof(SmScheduler) == 176);
 G_STATIC_ASSERT(sizeof(SmBlock) == 120);
 #endif

@@ -65,7 +65,7 @@ walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
 {
   guint n_regs = MAX(sm->prog->n_regs, 1u);
   put(k, w->exists | (guint64)w->done << 8 | (guint64)w->state << 16 | (guint64)w->dep_state << 24 |
-             (guint64)w->unit << 32 | (guint64)w->space << 40 | (guint64)w->depth << 48);
+             (guint64)w->pipe << 32 | (guint64)w->space << 40 | (guint64)w->depth << 48);
   if (!w->exists)
     return;
   put(k, w->pc | (guint64)w->n_trans << 32 | (guint64)w->block << 48);
@@ -134,7 +134,7 @@ walk_scheduler(SmGpu *sm, SmScheduler *s, Walk *k)
   put(k, s->keep); /* valid at its warp's last issue + 1 (walk_warp() has that cycle) */
   put(k, s->hot);
   put(k, s->pool_n | (guint64)s->pool_next << 32);
-  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
+  for (guint u = 0; u < SM_N_PIPES; u++)
     ticks(k, &s->pipe_free[u]);
   if (s->ports.counts) {
     /* write ports taken from t on (nothing reads an earlier cycle) */

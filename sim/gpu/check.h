@@ -78,7 +78,7 @@ warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
     *wake = w->deps_at;
     return w->dep_state;
   }
-  guint64 pipe = s->pipe_free[w->unit];
+  guint64 pipe = s->pipe_free[w->pipe];
   if (sm_pipe_busy(pipe, t)) {
     *wake = pipe >> SM_TICK_SHIFT;
     return sm->info[w->pc].throttle_state;

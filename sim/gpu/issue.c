@@ -39,7 +39,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   }
   guint64 now_ticks = sm_ticks(t);
   SmStats *st = w->stats; /* its SM's counts (fast/mirror.c) */
-  s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
+  s->pipe_free[ii->pipe] = sm_pipe_accept(s->pipe_free[ii->pipe], now_ticks, ii->ii_ticks);
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   /* the result is ready for a consumer on unit u at base + latency[u] */
   guint64 base = t;

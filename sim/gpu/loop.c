@@ -298,7 +298,7 @@ look_due(SmGpu *sm, SmScheduler *s, guint64 t, Look *k)
       guint p = base + (guint)__builtin_ctzll(due);
       SmWarp *w = sm_sched_warp(sm, s, p);
       if (w->state == SM_STATE_NOT_SELECTED && w->space == ISA_SPACE_NONE &&
-          sm->single_cycle_pipe[w->unit] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
+          sm->single_cycle_pipe[w->pipe] && (!sm->wb_ports || wb_free_for(sm, s, w, t))) {
         /* still eligible: its operands were ready, and a pipe that takes one instruction per
          * cycle is free again at the start of every cycle */
         sm->eligible[k->n_el++] = p;
@@ -328,7 +328,7 @@ merge_hot(SmGpu *sm, SmScheduler *s, Look *k)
     for (guint i = 0; i < k->n_el; i++) {
       guint p = sm->eligible[i];
       const SmWarp *w = sm_sched_warp(sm, s, p);
-      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->unit])
+      if (w->space == ISA_SPACE_NONE && sm->single_cycle_pipe[w->pipe])
         k->new_hot |= (guint64)1 << p;
     }
   }

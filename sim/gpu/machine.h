@@ -99,7 +99,7 @@ struct SmGpu {
   const CfgBranch *branch; /* the GPU's branch costs: sass.branch for kernels over SASS */
   guint wb_ports;          /* register-file write ports per scheduler; 0: unlimited */
   gboolean hot_ok;         /* eligible warps may stay eligible unseen (schedule(): SM_HOT) */
-  gboolean single_cycle_pipe[ISA_UNIT_COUNT]; /* initiation interval of at most one cycle */
+  gboolean single_cycle_pipe[SM_N_PIPES]; /* every instruction on it: at most one cycle apart */
 
   /* The SMs: mp[m] is SM m's (SmMp); the arrays hold every SM's part, SM by SM */
   SmMp *mp;
@@ -188,7 +188,7 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
   else
     w->deps_at = sm_scoreboard_operands_ready(&w->sb, &sm->prog->insns[w->pc], ii->unit, &why);
   w->dep_state = (guint8)why;
-  w->unit = ii->unit;
+  w->pipe = ii->pipe;
   w->space = ii->space;
   w->n_trans = ii->n_trans;
   if (G_UNLIKELY(ii->special == SM_SPECIAL_BAR) && w->smem_stores_done > w->deps_at) {

@@ -205,8 +205,13 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   if (kernel->sass)
     sm_sass_init(sm);
 
-  for (guint u = 0; u < ISA_UNIT_COUNT; u++)
-    sm->single_cycle_pipe[u] = sm_pipe_single_cycle(gpu, u);
+  /* a pipe is single-cycle when every instruction on it is (an opcode's lanes in sass.ops may
+   * hold its unit's pipe longer than the unit's) */
+  for (guint p = 0; p < SM_N_PIPES; p++)
+    sm->single_cycle_pipe[p] = p >= ISA_UNIT_COUNT || sm_pipe_single_cycle(gpu, (IsaUnit)p);
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->info[i].ii_ticks > SM_TICKS_PER_CYCLE)
+      sm->single_cycle_pipe[sm->info[i].pipe] = FALSE;
   sm_smem_init(&sm->smem, gpu, sm->n_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),

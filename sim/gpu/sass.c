@@ -96,6 +96,7 @@ decode(SmGpu *sm)
     if (gpu->sass.unit[op] && ii->space == ISA_SPACE_NONE) {
       IsaUnit u = (IsaUnit)(gpu->sass.unit[op] - 1);
       ii->unit = (guint8)u;
+      ii->pipe = (guint8)u;
       ii->fixed_latency = isa_unit_table[u].result == ISA_RESULT_FIXED;
       ii->result_state = isa_unit_table[u].result == ISA_RESULT_SCOREBOARD
                              ? SM_STATE_SHORT_SCOREBOARD
@@ -119,6 +120,8 @@ decode(SmGpu *sm)
       ii->issue_cycles = gpu->sass.issue_cycles[op];
     if (gpu->sass.lanes[op])
       ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
+    if (gpu->sass.pipe[op] && ii->unit == ISA_UNIT_ALU)
+      ii->pipe = (guint8)(gpu->sass.pipe[op] == CFG_SASS_PIPE_INT ? SM_PIPE_INT : SM_PIPE_FMAHEAVY);
     if (gpu->sass.stall_counts)
       ii->stall = fn->insns[i].stall;
     if (gpu->sass.yield_hints)
@@ -369,7 +372,7 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const SassInsn *in = &sm->kernel->sass->fn->insns[w->pc];
   SmStats *st = w->stats;
   guint64 now_ticks = sm_ticks(t);
-  s->pipe_free[ii->unit] = sm_pipe_accept(s->pipe_free[ii->unit], now_ticks, ii->ii_ticks);
+  s->pipe_free[ii->pipe] = sm_pipe_accept(s->pipe_free[ii->pipe], now_ticks, ii->ii_ticks);
   s->busy_until = MAX(s->busy_until, t + ii->issue_cycles);
   w->exec->clock = t;
   ExecStep step;

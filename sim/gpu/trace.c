@@ -17,7 +17,7 @@ sm_trace_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot, guin
   const SmInsnInfo *ii = &sm->info[w->pc];
   TraceIssue rec = {.cycle = t,
                     .complete = complete,
-                    .pipe_free = sm_ticks_ceil_cycle(s->pipe_free[ii->unit]),
+                    .pipe_free = sm_ticks_ceil_cycle(s->pipe_free[ii->pipe]),
                     .sched = (guint)(s - sm->sched),
                     .slot = slot,
                     .warp = (guint)(w - sm->warps),

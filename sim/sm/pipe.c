@@ -18,6 +18,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     const IsaOpInfo *op = isa_op_info(insn->op);
     SmInsnInfo *ii = &info[i];
     ii->unit = op->unit;
+    ii->pipe = op->unit;
     ii->space = op->space;
     ii->is_load = isa_op_is_load(insn->op);
     ii->is_store = isa_op_is_store(insn->op);
@@ -55,11 +56,11 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->result_state = SM_STATE_SHORT_SCOREBOARD;
       ii->throttle_state = SM_STATE_MIO_THROTTLE;
       ii->smem_pattern = insn->pattern;
-      ii->passes = insn->pattern == ISA_PATTERN_RANDOM
-                       ? 0
-                       : (guint16)sm_smem_passes(gpu->smem.banks, gpu->smem.bank_width_bytes,
-                                                 insn->pattern, insn->stride, insn->width,
-                                                 gpu->smem.half_warps, NULL);
+      ii->passes =
+          insn->pattern == ISA_PATTERN_RANDOM
+              ? 0
+              : (guint16)sm_smem_passes(gpu->smem.banks, gpu->smem.bank_width_bytes, insn->pattern,
+                                        insn->stride, insn->width, gpu->smem.half_warps, NULL);
       break;
     case ISA_SPACE_GLOBAL: {
       ii->result_state = SM_STATE_LONG_SCOREBOARD;

@@ -22,6 +22,8 @@ typedef enum {
 /* Everything the loop needs about one instruction of the stream, computed once. */
 typedef struct {
   guint8 unit;           /* IsaUnit */
+  guint8 pipe;           /* the pipe it holds: its unit's, or SM_PIPE_INT or SM_PIPE_FMAHEAVY
+                            (sass.ops' pipe) */
   guint8 space;          /* IsaSpace */
   guint8 result_state;   /* SmState of a warp waiting on the result */
   guint8 throttle_state; /* SmState of a warp waiting for the pipe */

@@ -6,6 +6,12 @@
 #include "../core/ports.h"
 #include "stats.h"
 
+/* The pipes a scheduler's instructions hold: one per unit (IsaUnit), then two beside the CUDA
+ * cores that a GPU file's sass.ops can send opcodes to: the integer pipe (logic, shifts,
+ * compares, integer adds: Nsight's alu pipe) and the FMA pipe's heavy half (integer
+ * multiply-adds: Nsight's fmaheavy).  A pipe takes a warp-instruction every 32 / lanes cycles. */
+enum { SM_PIPE_INT = ISA_UNIT_COUNT, SM_PIPE_FMAHEAVY, SM_N_PIPES };
+
 typedef struct {
   guint *warps;  /* warp indices, oldest first */
   guint64 *wake; /* per position: nothing about that warp can change before this cycle
@@ -15,8 +21,8 @@ typedef struct {
   SmStats *stats; /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint last;     /* position in warps[] of the last warp that issued (block_priority: per block) */
   guint slot0;    /* the warp slot at position 0; position p's is slot0 + p * schedulers per SM */
-  guint64 busy_until;                /* no issue before this cycle (multi-cycle issue) */
-  guint64 pipe_free[ISA_UNIT_COUNT]; /* ticks: pipe accepts its next instruction */
+  guint64 busy_until;            /* no issue before this cycle (multi-cycle issue) */
+  guint64 pipe_free[SM_N_PIPES]; /* ticks: pipe accepts its next instruction */
   SmPorts ports;     /* register-file write ports taken per cycle (when the SM checks them) */
   guint64 *age;      /* per position: cycle its warp's block launched (policy oldest) */
   guint32 *grid;     /* per position: grid index of its warp's block (block_priority; a copy of

@@ -19,7 +19,7 @@ typedef struct SmWarp {
   guint8 local;     /* ... within its SM */
   guint8 lg_queued; /* in its SM's queue for room among the transactions in flight (memory.h) */
   guint16 pos;      /* its position in that scheduler's warps[] */
-  guint8 unit;      /* IsaUnit of the instruction at pc */
+  guint8 pipe;      /* the pipe the instruction at pc holds (SmInsnInfo.pipe) */
   guint8 space;     /* IsaSpace of the instruction at pc */
   guint16 n_trans;  /* its memory transactions (global ops) */
   guint32 pc;       /* index of the next real instruction (ISA_INSN_OP) */

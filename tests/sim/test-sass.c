@@ -82,6 +82,51 @@ START_TEST(test_dependent_chain_cycles)
 }
 END_TEST
 
+/* One warp, independent instructions: 4 IMADs, 4 LOP3s, 4 FFMAs in turn (IMAD, LOP3, FFMA,
+ * IMAD, ...), each writing its own register from R0.  With every opcode on the CUDA cores' one
+ * pipe of 32 lanes they issue a cycle apart (0-11, EXIT at 12, done at 16).  With IMAD on the
+ * FMA pipe's heavy half and LOP3 on the integer pipe, each of 16 lanes (a warp-instruction
+ * holds its pipe 2 cycles), the three pipes take turns and still issue a cycle apart; 4 IMADs
+ * in a row wait 2 cycles each (0, 2, 4, 6; then the LOP3s at 7, 9, 11, 13 behind the last
+ * IMAD's cycle... no: on their own pipe, from 7 on every 2 cycles) */
+static guint64
+pipes_cycles(const char *ops, gboolean own_pipes)
+{
+  g_autofree char *gpu = g_strdup_printf(
+      "%s%s", toy_gpu,
+      own_pipes ? "sass:\n  ops:\n    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
+                  "    LOP3: {pipe: int, lanes_per_scheduler: 16}\n"
+                : "");
+  GString *s = g_string_new(HEAD);
+  guint n = (guint)strlen(ops);
+  for (guint i = 0; i < n; i++) {
+    const char *insn = ops[i] == 'i'   ? "IMAD R%u, R0, R0, R0"
+                       : ops[i] == 'l' ? "LOP3.LUT R%u, R0, R0, R0, 0xc0, !PT"
+                                       : "FFMA R%u, R0, R0, R0";
+    g_autofree char *text = g_strdup_printf(insn, i + 1);
+    g_string_append_printf(s, AT("%04x") "%s ;\n", i * 16, text);
+  }
+  g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
+  SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 4);
+  g_string_free(s, TRUE);
+  guint64 cycles = sm_stats(r.sm)->cycles;
+  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
+  sass_run_clear(&r);
+  return cycles;
+}
+
+START_TEST(test_integer_work_holds_pipes_of_its_own)
+{
+  /* in turn: a cycle apart either way (EXIT at 12, its 4 cycles: 16) */
+  ck_assert_uint_eq(pipes_cycles("ilfilfilfilf", FALSE), 16);
+  ck_assert_uint_eq(pipes_cycles("ilfilfilfilf", TRUE), 16);
+  /* in a row: the IMADs at 0, 2, 4, 6, the LOP3s at 7, 9, 11, 13 (their pipe free from 7), the
+   * FFMAs at 14-17, EXIT at 18: 22; on one pipe of 32 lanes 16 */
+  ck_assert_uint_eq(pipes_cycles("iiiillllffff", FALSE), 16);
+  ck_assert_uint_eq(pipes_cycles("iiiillllffff", TRUE), 22);
+}
+END_TEST
+
 /* LDG then a dependent STG.  S2R, LDC.64, LDC.64, ULDC.64 issue at 0-3; IMAD.WIDE R2 waits for
  * R2 (LDC at 1: ready at 5), IMAD.WIDE R4 for R4 (LDC at 2: 6); LDG waits for R4:R5 (10); its
  * data is back at 110, when the STG issues; the store's transaction ends at 210. */
@@ -661,8 +706,10 @@ START_TEST(test_prefetch_sass_against_stream)
 END_TEST
 
 /* Volkov's memcpy from its SASS against ../memcpy.yaml's loop: the same within 4 % for one or
- * four floats a thread (within 7 % for one at 8 warps: +5.4 %, the SASS's stores holding their
- * registers for the H100's LD/ST stage, which a stream does not pass), and for eight float4 in
+ * four floats a thread (within 12 % for one at 8 warps: +10.8 %, the SASS's stores holding their
+ * registers for the H100's LD/ST stage, which a stream does not pass, and its address
+ * arithmetic holding the integer pipes of 16 lanes, where a stream's runs on the CUDA cores:
+ * +5.4 % before those, sass.ops), and for eight float4 in
  * the order the compiler gave them
  * (schedule=sm90: four loads, then stores and loads interleaved).  With all eight loads first
  * (schedule=source, as the source reads) one or two warps copy 1.6x and 1.4x faster than the
@@ -672,7 +719,7 @@ START_TEST(test_memcpy_sass_against_stream)
   static const struct {
     const char *variant, *loads, *width, *warps, *schedule;
     double lo, hi;
-  } cases[] = {{"variant=1", "loads=1", "width=4", "warps_per_sm=8", "schedule=sm90", -4, 7},
+  } cases[] = {{"variant=1", "loads=1", "width=4", "warps_per_sm=8", "schedule=sm90", -4, 12},
                {"variant=4", "loads=4", "width=4", "warps_per_sm=8", "schedule=sm90", -4, 4},
                {"variant=84", "loads=8", "width=16", "warps_per_sm=1", "schedule=sm90", -4, 4},
                {"variant=84", "loads=8", "width=16", "warps_per_sm=2", "schedule=sm90", -4, 4},
@@ -726,7 +773,9 @@ START_TEST(test_a_copy_through_the_caches_writes_back_what_it_stores)
 END_TEST
 
 /* bench/waves.yaml's loop is the compiler's (two iterations a pass, the counter hoisted among
- * the FADDs): on 4 SMs, one wave and a tail block, within 1 % of the SASS at every k.  One
+ * the FADDs): on 4 SMs, one wave and a tail block, within 2 % of the SASS at every k (the SASS
+ * 1.7 % faster at k = 1, 0.4 and 0.2 % at 2 and 4: its warps follow the compiler's yield hints,
+ * which a stream does not carry; within 1 % without them).  One
  * iteration a pass with the counter's IADD3 -> ISETP -> BRA at its end, as the source reads,
  * was 7 % slower at k = 1 (the held-out H100 waves: each wave 7 % longer than measured) */
 START_TEST(test_waves_sass_against_stream)
@@ -738,7 +787,7 @@ START_TEST(test_waves_sass_against_stream)
     double s = (double)shipped_cycles("isa/kernels/h100/waves-sass.yaml", sets);
     double h = (double)shipped_cycles("bench/waves.yaml", sets);
     double err = 100.0 * (s - h) / h;
-    ck_assert_msg(err >= -1 && err <= 1, "%s: SASS %.0f, stream %.0f (%+.1f%%)", ks[i], s, h, err);
+    ck_assert_msg(err >= -2 && err <= 1, "%s: SASS %.0f, stream %.0f (%+.1f%%)", ks[i], s, h, err);
   }
 }
 END_TEST
@@ -972,9 +1021,11 @@ END_TEST
 /* sass.yield_hints: an instruction whose control bits do not ask its warp to yield keeps the
  * scheduler for that warp the cycle after (Nsight samples the instruction after a UIADD3 or an
  * FFMA of stall count 1 without a yield never in not_selected: tests/data/h100-loop-source.csv).
- * Three warps a scheduler of the loop of one FFMA then keep out of each other's way, 29 cycles
- * an iteration as one warp alone (H100: 29.14 at 12 warps an SM, 29.34 alone); taking turns
- * (lrr) after the UIADD3 puts them 31 apart */
+ * Three warps a scheduler of the loop of one FFMA keep out of each other's way either way, 29
+ * cycles an iteration as one warp alone (H100: 29.14 at 12 warps an SM, 29.34 alone; without
+ * the integer pipe for the loop's ISETP, taking turns after the UIADD3 put them 31 apart).  At
+ * five a scheduler the kept warps give the H100's 33 (33.10 at 20 warps), turns at every issue
+ * 30 */
 START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
 {
   /* the measurement: per launch (unroll, warps) the loop's instructions in order, each with its
@@ -998,18 +1049,21 @@ START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
   ck_assert_uint_eq(kept, 39);
   ck_assert_uint_ge(contested, 20);
   static const struct {
-    const char *hints;
+    const char *hints, *warps;
     double cycles;
-  } cases[] = {{"sass.yield_hints=true", 29.0}, {"sass.yield_hints=false", 31.0}};
+  } cases[] = {{"sass.yield_hints=true", "warps_per_sm=12", 29.0},
+               {"sass.yield_hints=false", "warps_per_sm=12", 29.0},
+               {"sass.yield_hints=true", "warps_per_sm=20", 33.0},
+               {"sass.yield_hints=false", "warps_per_sm=20", 30.0}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     double c[2];
     for (guint k = 0; k < 2; k++) {
-      const char *sets[] = {"unroll=1", "warps_per_sm=12", k ? "iters=128" : "iters=64",
+      const char *sets[] = {"unroll=1", cases[i].warps, k ? "iters=128" : "iters=64",
                             cases[i].hints, NULL};
       c[k] = (double)preset_cycles("isa/kernels/h100/loop-sass.yaml", sets);
     }
-    ck_assert_msg((c[1] - c[0]) / 64.0 == cases[i].cycles, "%s: %.2f cycles an iteration",
-                  cases[i].hints, (c[1] - c[0]) / 64.0);
+    ck_assert_msg((c[1] - c[0]) / 64.0 == cases[i].cycles, "%s %s: %.2f cycles an iteration",
+                  cases[i].hints, cases[i].warps, (c[1] - c[0]) / 64.0);
   }
 }
 END_TEST
@@ -1037,9 +1091,9 @@ order_spans(guint k, guint warps, gboolean hints, double span[3])
  * scheduler to the next warp in turn while they wait at the branch and take it back, so two a
  * scheduler run to their end before the next two start: of 16 warps (4 a scheduler) half end
  * as 8 warps alone do and half at twice that (the H100, tests/data/h100-order-clock.csv: 4 572
- * for 8 warps; 4 596 and 9 072 for 16), where a turn at every issue ends all 16 together
- * (9 456).  Warps of one chain, whose FMULs of stall count 4 yield, end together (H100:
- * 2 599 to 2 860 of 32 warps). */
+ * for 8 warps; 4 596 and 9 072 for 16), where a turn at every issue ends all 16 within 1 %
+ * of each other (9 026 to 9 122).  Warps of one chain, whose FMULs of stall count 4 yield, end
+ * together (H100: 2 599 to 2 860 of 32 warps). */
 START_TEST(test_warps_take_turns_only_past_a_yield)
 {
   double two[3], four[3], rr[3], one[3];
@@ -1053,7 +1107,7 @@ START_TEST(test_warps_take_turns_only_past_a_yield)
   ck_assert_double_le(fabs(four[2] / (2 * four[0]) - 1), 0.03);
   ck_assert_double_le(fabs(four[0] / 4596.0 - 1), 0.03);
   ck_assert_double_le(fabs(four[2] / 9072.0 - 1), 0.03);
-  ck_assert_double_eq(rr[0], rr[2]);
+  ck_assert_double_le(rr[2], 1.02 * rr[0]);
   ck_assert_double_le(one[2], 1.1 * one[0]);
 }
 END_TEST
@@ -1087,6 +1141,7 @@ sass_suite(void)
   Suite *s = suite_create("sass");
   TCase *tc = tcase_create("timing");
   tcase_add_test(tc, test_dependent_chain_cycles);
+  tcase_add_test(tc, test_integer_work_holds_pipes_of_its_own);
   tcase_add_test(tc, test_load_latency_cycles);
   tcase_add_test(tc, test_ldc_reads_the_kernels_constants);
   tcase_add_test(tc, test_the_constant_cache_times_ldc);

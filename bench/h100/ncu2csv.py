@@ -38,8 +38,8 @@ def main(configs, ncu):
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow([head[i] for i in keep] + ["kernel"] + [n for _, n in COUNTERS] + STATES)
     for c, r in zip(cfg, rows):
-        vals = [r[col[m]] for m, _ in COUNTERS]
-        vals = [f"{number(v):.0f}" for v in vals]
+        # (a counter of a section the run did not collect stays empty)
+        vals = [f"{number(r[col[m]]):.0f}" if m in col else "" for m, _ in COUNTERS]
         st = []
         for s in STATES:
             m = f"smsp__average_warps_issue_stalled_{s}_per_issue_active.ratio"

@@ -18,6 +18,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim sreg                 bench/h100/sreg.cu's launches (tests/data/h100-sreg-states.csv)
     states.py BUILD/smsim ldc                  bench/h100/ldc.cu's launches (tests/data/h100-ldc-states.csv)
     states.py BUILD/smsim stq                  bench/h100/stq.cu's launches (tests/data/h100-stq-states.csv)
+    states.py BUILD/smsim pipes                bench/h100/pipes.cu's loops at 32 warps (tests/data/h100-pipes-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --where KEY=VALUE  only the launches whose column KEY is VALUE
                                                (repeatable: all of them)
@@ -62,11 +63,14 @@ EXPERIMENTS = {
     "sreg": ("isa/kernels/h100/sreg.yaml", ["mode", "warps"], []),
     # bench/h100/ldc.cu: chains of constant reads (LDC) in a loop (one SM)
     "ldc": ("isa/kernels/h100/ldc.yaml", ["mode", "lines", "stride", "apart", "warps"], []),
+    # bench/h100/pipes.cu: loops of independent integer and float steps, 32 warps (one SM)
+    "pipes": ("isa/kernels/h100/pipes.yaml", ["op", "warps_per_sm", "iters"], []),
 }
 STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv", "stq": "tests/data/h100-stq-states.csv",
                 "mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
-                "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv"}
+                "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv",
+                "pipes": "tests/data/h100-pipes-states.csv"}
 SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]
 
 

@@ -86,9 +86,8 @@ END_TEST
  * IMAD, ...), each writing its own register from R0.  With every opcode on the CUDA cores' one
  * pipe of 32 lanes they issue a cycle apart (0-11, EXIT at 12, done at 16).  With IMAD on the
  * FMA pipe's heavy half and LOP3 on the integer pipe, each of 16 lanes (a warp-instruction
- * holds its pipe 2 cycles), the three pipes take turns and still issue a cycle apart; 4 IMADs
- * in a row wait 2 cycles each (0, 2, 4, 6; then the LOP3s at 7, 9, 11, 13 behind the last
- * IMAD's cycle... no: on their own pipe, from 7 on every 2 cycles) */
+ * holds its pipe 2 cycles), the three pipes take turns and still issue a cycle apart; in a
+ * row, each opcode waits for its own pipe (test_integer_work_holds_pipes_of_its_own) */
 static guint64
 pipes_cycles(const char *ops, gboolean own_pipes)
 {

@@ -436,7 +436,7 @@ START_TEST(test_launch_within_6_percent)
 {
   /* 5.9 % now (9 rows; 4.2 % before the integer pipes and the yield hints, sass.ops and
    * sass.yield_hints): the waves of 256 FFMAs a thread 10-12 % fast (7 % before), their loop of
-   * one FFMA at 8 warps a scheduler taking 38 cycles an iteration against the H100's 42.8, whose
+   * one FFMA at 8 warps a scheduler taking 37 cycles an iteration against the H100's 42.8, whose
    * warps wait longer for their branch's target with more warps (no_instruction 7.6 cycles an
    * iteration at 32 warps, 2.7 alone: tests/data/h100-loop-source.csv), not modelled.  3.8 %
    * before that: stores done for an exiting warp once the L2 has taken them

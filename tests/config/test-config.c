@@ -228,6 +228,42 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
 }
 END_TEST
 
+/* sass.ops' pipe: an opcode of the CUDA cores on the integer pipe or the FMA pipe's heavy half,
+ * printed back and read back the same; refused for an opcode of another unit, and for a pipe
+ * that is not one of the three */
+START_TEST(test_sass_ops_pipe_prints_back_and_is_checked)
+{
+  const char *text = MEM "sass:\n  ops:\n    LOP3: {pipe: int, lanes_per_scheduler: 16}\n"
+                         "    IMAD: {pipe: fmaheavy}\n";
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from(text, &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  SassOp lop3, imad, ffma;
+  ck_assert(sass_op_lookup("LOP3", &lop3) && sass_op_lookup("IMAD", &imad) &&
+            sass_op_lookup("FFMA", &ffma));
+  ck_assert_uint_eq(g->sass.pipe[lop3], CFG_SASS_PIPE_INT);
+  ck_assert_uint_eq(g->sass.lanes[lop3], 16);
+  ck_assert_uint_eq(g->sass.pipe[imad], CFG_SASS_PIPE_FMAHEAVY);
+  ck_assert_uint_eq(g->sass.pipe[ffma], CFG_SASS_PIPE_UNIT);
+  g_autoptr(GString) out = g_string_new(NULL);
+  cfg_gpu_print(g, out);
+  ck_assert_msg(strstr(out->str, "    IMAD: {pipe: fmaheavy}\n") &&
+                    strstr(out->str, "    LOP3: {lanes_per_scheduler: 16, pipe: int}\n"),
+                "%s", out->str);
+  g_autoptr(CfgGpu) back = gpu_from(out->str, &error);
+  ck_assert_msg(back != NULL, "%s", error ? error->message : "");
+  ck_assert_mem_eq(back->sass.pipe, g->sass.pipe, sizeof g->sass.pipe);
+  assert_gpu_error(MEM "sass:\n  ops:\n    MUFU: {pipe: int}\n",
+                   "gpu.yaml:5:18: MUFU runs on sfu: only an opcode of the CUDA cores (alu) has "
+                   "another pipe");
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD: {unit: sfu, pipe: fmaheavy}\n",
+                   "gpu.yaml:5:29: IMAD runs on sfu: only an opcode of the CUDA cores (alu) has "
+                   "another pipe");
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD: {pipe: heavy}\n",
+                   "gpu.yaml:5:18: 'pipe' must be one of unit, int, fmaheavy, got 'heavy'");
+}
+END_TEST
+
 /* A value in brackets is a list: kernel keys and GPU keys that take one, nested lists too. */
 START_TEST(test_set_gives_lists)
 {
@@ -462,6 +498,7 @@ config_suite(void)
   TCase *tk = tcase_create("kernel");
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
   tcase_add_test(tk, test_sass_branch_inherits_and_prints_back);
+  tcase_add_test(tk, test_sass_ops_pipe_prints_back_and_is_checked);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
   tcase_add_test(tk, test_set_gives_lists);
   tcase_add_test(tk, test_param_ranges);

@@ -123,6 +123,9 @@ static const CfgField unit_fields[] = {
        "dependent-issue latency of the unit's ops"),
     FU("issue_cycles", CFG_FIELD_UINT, issue_cycles, 1, 64, "cycles",
        "scheduler cycles one issue of the unit's ops takes"),
+    FU("through_mio", CFG_FIELD_BOOL, through_mio, 0, 0, "",
+       "its instructions reach it through the MIO's queue, as the special-function unit's do from "
+       "Volta on: a warp that finds its pipe busy waits in mio_throttle, not math_pipe_throttle"),
     {.key = "latency_to",
      .type = CFG_FIELD_SECTION,
      .doc = "map consumer unit (alu, sfu, ldst) -> latency seen by that consumer, cycles"},
@@ -519,6 +522,8 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                            "    issue_cycles: %u\n",
                            isa_unit_name(u), unit->lanes_per_scheduler, unit->latency_cycles,
                            unit->issue_cycles);
+    if (unit->through_mio)
+      g_string_append(out, "    through_mio: true\n");
     print_latency_to(out, "    ", unit->latency_to);
     gboolean any = FALSE;
     for (guint op = 0; op < ISA_OP_COUNT; op++) {

@@ -42,6 +42,15 @@ typedef enum { CFG_L1_LOADS_ALL, CFG_L1_LOADS_CONSTANT, CFG_L1_LOADS_NONE } CfgL
  * pipe beside them (logic, shifts, compares, integer adds), or the FMA pipe's heavy half
  * (integer multiply-adds), each a pipe of its own with the opcode's lanes */
 typedef enum { CFG_SASS_PIPE_UNIT, CFG_SASS_PIPE_INT, CFG_SASS_PIPE_FMAHEAVY } CfgSassPipe;
+/* how many opcode-with-modifier entries a GPU file's sass.ops may hold */
+#define CFG_SASS_MOD_OPS 16
+/* how an opcode with one modifier runs (IMAD.WIDE), as sass.ops' arrays below say for opcodes */
+typedef struct {
+  guint16 op, mod; /* SassOp, SassMod */
+  guint8 unit;     /* IsaUnit + 1 */
+  guint8 pipe;     /* CfgSassPipe */
+  guint latency, issue_cycles, lanes;
+} CfgSassModOp;
 
 #define CFG_MAX_LEVELS 8u
 
@@ -52,6 +61,8 @@ typedef struct {
   guint op_latency[ISA_OP_COUNT];      /* per-op override, 0 = latency_cycles */
   guint op_issue_cycles[ISA_OP_COUNT]; /* per-op override, 0 = issue_cycles */
   guint latency_to[ISA_UNIT_COUNT];    /* latency seen by a consumer on that unit, 0 = default */
+  gboolean through_mio; /* its instructions reach it through the MIO's queue: a warp that finds
+                           the pipe busy waits in mio_throttle, not math_pipe_throttle */
 } CfgUnit;
 
 #define CFG_MAX_LATENCY_BINS 256
@@ -173,6 +184,10 @@ typedef struct {
     guint issue_cycles[SASS_OP_COUNT];
     guint lanes[SASS_OP_COUNT];
     guint8 pipe[SASS_OP_COUNT]; /* CfgSassPipe */
+    /* an opcode with one modifier that runs apart from its opcode (sass.ops.IMAD.WIDE): the
+     * same settings, for the instructions that carry the modifier (0: the opcode's) */
+    CfgSassModOp mod_ops[CFG_SASS_MOD_OPS];
+    guint n_mod_ops;
     /* a warp waits after each instruction the cycles its SASS's control bits say (the
      * compiler's stall count: Nsight's "wait"), besides its operands' readiness */
     gboolean stall_counts;

@@ -471,6 +471,14 @@ cfg_node_set_path(CfgNode *root, const char *path, const char *value, const char
   }
   CfgNode *map = root;
   for (guint i = 0; i + 1 < n; i++) {
+    /* a section whose name has a dot in it (sass.ops' IMAD.WIDE) is found whole */
+    g_autofree char *joined = i + 2 < n ? g_strconcat(parts[i], ".", parts[i + 1], NULL) : NULL;
+    CfgNode *whole = joined ? cfg_node_get(map, joined) : NULL;
+    if (whole && whole->kind == CFG_NODE_MAP) {
+      map = whole;
+      i++;
+      continue;
+    }
     CfgNode *child = cfg_node_get(map, parts[i]);
     if (child == NULL) {
       child = set_node(CFG_NODE_MAP, origin, path);

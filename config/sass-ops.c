@@ -6,6 +6,109 @@
 
 #include <string.h>
 
+/* The settings of one entry of sass.ops, @value, for @op (with @mod, or SASS_MOD_COUNT for the
+ * opcode alone) named by @key.  An opcode's entry may hold its modifiers' own
+ * (IMAD: {WIDE: {...}}, what --set sass.ops.IMAD.WIDE.KEY makes), as IMAD.WIDE: {...}. */
+static gboolean
+load_op(CfgGpu *g, const CfgNode *key, SassOp op, SassMod mod, const CfgNode *value, GError **error)
+{
+  g_autofree char *section =
+      mod == SASS_MOD_COUNT
+          ? g_strdup_printf("sass.ops.%s", sass_op_name(op))
+          : g_strdup_printf("sass.ops.%s.%s", sass_op_name(op), sass_mod_name(mod));
+  if (!cfg_node_expect_map(value, section, error))
+    return FALSE;
+  struct {
+    int unit;
+    guint latency_cycles, issue_cycles, lanes;
+    int pipe;
+  } o = {.unit = -1, .pipe = CFG_SASS_PIPE_UNIT};
+  static const char *const unit_names[] = {"alu", "sfu", "ldst", NULL};
+  static const char *const pipe_names[] = {"unit", "int", "fmaheavy", NULL};
+  static const CfgField op_fields[] = {
+      {.key = "unit", .type = CFG_FIELD_ENUM, .names = unit_names, .doc = "alu, sfu or ldst"},
+      {.key = "latency_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = sizeof(int),
+       .min = 1,
+       .max = 1u << 20},
+      {.key = "issue_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = sizeof(int) + sizeof(guint),
+       .min = 1,
+       .max = 64},
+      {.key = "lanes_per_scheduler",
+       .type = CFG_FIELD_UINT,
+       .offset = sizeof(int) + 2 * sizeof(guint),
+       .min = 1,
+       .max = 1024},
+      {.key = "pipe",
+       .type = CFG_FIELD_ENUM,
+       .names = pipe_names,
+       .offset = sizeof(int) + 3 * sizeof(guint),
+       .doc = "unit (its unit's pipe), int or fmaheavy (a pipe of its own beside the CUDA "
+              "cores, of the opcode's lanes)"},
+  };
+  /* its own keys apart from its modifiers' entries */
+  CfgNode fields = *value;
+  fields.keys = g_ptr_array_new();
+  fields.items = g_ptr_array_new();
+  gboolean ok = TRUE;
+  for (guint k = 0; ok && k < value->keys->len; k++) {
+    const CfgNode *sub = g_ptr_array_index(value->keys, k);
+    const CfgNode *item = g_ptr_array_index(value->items, k);
+    SassMod m;
+    if (mod == SASS_MOD_COUNT && item->kind == CFG_NODE_MAP && sass_mod_lookup(sub->value, &m)) {
+      ok = load_op(g, sub, op, m, item, error);
+      continue;
+    }
+    g_ptr_array_add(fields.keys, (gpointer)sub);
+    g_ptr_array_add(fields.items, (gpointer)item);
+  }
+  ok = ok && cfg_load_fields(&fields, section, op_fields, G_N_ELEMENTS(op_fields), &o, error);
+  g_ptr_array_unref(fields.keys);
+  g_ptr_array_unref(fields.items);
+  if (!ok)
+    return FALSE;
+  guint lowered = sass_op_lowered(op);
+  if (o.unit >= 0 && isa_op_info((IsaOp)lowered)->space != ISA_SPACE_NONE &&
+      (guint)o.unit != ISA_UNIT_LDST)
+    return cfg_fail(error, cfg_node_get(value, "unit"), "%s accesses memory: it runs on ldst",
+                    section + strlen("sass.ops."));
+  IsaUnit runs_on = o.unit >= 0 ? (IsaUnit)o.unit : isa_op_info((IsaOp)lowered)->unit;
+  if (o.pipe != CFG_SASS_PIPE_UNIT && runs_on != ISA_UNIT_ALU)
+    return cfg_fail(error, cfg_node_get(value, "pipe"),
+                    "%s runs on %s: only an opcode of the CUDA cores (alu) has another pipe",
+                    section + strlen("sass.ops."), isa_unit_name(runs_on));
+  if (o.lanes && !(32 % o.lanes == 0 || o.lanes % 32 == 0))
+    return cfg_fail(error, cfg_node_get(value, "lanes_per_scheduler"),
+                    "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u", o.lanes);
+  if (mod == SASS_MOD_COUNT) {
+    g->sass.unit[op] = (guint8)(o.unit + 1);
+    g->sass.latency[op] = o.latency_cycles;
+    g->sass.issue_cycles[op] = o.issue_cycles;
+    g->sass.lanes[op] = o.lanes;
+    g->sass.pipe[op] = (guint8)o.pipe;
+    return TRUE;
+  }
+  for (guint k = 0; k < g->sass.n_mod_ops; k++)
+    if (g->sass.mod_ops[k].op == op && g->sass.mod_ops[k].mod == mod)
+      return cfg_fail(error, key, "sass.ops.%s.%s is given twice", sass_op_name(op),
+                      sass_mod_name(mod));
+  if (g->sass.n_mod_ops == CFG_SASS_MOD_OPS)
+    return cfg_fail(error, key, "sass.ops: at most %d opcodes with a modifier", CFG_SASS_MOD_OPS);
+  g->sass.mod_ops[g->sass.n_mod_ops++] = (CfgSassModOp){
+      .op = (guint16)op,
+      .mod = (guint16)mod,
+      .unit = (guint8)(o.unit + 1),
+      .pipe = (guint8)o.pipe,
+      .latency = o.latency_cycles,
+      .issue_cycles = o.issue_cycles,
+      .lanes = o.lanes,
+  };
+  return TRUE;
+}
+
 /* sass: {stall_counts: true, yield_hints: true, branch: {bsync_cycles: 13, ...},
  *        ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}}; after the branch section */
 gboolean
@@ -64,64 +167,43 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     return FALSE;
   for (guint i = 0; i < ops->keys->len; i++) {
     const CfgNode *key = g_ptr_array_index(ops->keys, i);
+    /* OPCODE, or OPCODE.MODIFIER for the instructions of the opcode that carry the modifier */
+    g_auto(GStrv) parts = g_strsplit(key->value, ".", 3);
     SassOp op;
-    if (!sass_op_lookup(key->value, &op))
-      return cfg_fail(error, key, "unknown SASS opcode '%s' in sass.ops", key->value);
-    struct {
-      int unit;
-      guint latency_cycles, issue_cycles, lanes;
-      int pipe;
-    } o = {.unit = -1, .pipe = CFG_SASS_PIPE_UNIT};
-    static const char *const unit_names[] = {"alu", "sfu", "ldst", NULL};
-    static const char *const pipe_names[] = {"unit", "int", "fmaheavy", NULL};
-    static const CfgField op_fields[] = {
-        {.key = "unit", .type = CFG_FIELD_ENUM, .names = unit_names, .doc = "alu, sfu or ldst"},
-        {.key = "latency_cycles",
-         .type = CFG_FIELD_UINT,
-         .offset = sizeof(int),
-         .min = 1,
-         .max = 1u << 20},
-        {.key = "issue_cycles",
-         .type = CFG_FIELD_UINT,
-         .offset = sizeof(int) + sizeof(guint),
-         .min = 1,
-         .max = 64},
-        {.key = "lanes_per_scheduler",
-         .type = CFG_FIELD_UINT,
-         .offset = sizeof(int) + 2 * sizeof(guint),
-         .min = 1,
-         .max = 1024},
-        {.key = "pipe",
-         .type = CFG_FIELD_ENUM,
-         .names = pipe_names,
-         .offset = sizeof(int) + 3 * sizeof(guint),
-         .doc = "unit (its unit's pipe), int or fmaheavy (a pipe of its own beside the CUDA "
-                "cores, of the opcode's lanes)"},
-    };
-    g_autofree char *section = g_strdup_printf("sass.ops.%s", key->value);
-    const CfgNode *value = g_ptr_array_index(ops->items, i);
-    if (!cfg_load_fields(value, section, op_fields, G_N_ELEMENTS(op_fields), &o, error))
-      return FALSE;
-    guint lowered = sass_op_lowered(op);
-    if (o.unit >= 0 && isa_op_info((IsaOp)lowered)->space != ISA_SPACE_NONE &&
-        (guint)o.unit != ISA_UNIT_LDST)
-      return cfg_fail(error, cfg_node_get(value, "unit"), "%s accesses memory: it runs on ldst",
+    SassMod mod = SASS_MOD_COUNT;
+    if (!sass_op_lookup(parts[0], &op))
+      return cfg_fail(error, key, "unknown SASS opcode '%s' in sass.ops", parts[0]);
+    if (parts[1] && parts[2])
+      return cfg_fail(error, key, "sass.ops.%s: an opcode with one modifier at most (%s.%s)",
+                      key->value, parts[0], parts[1]);
+    if (parts[1] && !sass_mod_lookup(parts[1], &mod))
+      return cfg_fail(error, key, "unknown SASS modifier '%s' in sass.ops.%s", parts[1],
                       key->value);
-    IsaUnit runs_on = o.unit >= 0 ? (IsaUnit)o.unit : isa_op_info((IsaOp)lowered)->unit;
-    if (o.pipe != CFG_SASS_PIPE_UNIT && runs_on != ISA_UNIT_ALU)
-      return cfg_fail(error, cfg_node_get(value, "pipe"),
-                      "%s runs on %s: only an opcode of the CUDA cores (alu) has another pipe",
-                      key->value, isa_unit_name(runs_on));
-    if (o.lanes && !(32 % o.lanes == 0 || o.lanes % 32 == 0))
-      return cfg_fail(error, cfg_node_get(value, "lanes_per_scheduler"),
-                      "lanes_per_scheduler must divide 32 or be a multiple of 32, got %u", o.lanes);
-    g->sass.unit[op] = (guint8)(o.unit + 1);
-    g->sass.latency[op] = o.latency_cycles;
-    g->sass.issue_cycles[op] = o.issue_cycles;
-    g->sass.lanes[op] = o.lanes;
-    g->sass.pipe[op] = (guint8)o.pipe;
+    if (!load_op(g, key, op, mod, g_ptr_array_index(ops->items, i), error))
+      return FALSE;
   }
   return TRUE;
+}
+
+/* one line of sass.ops: "    IMAD.WIDE: {pipe: fmaheavy, lanes_per_scheduler: 8}" (a field of
+ * 0 is not written) */
+static void
+print_op(GString *body, const char *name, guint unit, guint latency, guint issue_cycles,
+         guint lanes, guint pipe)
+{
+  GString *fields = g_string_new(NULL);
+  if (unit)
+    g_string_append_printf(fields, ", unit: %s", isa_unit_name(unit - 1u));
+  if (latency)
+    g_string_append_printf(fields, ", latency_cycles: %u", latency);
+  if (issue_cycles)
+    g_string_append_printf(fields, ", issue_cycles: %u", issue_cycles);
+  if (lanes)
+    g_string_append_printf(fields, ", lanes_per_scheduler: %u", lanes);
+  if (pipe)
+    g_string_append_printf(fields, ", pipe: %s", pipe == CFG_SASS_PIPE_INT ? "int" : "fmaheavy");
+  g_string_append_printf(body, "    %s: {%s}\n", name, fields->len ? fields->str + 2 : "");
+  g_string_free(fields, TRUE);
 }
 
 void
@@ -160,20 +242,17 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
     if (!any)
       g_string_append(body, "  ops:\n");
     any = TRUE;
-    GString *fields = g_string_new(NULL);
-    if (g->sass.unit[op])
-      g_string_append_printf(fields, ", unit: %s", isa_unit_name(g->sass.unit[op] - 1u));
-    if (g->sass.latency[op])
-      g_string_append_printf(fields, ", latency_cycles: %u", g->sass.latency[op]);
-    if (g->sass.issue_cycles[op])
-      g_string_append_printf(fields, ", issue_cycles: %u", g->sass.issue_cycles[op]);
-    if (g->sass.lanes[op])
-      g_string_append_printf(fields, ", lanes_per_scheduler: %u", g->sass.lanes[op]);
-    if (g->sass.pipe[op])
-      g_string_append_printf(fields, ", pipe: %s",
-                             g->sass.pipe[op] == CFG_SASS_PIPE_INT ? "int" : "fmaheavy");
-    g_string_append_printf(body, "    %s: {%s}\n", sass_op_name((SassOp)op), fields->str + 2);
-    g_string_free(fields, TRUE);
+    print_op(body, sass_op_name((SassOp)op), g->sass.unit[op], g->sass.latency[op],
+             g->sass.issue_cycles[op], g->sass.lanes[op], g->sass.pipe[op]);
+  }
+  for (guint i = 0; i < g->sass.n_mod_ops; i++) {
+    if (!any)
+      g_string_append(body, "  ops:\n");
+    any = TRUE;
+    g_autofree char *name = g_strdup_printf("%s.%s", sass_op_name((SassOp)g->sass.mod_ops[i].op),
+                                            sass_mod_name((SassMod)g->sass.mod_ops[i].mod));
+    print_op(body, name, g->sass.mod_ops[i].unit, g->sass.mod_ops[i].latency,
+             g->sass.mod_ops[i].issue_cycles, g->sass.mod_ops[i].lanes, g->sass.mod_ops[i].pipe);
   }
   if (body->len)
     g_string_append_printf(out, "sass:\n%s", body->str);

@@ -58,6 +58,17 @@ sass_op_lookup(const char *name, SassOp *op)
   return FALSE;
 }
 
+gboolean
+sass_mod_lookup(const char *name, SassMod *mod)
+{
+  for (guint i = 0; i < SASS_MOD_COUNT; i++)
+    if (strcmp(mod_names[i], name) == 0) {
+      *mod = (SassMod)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 void
 sass_insn_opcode(const SassInsn *insn, char *buf, gsize size)
 {

@@ -143,6 +143,7 @@ const char *sass_op_name(SassOp op);
 guint sass_op_lowered(SassOp op);
 const char *sass_mod_name(SassMod mod);
 gboolean sass_op_lookup(const char *name, SassOp *op);
+gboolean sass_mod_lookup(const char *name, SassMod *mod);
 
 static inline gboolean
 sass_has(const SassInsn *insn, SassMod mod)

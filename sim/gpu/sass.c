@@ -83,8 +83,45 @@ fill(guint8 *data, const CfgArg *a)
   }
 }
 
+/* What the GPU file's sass.ops says of an opcode (or of an opcode with a modifier) into @ii:
+ * its unit (+ 1), latency, issue cycles, lanes and pipe, 0 where it says nothing. */
+static void
+apply_op(SmInsnInfo *ii, const CfgGpu *gpu, guint unit, guint latency, guint issue_cycles,
+         guint lanes, guint pipe)
+{
+  if (unit && ii->space == ISA_SPACE_NONE) {
+    IsaUnit u = (IsaUnit)(unit - 1);
+    ii->unit = (guint8)u;
+    ii->pipe = (guint8)u;
+    ii->throttle_state = sm_unit_throttle_state(gpu, u);
+    ii->fixed_latency = isa_unit_table[u].result == ISA_RESULT_FIXED;
+    ii->result_state = isa_unit_table[u].result == ISA_RESULT_SCOREBOARD ? SM_STATE_SHORT_SCOREBOARD
+                                                                         : SM_STATE_WAIT;
+    ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->units[u].lanes_per_scheduler;
+    ii->issue_cycles = gpu->units[u].issue_cycles;
+    ii->max_latency = 0;
+    for (guint c = 0; c < ISA_UNIT_COUNT; c++) {
+      guint l =
+          gpu->units[u].latency_to[c] ? gpu->units[u].latency_to[c] : gpu->units[u].latency_cycles;
+      ii->latency[c] = l;
+      ii->max_latency = MAX(ii->max_latency, l);
+    }
+  }
+  if (latency && ii->space == ISA_SPACE_NONE) {
+    for (guint c = 0; c < ISA_UNIT_COUNT; c++)
+      ii->latency[c] = latency;
+    ii->max_latency = latency;
+  }
+  if (issue_cycles)
+    ii->issue_cycles = issue_cycles;
+  if (lanes)
+    ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / lanes;
+  if (pipe && ii->unit == ISA_UNIT_ALU)
+    ii->pipe = (guint8)(pipe == CFG_SASS_PIPE_INT ? SM_PIPE_INT : SM_PIPE_FMAHEAVY);
+}
+
 /* how each opcode runs on this GPU: the unit, latency, issue cycles and lanes of the GPU
- * file's sass.ops where it says */
+ * file's sass.ops where it says (an opcode with a modifier over the opcode alone) */
 static void
 decode(SmGpu *sm)
 {
@@ -93,35 +130,13 @@ decode(SmGpu *sm)
   for (guint i = 0; i < fn->n_insns; i++) {
     SassOp op = (SassOp)fn->insns[i].op;
     SmInsnInfo *ii = &sm->info[i];
-    if (gpu->sass.unit[op] && ii->space == ISA_SPACE_NONE) {
-      IsaUnit u = (IsaUnit)(gpu->sass.unit[op] - 1);
-      ii->unit = (guint8)u;
-      ii->pipe = (guint8)u;
-      ii->fixed_latency = isa_unit_table[u].result == ISA_RESULT_FIXED;
-      ii->result_state = isa_unit_table[u].result == ISA_RESULT_SCOREBOARD
-                             ? SM_STATE_SHORT_SCOREBOARD
-                             : SM_STATE_WAIT;
-      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->units[u].lanes_per_scheduler;
-      ii->issue_cycles = gpu->units[u].issue_cycles;
-      ii->max_latency = 0;
-      for (guint c = 0; c < ISA_UNIT_COUNT; c++) {
-        guint l = gpu->units[u].latency_to[c] ? gpu->units[u].latency_to[c]
-                                              : gpu->units[u].latency_cycles;
-        ii->latency[c] = l;
-        ii->max_latency = MAX(ii->max_latency, l);
-      }
+    apply_op(ii, gpu, gpu->sass.unit[op], gpu->sass.latency[op], gpu->sass.issue_cycles[op],
+             gpu->sass.lanes[op], gpu->sass.pipe[op]);
+    for (guint k = 0; k < gpu->sass.n_mod_ops; k++) {
+      const CfgSassModOp *m = &gpu->sass.mod_ops[k];
+      if (m->op == op && sass_has(&fn->insns[i], (SassMod)m->mod))
+        apply_op(ii, gpu, m->unit, m->latency, m->issue_cycles, m->lanes, m->pipe);
     }
-    if (gpu->sass.latency[op] && ii->space == ISA_SPACE_NONE) {
-      for (guint c = 0; c < ISA_UNIT_COUNT; c++)
-        ii->latency[c] = gpu->sass.latency[op];
-      ii->max_latency = gpu->sass.latency[op];
-    }
-    if (gpu->sass.issue_cycles[op])
-      ii->issue_cycles = gpu->sass.issue_cycles[op];
-    if (gpu->sass.lanes[op])
-      ii->ii_ticks = (SM_TICKS_PER_CYCLE * 32) / gpu->sass.lanes[op];
-    if (gpu->sass.pipe[op] && ii->unit == ISA_UNIT_ALU)
-      ii->pipe = (guint8)(gpu->sass.pipe[op] == CFG_SASS_PIPE_INT ? SM_PIPE_INT : SM_PIPE_FMAHEAVY);
     if (gpu->sass.stall_counts)
       ii->stall = fn->insns[i].stall;
     if (gpu->sass.yield_hints)

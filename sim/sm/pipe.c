@@ -50,7 +50,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
       ii->result_state = isa_unit_table[op->unit].result == ISA_RESULT_SCOREBOARD
                              ? SM_STATE_SHORT_SCOREBOARD
                              : SM_STATE_WAIT;
-      ii->throttle_state = SM_STATE_MATH_PIPE_THROTTLE;
+      ii->throttle_state = sm_unit_throttle_state(gpu, op->unit);
       break;
     case ISA_SPACE_SHARED:
       ii->result_state = SM_STATE_SHORT_SCOREBOARD;
@@ -90,8 +90,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
       ii->result_state = SM_STATE_WAIT;
-      ii->throttle_state =
-          op->space == ISA_SPACE_NONE ? SM_STATE_MATH_PIPE_THROTTLE : SM_STATE_LG_THROTTLE;
+      ii->throttle_state = op->space == ISA_SPACE_NONE ? sm_unit_throttle_state(gpu, op->unit)
+                                                       : SM_STATE_LG_THROTTLE;
       ii->space = ISA_SPACE_NONE;
       ii->fixed_latency = 1;
       ii->is_load = ii->is_store = 0;

@@ -61,6 +61,13 @@ typedef struct {
 /* One record per instruction of @kernel's stream on @gpu (loop markers stay zeroed); g_free. */
 SmInsnInfo *sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel);
 
+/* The state of a warp whose instruction finds @unit's pipe busy (SmState). */
+static inline guint8
+sm_unit_throttle_state(const CfgGpu *gpu, guint unit)
+{
+  return gpu->units[unit].through_mio ? SM_STATE_MIO_THROTTLE : SM_STATE_MATH_PIPE_THROTTLE;
+}
+
 /* A pipe that takes a whole warp-instruction every cycle (32 lanes or more) is free again at
  * the start of every cycle. */
 static inline gboolean

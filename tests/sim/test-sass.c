@@ -126,6 +126,56 @@ START_TEST(test_integer_work_holds_pipes_of_its_own)
 }
 END_TEST
 
+/* One warp's @insns (NULL-terminated) then EXIT on the toy GPU with @ops as its sass.ops: the
+ * run's cycles (EXIT's issue + 4). */
+static guint64
+ops_cycles(const char *ops, const char *const *insns)
+{
+  g_autofree char *gpu = g_strdup_printf("%ssass:\n  ops:\n%s", toy_gpu, ops);
+  GString *s = g_string_new(HEAD);
+  guint n = 0;
+  for (; insns[n]; n++)
+    g_string_append_printf(s, AT("%04x") "%s ;\n", n * 16, insns[n]);
+  g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
+  SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 8);
+  g_string_free(s, TRUE);
+  guint64 cycles = sm_stats(r.sm)->cycles;
+  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
+  sass_run_clear(&r);
+  return cycles;
+}
+
+/* An opcode with a modifier runs as its own entry says (sass.ops.IMAD.WIDE), the opcode alone as
+ * its own: IMAD.WIDE holds the heavy pipe 4 cycles (8 lanes), IMAD 2 (16 lanes); and POPC on
+ * the SFU of 8 lanes (the toy's) holds it 4 cycles.  The run ends at EXIT's issue + 4 or at the
+ * last result, whichever is later. */
+START_TEST(test_an_opcode_with_a_modifier_runs_apart)
+{
+  const char *ops = "    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
+                    "    IMAD.WIDE: {lanes_per_scheduler: 8}\n"
+                    "    POPC: {unit: sfu}\n";
+  static const char *const wide[] = {"IMAD.WIDE R2, R0, R0, R0", "IMAD.WIDE R4, R0, R0, R0",
+                                     "IMAD.WIDE R6, R0, R0, R0", "IMAD.WIDE R8, R0, R0, R0", NULL};
+  static const char *const narrow[] = {"IMAD R2, R0, R0, R0", "IMAD R4, R0, R0, R0",
+                                       "IMAD R6, R0, R0, R0", "IMAD R8, R0, R0, R0", NULL};
+  static const char *const mixed[] = {"IMAD.WIDE R2, R0, R0, R0", "IMAD R4, R0, R0, R0",
+                                      "IMAD.WIDE R6, R0, R0, R0", "IMAD R8, R0, R0, R0", NULL};
+  static const char *const popc[] = {"POPC R2, R0", "POPC R3, R0", "POPC R4, R0", NULL};
+  /* at 0, 4, 8, 12; EXIT at 13: 17 */
+  ck_assert_uint_eq(ops_cycles(ops, wide), 17);
+  /* at 0, 2, 4, 6; EXIT at 7: 11 */
+  ck_assert_uint_eq(ops_cycles(ops, narrow), 11);
+  /* at 0 (the pipe busy until 4), 4 (6), 6 (10), 10; EXIT at 11: 15 */
+  ck_assert_uint_eq(ops_cycles(ops, mixed), 15);
+  /* the modifier's entry alone: every IMAD of 16 lanes, 11 */
+  ck_assert_uint_eq(ops_cycles("    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n", wide), 11);
+  /* the POPCs at 0, 4 and 8 (the SFU's 8 lanes), the last result 13 cycles later: 21; on the
+   * CUDA cores a cycle apart, EXIT at 3: 7 */
+  ck_assert_uint_eq(ops_cycles(ops, popc), 21);
+  ck_assert_uint_eq(ops_cycles("    IMAD: {pipe: fmaheavy}\n", popc), 7);
+}
+END_TEST
+
 /* LDG then a dependent STG.  S2R, LDC.64, LDC.64, ULDC.64 issue at 0-3; IMAD.WIDE R2 waits for
  * R2 (LDC at 1: ready at 5), IMAD.WIDE R4 for R4 (LDC at 2: 6); LDG waits for R4:R5 (10); its
  * data is back at 110, when the STG issues; the store's transaction ends at 210. */
@@ -1141,6 +1191,7 @@ sass_suite(void)
   TCase *tc = tcase_create("timing");
   tcase_add_test(tc, test_dependent_chain_cycles);
   tcase_add_test(tc, test_integer_work_holds_pipes_of_its_own);
+  tcase_add_test(tc, test_an_opcode_with_a_modifier_runs_apart);
   tcase_add_test(tc, test_load_latency_cycles);
   tcase_add_test(tc, test_ldc_reads_the_kernels_constants);
   tcase_add_test(tc, test_the_constant_cache_times_ldc);

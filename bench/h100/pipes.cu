@@ -7,7 +7,9 @@
 // does one pipe's work hide behind the other's?).  8 warps a scheduler keep any pipe busy: the
 // cycles an iteration at 32 warps, over 8 warps a scheduler and the loop's instructions, are
 // the cycles a scheduler takes per instruction (1: a pipe of 32 lanes, or two pipes in turn; 2:
-// a pipe of 16 lanes).  Lane 0 of each warp reads clock64() around the loop.
+// a pipe of 16 lanes).  Lane 0 of each warp reads clock64() around the loop.  The later steps
+// pair an opcode whose pipe is not yet known (IMNMX, FMNMX, IABS, POPC, FLO, BREV, F2I,
+// IMAD.WIDE, FMUL, HFMA2) with a LOP3 or an FADD, whose pipes are.
 //
 //   pipes time   CSV: op, warps, iters, run, cycles_med, cycles_min, cycles_max (per warp, the
 //                loop's), span (the first warp's start to the last warp's end: warps that
@@ -17,6 +19,7 @@
 //
 // The loop's SASS says which instructions each step became (pipes.sass.gz beside this file).
 #include <algorithm>
+#include <cuda_fp16.h>
 #include <string>
 #include <cstdio>
 #include <cstdlib>
@@ -47,12 +50,25 @@ enum {
   OP_FFMA_LOP3,
   OP_FFMA_IMAD,
   OP_IMAD_IADD3,
+  // each with a LOP3 (int pipe, measured above) or an FADD beside it, so no step folds
+  OP_IMNMX,
+  OP_FMNMX,
+  OP_IABS,
+  OP_POPC,
+  OP_FLO,
+  OP_BREV,
+  OP_F2I,
+  OP_IMAD_WIDE,
+  OP_FMUL,
+  OP_HFMA2,
   OP_COUNT
 };
 static const char *const op_names[OP_COUNT] = {
     "ffma",      "fadd",       "imad",       "iadd3",      "lop3",      "shf",
     "prmt",      "lea",        "i2fp",       "isetp_sel",  "fsetp_fsel", "ffma_iadd3",
-    "ffma_lop3", "ffma_imad",  "imad_iadd3"};
+    "ffma_lop3", "ffma_imad",  "imad_iadd3", "imnmx",     "fmnmx",     "iabs",
+    "popc",      "flo",        "brev",       "f2i",        "imad_wide", "fmul",
+    "hfma2"};
 
 // one step of chain @x: @o is another chain's value (chains k and k + 4 feed each other, so no
 // run of steps folds into fewer instructions), @c a parameter; the pairs of ops alternate
@@ -108,6 +124,42 @@ step(unsigned &x, unsigned o, unsigned c, int k)
   case OP_IMAD_IADD3:
     x = (k & 1) ? x + o + c : x * o + c;
     break;
+  case OP_IMNMX:
+    x = (unsigned)max((int)x, (int)o) ^ c;
+    break;
+  case OP_FMNMX:
+    x = __float_as_uint(fmaxf(f, fo) + fc);
+    break;
+  case OP_IABS:
+    x = (unsigned)abs((int)(x ^ o));
+    break;
+  case OP_POPC:
+    x = (unsigned)__popc(x) ^ o;
+    break;
+  case OP_FLO:
+    x = (unsigned)__clz((int)x) ^ o;
+    break;
+  case OP_BREV:
+    x = __brev(x) ^ o;
+    break;
+  case OP_F2I:
+    x = (unsigned)(int)f ^ o;
+    break;
+  case OP_IMAD_WIDE: {
+    unsigned long long y = (unsigned long long)x * o + c;
+    x = (unsigned)y ^ (unsigned)(y >> 32);
+    break;
+  }
+  case OP_FMUL:
+    x = __float_as_uint(f * fo);
+    break;
+  case OP_HFMA2: {
+    __half2 h = *reinterpret_cast<__half2 *>(&x), ho = *reinterpret_cast<__half2 *>(&o),
+            hc = *reinterpret_cast<__half2 *>(&c);
+    h = __hfma2(h, ho, hc);
+    x = *reinterpret_cast<unsigned *>(&h);
+    break;
+  }
   }
 }
 

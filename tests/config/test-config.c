@@ -264,6 +264,86 @@ START_TEST(test_sass_ops_pipe_prints_back_and_is_checked)
 }
 END_TEST
 
+/* An opcode with one modifier has an entry of its own (IMAD.WIDE), written apart or inside its
+ * opcode's; it prints back and reads back the same, and --set finds it whole. */
+START_TEST(test_sass_ops_modifier_entries)
+{
+  const char *text = MEM "sass:\n  ops:\n    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
+                         "    IMAD.WIDE: {lanes_per_scheduler: 8, latency_cycles: 11}\n"
+                         "    SHF: {R: {latency_cycles: 6}}\n";
+  GError *error = NULL;
+  g_autoptr(CfgGpu) g = gpu_from(text, &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  SassOp imad, shf;
+  SassMod wide, r;
+  ck_assert(sass_op_lookup("IMAD", &imad) && sass_op_lookup("SHF", &shf));
+  ck_assert(sass_mod_lookup("WIDE", &wide) && sass_mod_lookup("R", &r));
+  ck_assert_uint_eq(g->sass.n_mod_ops, 2);
+  ck_assert_uint_eq(g->sass.mod_ops[0].op, imad);
+  ck_assert_uint_eq(g->sass.mod_ops[0].mod, wide);
+  ck_assert_uint_eq(g->sass.mod_ops[0].lanes, 8);
+  ck_assert_uint_eq(g->sass.mod_ops[0].latency, 11);
+  ck_assert_uint_eq(g->sass.mod_ops[0].pipe, CFG_SASS_PIPE_UNIT); /* the opcode's */
+  ck_assert_uint_eq(g->sass.mod_ops[1].op, shf);
+  ck_assert_uint_eq(g->sass.mod_ops[1].mod, r);
+  ck_assert_uint_eq(g->sass.mod_ops[1].latency, 6);
+  ck_assert_uint_eq(g->sass.lanes[imad], 16); /* the opcode alone keeps its own */
+  ck_assert_uint_eq(g->sass.latency[shf], 0);
+  g_autoptr(GString) out = g_string_new(NULL);
+  cfg_gpu_print(g, out);
+  ck_assert_msg(strstr(out->str, "    IMAD.WIDE: {latency_cycles: 11, lanes_per_scheduler: 8}\n") &&
+                    strstr(out->str, "    SHF.R: {latency_cycles: 6}\n"),
+                "%s", out->str);
+  g_autoptr(CfgGpu) back = gpu_from(out->str, &error);
+  ck_assert_msg(back != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq(back->sass.n_mod_ops, 2);
+  ck_assert_mem_eq(back->sass.mod_ops, g->sass.mod_ops, 2 * sizeof g->sass.mod_ops[0]);
+
+  /* --set changes the file's IMAD.WIDE; one the file lacks goes inside its opcode's entry */
+  g_autofree char *gp = test_source_path("config/gpus/h100.yaml");
+  g_autofree char *kp = test_source_path("isa/kernels/h100/pipes.yaml");
+  const char *sets[] = {"sass.ops.IMAD.WIDE.latency_cycles=6", "sass.ops.IADD3.X.latency_cycles=7",
+                        NULL};
+  CfgGpu *h = NULL;
+  CfgKernel *k = NULL;
+  ck_assert_msg(cfg_load_run(gp, kp, sets, &h, &k, &error), "%s", error ? error->message : "");
+  SassOp iadd3;
+  SassMod x;
+  ck_assert(sass_op_lookup("IADD3", &iadd3) && sass_mod_lookup("X", &x));
+  gboolean wide_seen = FALSE, x_seen = FALSE;
+  for (guint i = 0; i < h->sass.n_mod_ops; i++) {
+    if (h->sass.mod_ops[i].op == imad && h->sass.mod_ops[i].mod == wide) {
+      wide_seen = TRUE;
+      ck_assert_uint_eq(h->sass.mod_ops[i].latency, 6);
+      ck_assert_uint_eq(h->sass.mod_ops[i].lanes, 8); /* the file's, kept */
+    }
+    if (h->sass.mod_ops[i].op == iadd3 && h->sass.mod_ops[i].mod == x) {
+      x_seen = TRUE;
+      ck_assert_uint_eq(h->sass.mod_ops[i].latency, 7);
+    }
+  }
+  ck_assert(wide_seen && x_seen);
+  ck_assert_uint_eq(h->sass.pipe[iadd3], CFG_SASS_PIPE_INT); /* IADD3's own entry, kept */
+  cfg_gpu_free(h);
+  cfg_kernel_free(k);
+
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD.WIDEST: {lanes_per_scheduler: 8}\n",
+                   "gpu.yaml:5:5: unknown SASS modifier 'WIDEST' in sass.ops.IMAD.WIDEST");
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD.WIDE.U32: {lanes_per_scheduler: 8}\n",
+                   "gpu.yaml:5:5: sass.ops.IMAD.WIDE.U32: an opcode with one modifier at most "
+                   "(IMAD.WIDE)");
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD.WIDE: {latency_cycles: 9}\n"
+                       "    IMAD: {WIDE: {latency_cycles: 8}}\n",
+                   "gpu.yaml:6:12: sass.ops.IMAD.WIDE is given twice");
+  assert_gpu_error(MEM "sass:\n  ops:\n    MUFU.RSQ: {pipe: int}\n",
+                   "gpu.yaml:5:22: MUFU.RSQ runs on sfu: only an opcode of the CUDA cores (alu) "
+                   "has another pipe");
+  assert_gpu_error(MEM "sass:\n  ops:\n    IMAD.WIDE: {lanes_per_scheduler: 3}\n",
+                   "gpu.yaml:5:38: lanes_per_scheduler must divide 32 or be a multiple of 32, got "
+                   "3");
+}
+END_TEST
+
 /* A value in brackets is a list: kernel keys and GPU keys that take one, nested lists too. */
 START_TEST(test_set_gives_lists)
 {
@@ -499,6 +579,7 @@ config_suite(void)
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
   tcase_add_test(tk, test_sass_branch_inherits_and_prints_back);
   tcase_add_test(tk, test_sass_ops_pipe_prints_back_and_is_checked);
+  tcase_add_test(tk, test_sass_ops_modifier_entries);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);
   tcase_add_test(tk, test_set_gives_lists);
   tcase_add_test(tk, test_param_ranges);

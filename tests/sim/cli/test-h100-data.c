@@ -503,7 +503,8 @@ END_TEST
 START_TEST(test_integer_pipes_within_3_percent)
 {
   /* 1.9 % when this test was written (90 rows); 17.6 % with every opcode on the CUDA cores'
-   * pipe of 32 lanes, where a loop of IMADs, LOP3s or ISETP + SEL was 29-32 % fast */
+   * pipe of 32 lanes, where a loop of IMADs, LOP3s or ISETP + SEL was 29-32 % fast.  1.6 % over
+   * 144 rows with the opcodes measured beside a LOP3 or an FADD (13.3 % before their sass.ops) */
   g_autofree char *out =
       validate_within("tests/data/h100-pipes-clock.csv", "integer pipes", 3.0, 5.0);
   if (!out)
@@ -514,6 +515,12 @@ START_TEST(test_integer_pipes_within_3_percent)
   /* two pipes in turn: as fast as one of 32 lanes (2.8 and 4.1 %) */
   ck_assert_double_le(mape_of(out, "ffma_imad"), 5.0);
   ck_assert_double_le(mape_of(out, "imad_iadd3"), 5.0);
+  /* VIMNMX, IABS on the integer pipe, FMNMX too (0.1, 0.1, 0.6 %; 26.7, 26.8, 3.7 % on the CUDA
+   * cores'); POPC, FLO, BREV, F2I on the XU's 4 lanes (0.7-1.7 %; 39.0-53.8 %); IMAD.WIDE 4
+   * cycles of the heavy pipe, its result 11 cycles after it (2.7 %; 31.7 % as an IMAD) */
+  const char *other[] = {"imnmx", "iabs", "fmnmx", "popc", "flo", "brev", "f2i", "imad_wide"};
+  for (guint i = 0; i < G_N_ELEMENTS(other); i++)
+    ck_assert_msg(mape_of(out, other[i]) <= 4.0, "%s: %.1f %%", other[i], mape_of(out, other[i]));
 }
 END_TEST
 
@@ -621,17 +628,19 @@ START_TEST(test_warps_start_apart_and_exits_wait_for_their_stores)
                   got ? got : out);
   }
   /* the launch rows' block on one SM ends with thread 0's five one-lane stores of its record:
-   * waiting for them to come back from the L2 (291 cycles and more), its block lasts 536
+   * waiting for them to come back from the L2 (291 cycles and more), its block lasts 542
    * cycles and warp 0 drains 287; once the L2 has taken them, or once they have left the SM,
-   * and their acknowledgement is back (memory.store_ack_cycles 50), 291 and 288 (537, 292 and
-   * 289 before the integer pipes and the yield hints, sass.ops and sass.yield_hints; 250 and none
+   * and their acknowledgement is back (memory.store_ack_cycles 50), 297 and 294 (536, 291 and
+   * 288 before IMAD.WIDE's result came 11 cycles after it, sass.ops.IMAD.WIDE, where the
+   * record's address waits for one; 537, 292 and 289 before the integer pipes and the yield
+   * hints, sass.ops and sass.yield_hints; 250 and none
    * of drain without the acknowledgement: the L2 has them before its EXIT's 13 cycles are over;
    * 527 and 392, 232 and 97 without a warp's first fetch and its EXIT's wait,
    * sass.launch_fetch_cycles and exit_cycles; 520 and 225 with LDC a 4-cycle ALU op too: its
    * reads of its parameters take the constant cache's 29) */
   const char *drain[] = {"memory.store_drain=completion", "memory.store_drain=acceptance",
                          "memory.store_drain=departure"};
-  const char *cycles[] = {"\"cycles\" : 536,", "\"cycles\" : 291,", "\"cycles\" : 288,"};
+  const char *cycles[] = {"\"cycles\" : 542,", "\"cycles\" : 297,", "\"cycles\" : 294,"};
   for (guint i = 0; i < 3; i++) {
     const char *args[] = {"run",
                           "config/gpus/h100.yaml",

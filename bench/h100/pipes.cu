@@ -9,7 +9,7 @@
 // the cycles a scheduler takes per instruction (1: a pipe of 32 lanes, or two pipes in turn; 2:
 // a pipe of 16 lanes).  Lane 0 of each warp reads clock64() around the loop.  The later steps
 // pair an opcode whose pipe is not yet known (IMNMX, FMNMX, IABS, POPC, FLO, BREV, F2I,
-// IMAD.WIDE, FMUL, HFMA2) with a LOP3 or an FADD, whose pipes are.
+// IMAD.WIDE, FMUL, HFMA2, SHFL, MUFU.EX2 / SIN / RCP) with a LOP3 or an FADD, whose pipes are.
 //
 //   pipes time   CSV: op, warps, iters, run, cycles_med, cycles_min, cycles_max (per warp, the
 //                loop's), span (the first warp's start to the last warp's end: warps that
@@ -61,6 +61,11 @@ enum {
   OP_IMAD_WIDE,
   OP_FMUL,
   OP_HFMA2,
+  // a warp shuffle, and MUFU's other functions, each beside a LOP3
+  OP_SHFL,
+  OP_EX2,
+  OP_SIN,
+  OP_RCP,
   OP_COUNT
 };
 static const char *const op_names[OP_COUNT] = {
@@ -68,7 +73,7 @@ static const char *const op_names[OP_COUNT] = {
     "prmt",      "lea",        "i2fp",       "isetp_sel",  "fsetp_fsel", "ffma_iadd3",
     "ffma_lop3", "ffma_imad",  "imad_iadd3", "imnmx",     "fmnmx",     "iabs",
     "popc",      "flo",        "brev",       "f2i",        "imad_wide", "fmul",
-    "hfma2"};
+    "hfma2",     "shfl",       "ex2",        "sin",        "rcp"};
 
 // one step of chain @x: @o is another chain's value (chains k and k + 4 feed each other, so no
 // run of steps folds into fewer instructions), @c a parameter; the pairs of ops alternate
@@ -153,6 +158,27 @@ step(unsigned &x, unsigned o, unsigned c, int k)
   case OP_FMUL:
     x = __float_as_uint(f * fo);
     break;
+  case OP_SHFL:
+    x = __shfl_xor_sync(0xffffffffu, x, 1) ^ o;
+    break;
+  case OP_EX2: {
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(f));
+    x = __float_as_uint(r) ^ o;
+    break;
+  }
+  case OP_SIN: {
+    float r;
+    asm("sin.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(f));
+    x = __float_as_uint(r) ^ o;
+    break;
+  }
+  case OP_RCP: {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(f));
+    x = __float_as_uint(r) ^ o;
+    break;
+  }
   case OP_HFMA2: {
     __half2 h = *reinterpret_cast<__half2 *>(&x), ho = *reinterpret_cast<__half2 *>(&o),
             hc = *reinterpret_cast<__half2 *>(&c);

@@ -163,7 +163,7 @@ def pipes(path):
     names = ["ffma", "fadd", "imad", "iadd3", "lop3", "shf", "prmt", "lea", "i2fp", "isetp_sel",
              "fsetp_fsel", "ffma_iadd3", "ffma_lop3", "ffma_imad", "imad_iadd3", "imnmx", "fmnmx",
              "iabs", "popc", "flo", "brev", "f2i", "imad_wide", "fmul", "hfma2", "shfl", "ex2",
-             "sin", "rcp"]
+             "sin", "rcp", "i2f_ru", "udiv"]
     out = sys.stdout
     out.write("kernel,set,metric,measured,curve\n")
     out.write("# bench/h100/pipes.cu: one block of W warps on one SM, each a loop of independent "

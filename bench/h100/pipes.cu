@@ -9,7 +9,9 @@
 // the cycles a scheduler takes per instruction (1: a pipe of 32 lanes, or two pipes in turn; 2:
 // a pipe of 16 lanes).  Lane 0 of each warp reads clock64() around the loop.  The later steps
 // pair an opcode whose pipe is not yet known (IMNMX, FMNMX, IABS, POPC, FLO, BREV, F2I,
-// IMAD.WIDE, FMUL, HFMA2, SHFL, MUFU.EX2 / SIN / RCP) with a LOP3 or an FADD, whose pipes are.
+// IMAD.WIDE, FMUL, HFMA2, SHFL, MUFU.EX2 / SIN / RCP, I2F.U32.RP) with a LOP3 or an FADD,
+// whose pipes are; the last is an unsigned division by another chain's value (the compiler's
+// sequence: I2F, MUFU.RCP, F2I, IMAD.HI and their fix-ups, every step).
 //
 //   pipes time   CSV: op, warps, iters, run, cycles_med, cycles_min, cycles_max (per warp, the
 //                loop's), span (the first warp's start to the last warp's end: warps that
@@ -66,6 +68,9 @@ enum {
   OP_EX2,
   OP_SIN,
   OP_RCP,
+  // a conversion with a rounding mode, and an integer division by a value that changes
+  OP_I2F_RU,
+  OP_UDIV,
   OP_COUNT
 };
 static const char *const op_names[OP_COUNT] = {
@@ -73,7 +78,8 @@ static const char *const op_names[OP_COUNT] = {
     "prmt",      "lea",        "i2fp",       "isetp_sel",  "fsetp_fsel", "ffma_iadd3",
     "ffma_lop3", "ffma_imad",  "imad_iadd3", "imnmx",     "fmnmx",     "iabs",
     "popc",      "flo",        "brev",       "f2i",        "imad_wide", "fmul",
-    "hfma2",     "shfl",       "ex2",        "sin",        "rcp"};
+    "hfma2",     "shfl",       "ex2",        "sin",        "rcp",       "i2f_ru",
+    "udiv"};
 
 // one step of chain @x: @o is another chain's value (chains k and k + 4 feed each other, so no
 // run of steps folds into fewer instructions), @c a parameter; the pairs of ops alternate
@@ -179,6 +185,12 @@ step(unsigned &x, unsigned o, unsigned c, int k)
     x = __float_as_uint(r) ^ o;
     break;
   }
+  case OP_I2F_RU:
+    x = __float_as_uint(__uint2float_ru(x)) ^ o;
+    break;
+  case OP_UDIV:
+    x = x / (o | 1u) + c;
+    break;
   case OP_HFMA2: {
     __half2 h = *reinterpret_cast<__half2 *>(&x), ho = *reinterpret_cast<__half2 *>(&o),
             hc = *reinterpret_cast<__half2 *>(&c);

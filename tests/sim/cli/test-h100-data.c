@@ -503,8 +503,9 @@ END_TEST
 START_TEST(test_integer_pipes_within_3_percent)
 {
   /* 1.9 % when this test was written (90 rows); 17.6 % with every opcode on the CUDA cores'
-   * pipe of 32 lanes, where a loop of IMADs, LOP3s or ISETP + SEL was 29-32 % fast.  1.7 % over
-   * 168 rows with the opcodes measured beside a LOP3 or an FADD (13.3 % before their sass.ops) */
+   * pipe of 32 lanes, where a loop of IMADs, LOP3s or ISETP + SEL was 29-32 % fast.  1.9 % over
+   * 180 rows with the opcodes measured beside a LOP3 or an FADD and an unsigned division (14.5 %
+   * before their sass.ops) */
   g_autofree char *out =
       validate_within("tests/data/h100-pipes-clock.csv", "integer pipes", 3.0, 5.0);
   if (!out)
@@ -519,11 +520,15 @@ START_TEST(test_integer_pipes_within_3_percent)
    * cores'); POPC, FLO, BREV, F2I on the XU's 4 lanes (0.7-1.7 %; 39.0-53.8 %); IMAD.WIDE 4
    * cycles of the heavy pipe, its result 11 cycles after it (2.7 %; 31.7 % as an IMAD); SHFL 4
    * cycles of the LSU's pipe, its result 27 cycles after it (1.5 %; 34.3 % on the CUDA cores');
-   * MUFU.EX2 and .SIN as .RSQ (2.1, 1.5 %) */
-  const char *other[] = {"imnmx", "iabs", "fmnmx", "popc", "flo",      "brev",
-                         "f2i",   "shfl", "ex2",   "sin",  "imad_wide"};
+   * MUFU.EX2 and .SIN as .RSQ (2.1, 1.5 %); I2F.U32.RP on the XU (1.7 %; 53.8 %) */
+  const char *other[] = {"imnmx", "iabs", "fmnmx", "popc", "flo",       "brev",
+                         "f2i",   "shfl", "ex2",   "sin",  "imad_wide", "i2f_ru"};
   for (guint i = 0; i < G_N_ELEMENTS(other); i++)
     ck_assert_msg(mape_of(out, other[i]) <= 4.0, "%s: %.1f %%", other[i], mape_of(out, other[i]));
+  /* an unsigned division by a value that changes, the compiler's sequence of 19 instructions, 3
+   * of them on the XU: 8.1 % (21.1 % with I2F and F2I on the CUDA cores' pipe, 14.5 % with I2F
+   * alone there); the H100 keeps its XU 86 % busy where smsim's is 93 % (Nsight) */
+  ck_assert_double_le(mape_of(out, "udiv"), 10.0);
 }
 END_TEST
 

@@ -82,6 +82,26 @@ START_TEST(test_dependent_chain_cycles)
 }
 END_TEST
 
+/* One warp's @insns (NULL-terminated) then EXIT on the toy GPU with @ops as its sass.ops (NULL:
+ * none): the run's cycles (EXIT's issue + 4, or the last result if later). */
+static guint64
+ops_cycles(const char *ops, const char *const *insns)
+{
+  g_autofree char *gpu =
+      ops ? g_strdup_printf("%ssass:\n  ops:\n%s", toy_gpu, ops) : g_strdup(toy_gpu);
+  GString *s = g_string_new(HEAD);
+  guint n = 0;
+  for (; insns[n]; n++)
+    g_string_append_printf(s, AT("%04x") "%s ;\n", n * 16, insns[n]);
+  g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
+  SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 8);
+  g_string_free(s, TRUE);
+  guint64 cycles = sm_stats(r.sm)->cycles;
+  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
+  sass_run_clear(&r);
+  return cycles;
+}
+
 /* One warp, independent instructions: 4 IMADs, 4 LOP3s, 4 FFMAs in turn (IMAD, LOP3, FFMA,
  * IMAD, ...), each writing its own register from R0.  With every opcode on the CUDA cores' one
  * pipe of 32 lanes they issue a cycle apart (0-11, EXIT at 12, done at 16).  With IMAD on the
@@ -91,26 +111,20 @@ END_TEST
 static guint64
 pipes_cycles(const char *ops, gboolean own_pipes)
 {
-  g_autofree char *gpu = g_strdup_printf(
-      "%s%s", toy_gpu,
-      own_pipes ? "sass:\n  ops:\n    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
-                  "    LOP3: {pipe: int, lanes_per_scheduler: 16}\n"
-                : "");
-  GString *s = g_string_new(HEAD);
+  char *insns[16] = {NULL};
   guint n = (guint)strlen(ops);
-  for (guint i = 0; i < n; i++) {
-    const char *insn = ops[i] == 'i'   ? "IMAD R%u, R0, R0, R0"
-                       : ops[i] == 'l' ? "LOP3.LUT R%u, R0, R0, R0, 0xc0, !PT"
-                                       : "FFMA R%u, R0, R0, R0";
-    g_autofree char *text = g_strdup_printf(insn, i + 1);
-    g_string_append_printf(s, AT("%04x") "%s ;\n", i * 16, text);
-  }
-  g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
-  SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 4);
-  g_string_free(s, TRUE);
-  guint64 cycles = sm_stats(r.sm)->cycles;
-  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
-  sass_run_clear(&r);
+  g_assert(n < G_N_ELEMENTS(insns));
+  for (guint i = 0; i < n; i++)
+    insns[i] = g_strdup_printf(ops[i] == 'i'   ? "IMAD R%u, R0, R0, R0"
+                               : ops[i] == 'l' ? "LOP3.LUT R%u, R0, R0, R0, 0xc0, !PT"
+                                               : "FFMA R%u, R0, R0, R0",
+                               i + 1);
+  guint64 cycles = ops_cycles(own_pipes ? "    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
+                                          "    LOP3: {pipe: int, lanes_per_scheduler: 16}\n"
+                                        : NULL,
+                              (const char *const *)insns);
+  for (guint i = 0; i < n; i++)
+    g_free(insns[i]);
   return cycles;
 }
 
@@ -125,25 +139,6 @@ START_TEST(test_integer_work_holds_pipes_of_its_own)
   ck_assert_uint_eq(pipes_cycles("iiiillllffff", TRUE), 22);
 }
 END_TEST
-
-/* One warp's @insns (NULL-terminated) then EXIT on the toy GPU with @ops as its sass.ops: the
- * run's cycles (EXIT's issue + 4). */
-static guint64
-ops_cycles(const char *ops, const char *const *insns)
-{
-  g_autofree char *gpu = g_strdup_printf("%ssass:\n  ops:\n%s", toy_gpu, ops);
-  GString *s = g_string_new(HEAD);
-  guint n = 0;
-  for (; insns[n]; n++)
-    g_string_append_printf(s, AT("%04x") "%s ;\n", n * 16, insns[n]);
-  g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
-  SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 8);
-  g_string_free(s, TRUE);
-  guint64 cycles = sm_stats(r.sm)->cycles;
-  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
-  sass_run_clear(&r);
-  return cycles;
-}
 
 /* An opcode with a modifier runs as its own entry says (sass.ops.IMAD.WIDE), the opcode alone as
  * its own: IMAD.WIDE holds the heavy pipe 4 cycles (8 lanes), IMAD 2 (16 lanes); and POPC on

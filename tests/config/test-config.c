@@ -268,7 +268,8 @@ END_TEST
  * opcode's; it prints back and reads back the same, and --set finds it whole. */
 START_TEST(test_sass_ops_modifier_entries)
 {
-  const char *text = MEM "sass:\n  ops:\n    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
+  const char *text = MEM "units:\n  sfu: {through_mio: true}\n"
+                         "sass:\n  ops:\n    IMAD: {pipe: fmaheavy, lanes_per_scheduler: 16}\n"
                          "    IMAD.WIDE: {lanes_per_scheduler: 8, latency_cycles: 11}\n"
                          "    SHF: {R: {latency_cycles: 6}}\n";
   GError *error = NULL;
@@ -296,6 +297,12 @@ START_TEST(test_sass_ops_modifier_entries)
                 "%s", out->str);
   g_autoptr(CfgGpu) back = gpu_from(out->str, &error);
   ck_assert_msg(back != NULL, "%s", error ? error->message : "");
+  /* units' through_mio prints back where set (and only there) */
+  ck_assert(g->units[ISA_UNIT_SFU].through_mio && !g->units[ISA_UNIT_ALU].through_mio);
+  const char *mio = strstr(out->str, "    through_mio: true\n");
+  ck_assert_msg(mio && !strstr(mio + strlen("    through_mio: true\n"), "through_mio"), "%s",
+                out->str);
+  ck_assert(back->units[ISA_UNIT_SFU].through_mio && !back->units[ISA_UNIT_LDST].through_mio);
   ck_assert_uint_eq(back->sass.n_mod_ops, 2);
   ck_assert_mem_eq(back->sass.mod_ops, g->sass.mod_ops, 2 * sizeof g->sass.mod_ops[0]);
 

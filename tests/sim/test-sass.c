@@ -83,12 +83,18 @@ START_TEST(test_dependent_chain_cycles)
 END_TEST
 
 /* One warp's @insns (NULL-terminated) then EXIT on the toy GPU with @ops as its sass.ops (NULL:
- * none): the run's cycles (EXIT's issue + 4, or the last result if later). */
+ * none) and, with @sfu_mio, its SFU through_mio: the run's cycles (EXIT's issue + 4, or the last
+ * result if later); the warp's cycles in math_pipe_throttle and mio_throttle into @throttled
+ * (if not NULL). */
 static guint64
-ops_cycles(const char *ops, const char *const *insns)
+ops_run(const char *ops, const char *const *insns, gboolean sfu_mio, guint64 *throttled)
 {
+  /* the toy's units section with the SFU's line after the ALU's */
+  g_auto(GStrv) halves = g_strsplit(toy_gpu, "  alu: {latency_cycles: 4}\n", 2);
+  g_autofree char *toy = g_strdup_printf("%s  alu: {latency_cycles: 4}\n%s%s", halves[0],
+                                         sfu_mio ? "  sfu: {through_mio: true}\n" : "", halves[1]);
   g_autofree char *gpu =
-      ops ? g_strdup_printf("%ssass:\n  ops:\n%s", toy_gpu, ops) : g_strdup(toy_gpu);
+      g_strdup_printf("%s%s%s", toy, ops ? "sass:\n  ops:\n" : "", ops ? ops : "");
   GString *s = g_string_new(HEAD);
   guint n = 0;
   for (; insns[n]; n++)
@@ -96,10 +102,21 @@ ops_cycles(const char *ops, const char *const *insns)
   g_string_append_printf(s, AT("%04x") "EXIT ;\n", n * 16);
   SassRun r = sass_run(gpu, s->str, "grid: 1\nblock: 32", 8);
   g_string_free(s, TRUE);
-  guint64 cycles = sm_stats(r.sm)->cycles;
-  ck_assert_uint_eq(sm_stats(r.sm)->issued, n + 1);
+  const SmStats *st = sm_stats(r.sm);
+  guint64 cycles = st->cycles;
+  ck_assert_uint_eq(st->issued, n + 1);
+  if (throttled) {
+    throttled[0] = st->state_cycles[SM_STATE_MATH_PIPE_THROTTLE];
+    throttled[1] = st->state_cycles[SM_STATE_MIO_THROTTLE];
+  }
   sass_run_clear(&r);
   return cycles;
+}
+
+static guint64
+ops_cycles(const char *ops, const char *const *insns)
+{
+  return ops_run(ops, insns, FALSE, NULL);
 }
 
 /* One warp, independent instructions: 4 IMADs, 4 LOP3s, 4 FFMAs in turn (IMAD, LOP3, FFMA,
@@ -168,6 +185,15 @@ START_TEST(test_an_opcode_with_a_modifier_runs_apart)
    * CUDA cores a cycle apart, EXIT at 3: 7 */
   ck_assert_uint_eq(ops_cycles(ops, popc), 21);
   ck_assert_uint_eq(ops_cycles("    IMAD: {pipe: fmaheavy}\n", popc), 7);
+  /* the second and third POPC wait 3 cycles each for the SFU: in math_pipe_throttle, or in
+   * mio_throttle where the SFU is through_mio, and in the same cycles */
+  guint64 t[2];
+  ck_assert_uint_eq(ops_run(ops, popc, FALSE, t), 21);
+  ck_assert_uint_eq(t[0], 6);
+  ck_assert_uint_eq(t[1], 0);
+  ck_assert_uint_eq(ops_run(ops, popc, TRUE, t), 21);
+  ck_assert_uint_eq(t[0], 0);
+  ck_assert_uint_eq(t[1], 6);
 }
 END_TEST
 

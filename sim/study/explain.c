@@ -32,15 +32,18 @@ static const SmExplainTopic topics[] = {
     {"math_pipe_throttle", "its CUDA-core or SFU pipe is busy with earlier instructions",
      "The warp's instruction is ready, but its pipe has not finished accepting earlier ones (a\n"
      "pipe of L lanes takes a warp's 32 threads in 32/L cycles).  The pipe is the limit: peak\n"
-     "throughput, not latency."},
+     "throughput, not latency.  (A unit that is through_mio shows this as mio_throttle.)"},
     {"lg_throttle", "its global access cannot enter the LD/ST pipe",
      "The warp's global load or store waits: the LD/ST pipe is taking earlier accesses' lines,\n"
      "the SM has as many transactions in flight as it may (memory.max_outstanding, and\n"
      "max_store_outstanding for stores), or its store queue is full (lsu.store_queue: stores\n"
      "waiting for room with their registers unread).  Too many memory instructions at once."},
-    {"mio_throttle", "its shared-memory access finds the queue to the banks full",
+    {"mio_throttle",
+     "its shared-memory access finds the queue to the banks full, or an MIO pipe busy",
      "Shared-memory accesses queue for the banks (shared_memory.queue_depth); each takes a pass\n"
-     "per conflict way.  Bank conflicts or too many LDS/STS at once."},
+     "per conflict way.  Bank conflicts or too many LDS/STS at once.  Also an instruction whose\n"
+     "unit is reached through the MIO (units.UNIT.through_mio: the H100's SFU, for MUFU, POPC,\n"
+     "F2I, ..., and SHFL on its LD/ST pipe) finding that pipe busy."},
     {"barrier", "waiting at BAR.SYNC for the rest of its block",
      "The warp reached __syncthreads() (BAR.SYNC) and waits for the other warps of its block\n"
      "(and for its own shared-memory stores to land: the barrier is a fence)."},

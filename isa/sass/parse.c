@@ -47,26 +47,32 @@ sass_mod_name(SassMod mod)
   return mod < SASS_MOD_COUNT ? mod_names[mod] : "?";
 }
 
+/* The index of @name among the @n @names, or @n. */
+static guint
+name_index(const char *const *names, guint n, const char *name)
+{
+  guint i = 0;
+  while (i < n && strcmp(names[i], name) != 0)
+    i++;
+  return i;
+}
+
 gboolean
 sass_op_lookup(const char *name, SassOp *op)
 {
-  for (guint i = 0; i < SASS_OP_COUNT; i++)
-    if (strcmp(op_names[i], name) == 0) {
-      *op = (SassOp)i;
-      return TRUE;
-    }
-  return FALSE;
+  guint i = name_index(op_names, SASS_OP_COUNT, name);
+  if (i < SASS_OP_COUNT)
+    *op = (SassOp)i;
+  return i < SASS_OP_COUNT;
 }
 
 gboolean
 sass_mod_lookup(const char *name, SassMod *mod)
 {
-  for (guint i = 0; i < SASS_MOD_COUNT; i++)
-    if (strcmp(mod_names[i], name) == 0) {
-      *mod = (SassMod)i;
-      return TRUE;
-    }
-  return FALSE;
+  guint i = name_index(mod_names, SASS_MOD_COUNT, name);
+  if (i < SASS_MOD_COUNT)
+    *mod = (SassMod)i;
+  return i < SASS_MOD_COUNT;
 }
 
 void
@@ -238,10 +244,7 @@ parse_insn(SassCtx *c, char *text, SassInsn *insn, GPtrArray *labels_used)
   }
   insn->op = (guint16)op;
   for (char **p = parts + 1; *p; p++) {
-    guint m;
-    for (m = 0; m < SASS_MOD_COUNT; m++)
-      if (strcmp(mod_names[m], *p) == 0)
-        break;
+    guint m = name_index(mod_names, SASS_MOD_COUNT, *p);
     if (m == SASS_MOD_COUNT) {
       sass_fail(c, "unsupported SASS instruction '%s' (modifier .%s)", s, *p);
       g_strfreev(parts);

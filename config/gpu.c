@@ -14,6 +14,7 @@ static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
 static const char *const queue_count_names[] = {"passes", "accesses", NULL};
+static const char *const throttle_order_names[] = {"turns", "arrival", NULL};
 static const char *const store_read_at_names[] = {"last_pass", "first_pass", NULL};
 
 #define FE(k, field, n, d)                                                                         \
@@ -176,6 +177,11 @@ static const CfgField smem_fields[] = {
     FE("queue_counts", smem.queue_counts, queue_count_names,
        "what fills the queue: passes (an access of d passes counts d times, by the banks' time "
        "it waits for) or accesses (each one once, however many passes)"),
+    FE("throttle_order", smem.throttle_order, throttle_order_names,
+       "who takes a place that frees in a full queue: the schedulers take turns at them, each "
+       "issuing the warp its policy picks (turns) or its warps waiting in mio_throttle in the "
+       "order they found the queue full (arrival; with sass.yield_hints a warp whose "
+       "instruction does not yield keeps its place for its next shared access)"),
     F("banks", CFG_FIELD_UINT, smem.banks, 1, 1024, "banks",
       "banks; lanes whose different words fall in one bank are served in separate passes"),
     F("bank_width_bytes", CFG_FIELD_UINT, smem.bank_width_bytes, 1, 256, "bytes",
@@ -549,6 +555,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
       g->smem.queue_depth, queue_count_names[g->smem.queue_counts],
       g->smem.half_warps ? "true" : "false", g->smem.warp_passes_apart ? "true" : "false",
       store_read_at_names[g->smem.store_read_at]);
+  if (g->smem.throttle_order != CFG_THROTTLE_TURNS)
+    g_string_append_printf(out, "  throttle_order: %s\n",
+                           throttle_order_names[g->smem.throttle_order]);
   if (g->smem.store_read_cycles || g->smem.store_register_cycles)
     g_string_append_printf(out, "  store_read_cycles: %u\n  store_register_cycles: %u\n",
                            g->smem.store_read_cycles, g->smem.store_register_cycles);

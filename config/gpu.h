@@ -27,6 +27,10 @@ typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 /* shared_memory.queue_counts: an access fills the queue by its passes (the banks' time it waits
  * for), or once */
 typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
+/* shared_memory.throttle_order: the schedulers take turns at the places that free in a full
+ * queue, each issuing the warp its policy picks, or its warps waiting in the order they found
+ * the queue full */
+typedef enum { CFG_THROTTLE_TURNS, CFG_THROTTLE_ARRIVAL } CfgThrottleOrder;
 /* shared_memory.store_read_at: a store's registers are free to be written again after its last
  * bank pass, or once its first pass starts (its data read from them as it leaves the queue) */
 typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreReadAt;
@@ -163,6 +167,7 @@ typedef struct {
     guint issue_cycles;          /* issue cost of LDS/STS */
     guint queue_depth;           /* accesses waiting for the banks before mio_throttle */
     int queue_counts;            /* CfgQueueCounts: what queue_depth counts */
+    int throttle_order;          /* CfgThrottleOrder: who takes a freed place of a full queue */
     gboolean half_warps;         /* wide accesses by half-warps, each one pass where it fits */
     gboolean warp_passes_apart;  /* a warp's next access starts pass_latency after its last pass */
     int store_read_at;           /* CfgStoreReadAt: when a store's registers are free again */

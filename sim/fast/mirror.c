@@ -198,6 +198,8 @@ copy_sm(SmGpu *sm, guint from, guint to)
            d * sizeof sm->smem.starts[0]);
     sm->smem.head[to] = sm->smem.head[from];
   }
+  if (sm->smem.waiting.ring)
+    sm_waitq_copy(&sm->smem.waiting, from, to, shift * sm->warp_slots_per_sm);
   sm->order_stale = TRUE;
 }
 

@@ -210,12 +210,15 @@ walk(SmGpu *sm, Walk *k, guint scope)
       guint at = sm->smem.head[m] + i;
       ticks(k, &sm->smem.starts[(gsize)m * d + (at >= d ? at - d : at)]);
     }
-    /* the queue for room among the transactions in flight, in its order */
-    const SmLgQueue *q = &sm->mem.lg;
-    put(k, q->len[m]);
-    for (guint i = 0; i < q->len[m]; i++) {
-      guint at = q->head[m] + i;
-      put(k, q->ring[(gsize)m * q->cap + (at >= q->cap ? at - q->cap : at)]);
+    /* the queues for room among the transactions in flight and for places in the
+     * shared-memory queue, in their order */
+    const SmWaitQueue *qs[2] = {&sm->mem.lg, &sm->smem.waiting};
+    for (guint j = 0; j < 2; j++) {
+      if (!qs[j]->ring)
+        continue;
+      put(k, qs[j]->len[m]);
+      for (guint i = 0; i < qs[j]->len[m]; i++)
+        put(k, sm_waitq_at(qs[j], m, i));
     }
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);

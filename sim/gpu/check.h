@@ -40,23 +40,75 @@ lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
             sm_memory_room(mem, m, w->n_trans, store, sm_lsu_store_lines_in_stage(&sm->lsu, m, t)));
     full = room ? 0 : SM_NEVER;
   }
-  if (w->lg_queued)
-    return !room ? full : sm_memory_lg_first(mem, m) != me ? SM_NEVER : 0;
-  if (room && sm_memory_lg_waiting(mem, m) == 0)
+  if (w->lg_queued == SM_QUEUED_LG)
+    return !room ? full : sm_waitq_first(&mem->lg, m) != me ? SM_NEVER : 0;
+  if (room && mem->lg.len[m] == 0)
     return 0;
-  sm_memory_lg_push(mem, m, me);
-  w->lg_queued = 1;
+  sm_waitq_push(&mem->lg, m, me);
+  w->lg_queued = SM_QUEUED_LG;
   return room ? SM_NEVER : full;
 }
 
-/* @w, the first of its SM's queue for room, issues at @t: the next one is looked at the cycle
- * after (the room left may be enough for it). */
+/* Whether @w's shared-memory access waits for a place in its SM's queue: 0 if it may go, else
+ * the cycle to look again (SM_NEVER: when the warp of its scheduler ahead of it goes).  The
+ * schedulers take turns at the places (gpu/loop.c); with throttle_order: arrival each issues its
+ * warps waiting in the order they found the queue full, not by its policy. */
+static inline guint64
+mio_throttled(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  SmSharedMemory *smem = &sm->smem;
+  guint m = w->sm, me = (guint)(w - sm->warps);
+  guint64 wake = 0;
+  gboolean full = sm_smem_full(smem, m, t, &wake);
+  if (!smem->waiting.ring)
+    return full ? wake : 0;
+  SmWaitQueue *q = &smem->waiting;
+  gboolean ahead = FALSE; /* a warp of its scheduler waits ahead of it */
+  guint i = 0;
+  for (; i < q->len[m]; i++) {
+    guint o = sm_waitq_at(q, m, i);
+    if (o == me)
+      break;
+    ahead |= sm->warps[o].sched == w->sched;
+  }
+  if (i == q->len[m]) { /* not waiting yet */
+    if (!full && !ahead)
+      return 0;
+    sm_waitq_push(q, m, me);
+    w->lg_queued = SM_QUEUED_MIO;
+  }
+  return full && !ahead ? wake : ahead ? SM_NEVER : 0;
+}
+
+/* @w, the first of its SM's queue for room (or of its scheduler's warps in the queue for a
+ * shared-memory place), issues at @t: the next one is looked at the cycle after (the room left
+ * may be enough for it). */
 static void
 lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
 {
-  sm_memory_lg_pop(&sm->mem, w->sm);
+  SmWaitQueue *q = w->lg_queued == SM_QUEUED_LG ? &sm->mem.lg : &sm->smem.waiting;
+  guint next = G_MAXUINT;
+  if (w->lg_queued == SM_QUEUED_LG) {
+    sm_waitq_pop(q, w->sm);
+    next = sm_waitq_first(q, w->sm);
+  } else {
+    /* a warp that keeps its scheduler (its instruction does not yield, sass.yield_hints) keeps
+     * its place for its next shared access right after */
+    const SmInsnInfo *ii = &sm->info[w->pc];
+    if (sm->yield_hints && ii->no_yield && ii->space == ISA_SPACE_SHARED) {
+      guint32 after = sm_warp_peek_next(w, sm->prog);
+      if (after < sm->prog->n_insns && sm->info[after].space == ISA_SPACE_SHARED)
+        return;
+    }
+    /* the next of its scheduler's */
+    sm_waitq_remove(q, w->sm, (guint)(w - sm->warps));
+    for (guint i = 0; i < q->len[w->sm] && next == G_MAXUINT; i++) {
+      guint o = sm_waitq_at(q, w->sm, i);
+      if (sm->warps[o].sched == w->sched)
+        next = o;
+    }
+  }
   w->lg_queued = 0;
-  guint next = sm_memory_lg_first(&sm->mem, w->sm);
   if (next == G_MAXUINT)
     return;
   const SmWarp *n = &sm->warps[next];
@@ -96,8 +148,13 @@ warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
       return SM_STATE_LG_THROTTLE;
     }
   }
-  if (w->space == ISA_SPACE_SHARED && sm_smem_full(&sm->smem, w->sm, t, wake))
-    return SM_STATE_MIO_THROTTLE;
+  if (w->space == ISA_SPACE_SHARED) {
+    guint64 until = mio_throttled(sm, w, t);
+    if (G_UNLIKELY(until)) {
+      *wake = until;
+      return SM_STATE_MIO_THROTTLE;
+    }
+  }
   *wake = t + 1;
   return SM_STATE_ELIGIBLE;
 }

@@ -212,11 +212,11 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   for (guint i = 0; i < sm->prog->n_insns; i++)
     if (sm->info[i].ii_ticks > SM_TICKS_PER_CYCLE)
       sm->single_cycle_pipe[sm->info[i].pipe] = FALSE;
-  sm_smem_init(&sm->smem, gpu, sm->n_sm);
+  sm_smem_init(&sm->smem, gpu, sm->n_sm, sm->warp_slots_per_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),
                  sm_l1_bytes(gpu, kernel, sm->slots_per_sm));
-  sm_memory_lg_init(&sm->mem, sm->warp_slots_per_sm);
+  sm_waitq_init(&sm->mem.lg, sm->n_sm, sm->warp_slots_per_sm);
   if (kernel->written_before_launch && sm_uses_caches(sm))
     sm_memory_written_before(&sm->mem, kernel->written_before_launch);
 

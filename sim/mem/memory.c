@@ -179,21 +179,9 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
 }
 
 void
-sm_memory_lg_init(SmMemory *mem, guint warps_per_sm)
-{
-  SmLgQueue *q = &mem->lg;
-  q->cap = MAX(warps_per_sm, 1u);
-  q->ring = g_new0(guint32, (gsize)mem->sm_count * q->cap);
-  q->head = g_new0(guint, mem->sm_count);
-  q->len = g_new0(guint, mem->sm_count);
-}
-
-void
 sm_memory_clear(SmMemory *mem)
 {
-  g_clear_pointer(&mem->lg.ring, g_free);
-  g_clear_pointer(&mem->lg.head, g_free);
-  g_clear_pointer(&mem->lg.len, g_free);
+  sm_waitq_clear(&mem->lg);
   for (guint i = 0; i < mem->n_levels; i++) {
     g_clear_pointer(&mem->levels[i].channel_free, g_free);
     g_clear_pointer(&mem->levels[i].latency_bin, g_free);

@@ -26,6 +26,7 @@
 #include "cache.h"
 #include "write-cost.h"
 #include "../core/engine.h"
+#include "../core/waitq.h"
 
 #define SM_LATENCY_GUIDE_BITS 12
 /* Most lines one warp-access touches (LDG.128 with every lane's 16 bytes in lines of their own
@@ -87,15 +88,6 @@ typedef enum {
   SM_CACHE_OP_GLOBAL,   /* LDG.STRONG.GPU (ld.global.cg): L2 only */
 } SmCacheOp;
 
-/* The warps of each SM waiting for room among its transactions in flight (lg_throttle), in the
- * order they found none: room goes to the first of them, as the LD/ST unit takes instructions
- * in order, so under a level's pace every warp gets its turn.  A ring of warp indices per SM. */
-typedef struct {
-  guint32 *ring; /* n_sm x cap */
-  guint *head, *len;
-  guint cap;
-} SmLgQueue;
-
 typedef struct {
   SmMemLevel levels[CFG_MAX_LEVELS];
   guint n_levels;
@@ -111,7 +103,8 @@ typedef struct {
   double port_ticks_per_byte;
   guint64 max_outstanding;
   guint64 peak_outstanding;
-  SmLgQueue lg; /* sm_memory_lg_init() */
+  SmWaitQueue lg; /* the warps waiting for room among its transactions in flight, in the order
+                     they found none: under a level's pace every warp gets its turn */
   /* caches (NULL: none); accesses that name no level go through them */
   SmCache *l1;               /* per SM */
   SmCache *l2;               /* per partition */
@@ -219,40 +212,6 @@ gboolean sm_memory_l1_keeps(const SmMemory *mem, SmCacheOp op);
  * the run.  Without @l1 the L1 is passed by (it would forget these lines before the run). */
 void sm_memory_warm(SmMemory *mem, guint sm, guint n, const guint64 *lines, const guint8 *sectors,
                     SmCacheOp op, gboolean l1);
-
-/* Room in SM @sm's queue of lg_throttle for @warps_per_sm warps. */
-void sm_memory_lg_init(SmMemory *mem, guint warps_per_sm);
-
-/* The first warp of SM @sm's queue (G_MAXUINT: none), one more at its end, the first gone. */
-static inline guint
-sm_memory_lg_first(const SmMemory *mem, guint sm)
-{
-  const SmLgQueue *q = &mem->lg;
-  return q->len[sm] ? q->ring[(gsize)sm * q->cap + q->head[sm]] : G_MAXUINT;
-}
-
-static inline guint
-sm_memory_lg_waiting(const SmMemory *mem, guint sm)
-{
-  return mem->lg.len[sm];
-}
-
-static inline void
-sm_memory_lg_push(SmMemory *mem, guint sm, guint warp)
-{
-  SmLgQueue *q = &mem->lg;
-  g_assert(q->len[sm] < q->cap);
-  guint at = q->head[sm] + q->len[sm]++;
-  q->ring[(gsize)sm * q->cap + (at >= q->cap ? at - q->cap : at)] = warp;
-}
-
-static inline void
-sm_memory_lg_pop(SmMemory *mem, guint sm)
-{
-  SmLgQueue *q = &mem->lg;
-  q->len[sm]--;
-  q->head[sm] = q->head[sm] + 1 == q->cap ? 0 : q->head[sm] + 1;
-}
 
 /* A completion event fired; @arg is the event's argument. */
 static inline void

@@ -64,7 +64,7 @@ sm_smem_passes(guint banks, guint bank_width, IsaPatternKind pattern, guint stri
 }
 
 void
-sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm)
+sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint warps_per_sm)
 {
   smem->free = g_new0(guint64, n_sm);
   smem->first = g_new0(guint8, n_sm);
@@ -83,6 +83,8 @@ sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm)
     smem->starts = g_new0(guint64, (gsize)n_sm * smem->depth_accesses);
     smem->head = g_new0(guint, n_sm);
   }
+  if (gpu->smem.throttle_order == CFG_THROTTLE_ARRIVAL)
+    sm_waitq_init(&smem->waiting, n_sm, warps_per_sm);
 }
 
 void
@@ -92,4 +94,5 @@ sm_smem_clear(SmSharedMemory *smem)
   g_clear_pointer(&smem->first, g_free);
   g_clear_pointer(&smem->starts, g_free);
   g_clear_pointer(&smem->head, g_free);
+  sm_waitq_clear(&smem->waiting);
 }

@@ -17,6 +17,7 @@
 #include "../../config/gpu.h"
 #include "../../isa/stream.h"
 #include "../core/fixed.h"
+#include "../core/waitq.h"
 
 typedef struct {
   guint64 *free; /* per SM: ticks the queue is served up to */
@@ -33,9 +34,12 @@ typedef struct {
   guint depth_accesses;
   guint64 *starts;
   guint *head;
+  /* throttle_order: arrival: the warps waiting for a place, in the order they found none: each
+   * scheduler's first takes the scheduler's turn (gpu/check.h); NULL ring: its policy's pick */
+  SmWaitQueue waiting;
 } SmSharedMemory;
 
-void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm);
+void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint warps_per_sm);
 void sm_smem_clear(SmSharedMemory *smem);
 
 /* Passes one warp-access of 32 lanes x @width bytes with @pattern (@stride in elements of the

@@ -9,6 +9,9 @@
 #include "simt.h"
 #include "stats.h"
 
+/* The queue a warp waits in for room, if any (SmWarp.lg_queued) */
+enum { SM_QUEUED_NONE, SM_QUEUED_LG, SM_QUEUED_MIO };
+
 typedef struct SmWarp {
   /* read every visited cycle: kept together at the front */
   guint64 deps_at;  /* operands of the instruction at pc are ready (fixed until it issues) */
@@ -17,7 +20,9 @@ typedef struct SmWarp {
   guint8 state;     /* SmState since state_since */
   guint16 sched;    /* scheduler index (all SMs' schedulers numbered together) */
   guint8 local;     /* ... within its SM */
-  guint8 lg_queued; /* in its SM's queue for room among the transactions in flight (memory.h) */
+  guint8 lg_queued; /* SM_QUEUED_LG: in its SM's queue for room among the transactions in flight
+                       (memory.h); SM_QUEUED_MIO: in its queue for a place in the shared-memory
+                       queue (smem.h) */
   guint16 pos;      /* its position in that scheduler's warps[] */
   guint8 pipe;      /* the pipe the instruction at pc holds (SmInsnInfo.pipe) */
   guint8 space;     /* IsaSpace of the instruction at pc */

@@ -93,6 +93,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "12");
   assert_gpu_error("units:\n  tensor: {}\n" MEM,
                    "gpu.yaml:2:3: unknown unit 'tensor' in units (alu, sfu, ldst)");
+  assert_gpu_error("shared_memory: {throttle_order: fifo}\n" MEM,
+                   "gpu.yaml:1:33: 'throttle_order' must be one of turns, arrival, got 'fifo'");
   assert_gpu_error("policy: fifo\n" MEM, "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, "
                                          "two_level, last_resumed, got 'fifo'");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
@@ -303,6 +305,18 @@ START_TEST(test_sass_ops_modifier_entries)
   ck_assert_msg(mio && !strstr(mio + strlen("    through_mio: true\n"), "through_mio"), "%s",
                 out->str);
   ck_assert(back->units[ISA_UNIT_SFU].through_mio && !back->units[ISA_UNIT_LDST].through_mio);
+  /* shared_memory.throttle_order prints back where it is not turns (the default) */
+  ck_assert_int_eq(g->smem.throttle_order, CFG_THROTTLE_TURNS);
+  ck_assert_msg(!strstr(out->str, "throttle_order"), "%s", out->str);
+  g_autoptr(CfgGpu) arrival = gpu_from(MEM "shared_memory: {throttle_order: arrival}\n", &error);
+  ck_assert_msg(arrival != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq(arrival->smem.throttle_order, CFG_THROTTLE_ARRIVAL);
+  g_autoptr(GString) arrival_out = g_string_new(NULL);
+  cfg_gpu_print(arrival, arrival_out);
+  ck_assert_msg(strstr(arrival_out->str, "  throttle_order: arrival\n"), "%s", arrival_out->str);
+  g_autoptr(CfgGpu) arrival_back = gpu_from(arrival_out->str, &error);
+  ck_assert_msg(arrival_back != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq(arrival_back->smem.throttle_order, CFG_THROTTLE_ARRIVAL);
   ck_assert_uint_eq(back->sass.n_mod_ops, 2);
   ck_assert_mem_eq(back->sass.mod_ops, g->sass.mod_ops, 2 * sizeof g->sass.mod_ops[0]);
 

@@ -276,6 +276,7 @@ START_TEST(test_schedulers_take_turns_at_the_shared_pipe)
                           "alu_op=FFMA",
                           "shared_memory.queue_depth=2",
                           "shared_memory.queue_counts=passes",
+                          "shared_memory.throttle_order=turns",
                           NULL};
     TestRun *run = test_run_new(gpu, kernel, sets);
     sm_run(run->sm);
@@ -324,6 +325,45 @@ START_TEST(test_a_queue_of_accesses)
                     cases[i].counts, cases[i].depth, mio, sb);
     test_run_free(run);
   }
+}
+END_TEST
+
+/* shared_memory.throttle_order: two blocks of 4 warps on the toy's one scheduler, the older
+ * block's first (block_priority: oldest), each warp a chain of 16 32-way conflicted LDS (32 passes
+ * each) between two clock reads, a queue of 2 accesses.  The banks take an access every 32
+ * cycles either way, 128 of them: the same 4 109 cycles.  With turns the scheduler gives each
+ * free place to an older warp while one is waiting, so the older block is done in about half
+ * the time and the younger waits; with arrival it issues the warps waiting in the order they
+ * found the queue full, so the blocks share the banks and every warp ends in the last round of 8
+ * accesses (256 cycles: the H100's 64 warps of two blocks, bench/h100/mioq.cu, end alike). */
+START_TEST(test_warps_waiting_for_the_shared_queue_go_in_order)
+{
+  static const char kernel[] = "name: two-blocks\nthreads_per_block: 128\nblocks: 2\n"
+                               "registers_per_thread: 16\nshared_memory_per_block: 4224\n"
+                               "stream: |\n  CS2R R20, SR_CLOCKLO\n"
+                               "  repeat 16 { LDS R1, [R1] stride=32 }\n  CS2R R21, SR_CLOCKLO\n";
+  static const char *const orders[] = {"shared_memory.throttle_order=turns",
+                                       "shared_memory.throttle_order=arrival"};
+  guint64 spread[2];
+  for (guint i = 0; i < 2; i++) {
+    const char *sets[] = {"block_priority=oldest", "shared_memory.queue_counts=accesses",
+                          "shared_memory.queue_depth=2", orders[i], NULL};
+    TestRun *run = run_toy(kernel, sets);
+    const SmStats *s = sm_stats(run->sm);
+    ck_assert_uint_eq(s->shared_accesses, 8 * 16);
+    ck_assert_uint_eq(s->cycles, 4109);
+    ck_assert_uint_eq(s->clock_warps, 8);
+    ck_assert_uint_eq(s->clock_max, 3995);
+    spread[i] = s->clock_max - s->clock_min;
+    if (i == 0)
+      ck_assert_msg(s->clock_min < s->clock_max / 2,
+                    "turns: the older block ends at %" G_GUINT64_FORMAT, s->clock_min);
+    test_run_free(run);
+  }
+  ck_assert_msg(spread[1] <= 8 * 32 && spread[0] > 4 * spread[1],
+                "warps' ends spread over %" G_GUINT64_FORMAT " (turns) and %" G_GUINT64_FORMAT
+                " (arrival) cycles",
+                spread[0], spread[1]);
 }
 END_TEST
 
@@ -532,6 +572,7 @@ memops_suite(void)
   tcase_add_test(tc, test_rolling_prefetch_needs_async_copies);
   tcase_add_test(tc, test_schedulers_take_turns_at_the_shared_pipe);
   tcase_add_test(tc, test_a_queue_of_accesses);
+  tcase_add_test(tc, test_warps_waiting_for_the_shared_queue_go_in_order);
   tcase_add_test(tc, test_drawn_latencies_shared_while_in_flight);
   tcase_add_test(tc, test_dram_pairs_share_their_mode_as_the_h100s);
   suite_add_tcase(s, tc);

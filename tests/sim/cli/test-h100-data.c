@@ -233,18 +233,19 @@ END_TEST
 
 /* Independent shared-memory loads a warp keeps in flight, 1 to 16, by width and bank pattern
  * (bench/h100/mioq.cu, its own SASS). */
-START_TEST(test_shared_memory_queue_within_6_percent)
+START_TEST(test_shared_memory_queue_within_5_percent)
 {
-  /* 5.6 % now (240 rows; 4.9 % before the integer pipes and the yield hints, sass.ops and
-   * sass.yield_hints: one-address and broadcast loads at 8-32 warps moved either way); 5.3 % with
-   * any result written in one cycle (register_write_bytes 0), 6.1 % with 4 bytes a lane a
-   * cycle; 6.6 % with a warp's passes apart only within each access
-   * (shared_memory.warp_passes_apart false), 11.3 % without the compiler's stall counts too;
-   * 16.7 % with neither and an LDS.128 read at one or two addresses in one pass
-   * (shared_memory.half_warps false).  What is left: the two blocks of 64 warps (the H100
-   * shares the banks between them evenly where the loads read distinct words) */
+  /* 4.6 % now (240 rows); 5.6 % with the schedulers' turns at a full queue's places given by
+   * their policy (shared_memory.throttle_order: turns: with two blocks of 32 warps the older
+   * block's, the 64-warp rows of conflicted and conflict-free loads 20-24 % fast); 4.9 % before
+   * the integer pipes and the yield hints (sass.ops and sass.yield_hints: one-address and
+   * broadcast loads at 8-32 warps moved either way); 6.6 % with a warp's passes apart only
+   * within each access (shared_memory.warp_passes_apart false), 11.3 % without the compiler's
+   * stall counts too; 16.7 % with neither and an LDS.128 read at one or two addresses in one
+   * pass (shared_memory.half_warps false).  What is left: broadcast loads of two blocks, where
+   * the H100's median warp is between the two rules */
   g_autofree char *out =
-      validate_within("tests/data/h100-mioq-clock.csv", "shared-memory queue", 6.0, 16.0);
+      validate_within("tests/data/h100-mioq-clock.csv", "shared-memory queue", 5.0, 16.0);
   if (!out)
     return;
   /* one LDS.128 at one address a warp: its result holds the write port two cycles (10.0 %, 6.4
@@ -260,6 +261,10 @@ START_TEST(test_shared_memory_queue_within_6_percent)
   /* 16 of them a warp: one warp's passes come back 2 cycles apart across its loads (4.1 %;
    * 11.6 % apart only within each load, the lone warp 45 % fast) */
   ck_assert_double_le(mape_of(out, "16 x 4B w32"), 6.0);
+  /* 2 of them a warp, up to two blocks of 32 warps an SM: the blocks share the banks, the warps
+   * waiting taking the queue's places in the order they came (0.3 %; 3.7 % with turns, the
+   * 64-warp row 21 % fast) */
+  ck_assert_double_le(mape_of(out, "2 x 4B w32"), 1.5);
 }
 END_TEST
 
@@ -855,7 +860,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_integer_pipes_within_3_percent);
   tcase_add_test(tc, test_the_older_block_goes_first_with_the_mixes_loops_not_with_ffma);
   tcase_add_test(tc, test_shared_memory_within_4_5_percent);
-  tcase_add_test(tc, test_shared_memory_queue_within_6_percent);
+  tcase_add_test(tc, test_shared_memory_queue_within_5_percent);
   tcase_add_test(tc, test_store_then_load_within_5_percent);
   tcase_add_test(tc, test_block_dispatcher_and_drain_within_5_percent);
   tcase_add_test(tc, test_special_registers_within_5_percent);

@@ -1,7 +1,8 @@
-/* A queue of the warps of each SM waiting for room somewhere (a ring of warp indices per SM):
- * room goes to the first of them, in the order they found none.  lg_throttle's queue for room
- * among the transactions in flight (mem/memory.h), and with shared_memory.throttle_order:
- * arrival the queue for a place in the shared-memory queue (sm/smem.h). */
+/* Queues of warps waiting for room somewhere, in the order they found none (a ring of warp
+ * indices per owner: an SM, or a scheduler): room goes to the first of them.  lg_throttle's
+ * queue for room among an SM's transactions in flight (mem/memory.h), and with
+ * shared_memory.throttle_order: arrival each scheduler's for a place in its SM's shared-memory
+ * queue (sm/smem.h). */
 #pragma once
 
 #include <glib.h>
@@ -12,7 +13,7 @@ typedef struct {
   guint cap;
 } SmWaitQueue;
 
-/* Room for @cap warps on each of @n_sm SMs. */
+/* Room for @cap warps in each of @n_sm queues. */
 static inline void
 sm_waitq_init(SmWaitQueue *q, guint n_sm, guint cap)
 {
@@ -30,7 +31,7 @@ sm_waitq_clear(SmWaitQueue *q)
   g_clear_pointer(&q->len, g_free);
 }
 
-/* The first warp of SM @sm's queue (G_MAXUINT: none), the @i-th, one more at its end, the first
+/* The first warp of queue @sm (G_MAXUINT: none), the @i-th, one more at its end, the first
  * gone. */
 static inline guint
 sm_waitq_first(const SmWaitQueue *q, guint sm)
@@ -60,22 +61,7 @@ sm_waitq_pop(SmWaitQueue *q, guint sm)
   q->head[sm] = q->head[sm] + 1 == q->cap ? 0 : q->head[sm] + 1;
 }
 
-/* @warp leaves SM @sm's queue, wherever it is in it (those behind it move up). */
-static inline void
-sm_waitq_remove(SmWaitQueue *q, guint sm, guint warp)
-{
-  guint i = 0;
-  while (sm_waitq_at(q, sm, i) != warp)
-    i++;
-  for (; i + 1 < q->len[sm]; i++) {
-    guint at = q->head[sm] + i, next = at + 1;
-    q->ring[(gsize)sm * q->cap + (at >= q->cap ? at - q->cap : at)] =
-        q->ring[(gsize)sm * q->cap + (next >= q->cap ? next - q->cap : next)];
-  }
-  q->len[sm]--;
-}
-
-/* SM @to's queue becomes SM @from's, its warps' indices moved on by @shift. */
+/* Queue @to becomes queue @from, its warps' indices moved on by @shift. */
 static inline void
 sm_waitq_copy(SmWaitQueue *q, guint from, guint to, guint shift)
 {

@@ -199,7 +199,8 @@ copy_sm(SmGpu *sm, guint from, guint to)
     sm->smem.head[to] = sm->smem.head[from];
   }
   if (sm->smem.waiting.ring)
-    sm_waitq_copy(&sm->smem.waiting, from, to, shift * sm->warp_slots_per_sm);
+    for (guint q = 0; q < per; q++)
+      sm_waitq_copy(&sm->smem.waiting, from * per + q, to * per + q, shift * sm->warp_slots_per_sm);
   sm->order_stale = TRUE;
 }
 

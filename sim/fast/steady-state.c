@@ -210,15 +210,16 @@ walk(SmGpu *sm, Walk *k, guint scope)
       guint at = sm->smem.head[m] + i;
       ticks(k, &sm->smem.starts[(gsize)m * d + (at >= d ? at - d : at)]);
     }
-    /* the queues for room among the transactions in flight and for places in the
-     * shared-memory queue, in their order */
-    const SmWaitQueue *qs[2] = {&sm->mem.lg, &sm->smem.waiting};
-    for (guint j = 0; j < 2; j++) {
-      if (!qs[j]->ring)
-        continue;
-      put(k, qs[j]->len[m]);
-      for (guint i = 0; i < qs[j]->len[m]; i++)
-        put(k, sm_waitq_at(qs[j], m, i));
+    /* the queue for room among the transactions in flight, and each scheduler's for places in
+     * the shared-memory queue, in their order */
+    const SmWaitQueue *lg = &sm->mem.lg, *mio = &sm->smem.waiting;
+    put(k, lg->len[m]);
+    for (guint i = 0; i < lg->len[m]; i++)
+      put(k, sm_waitq_at(lg, m, i));
+    for (guint q = m * sm->sched_per_sm; mio->ring && q < (m + 1) * sm->sched_per_sm; q++) {
+      put(k, mio->len[q]);
+      for (guint i = 0; i < mio->len[q]; i++)
+        put(k, sm_waitq_at(mio, q, i));
     }
   }
   put(k, sm->n_done | (guint64)sm->next_block << 32);

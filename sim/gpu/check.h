@@ -49,66 +49,40 @@ lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
   return room ? SM_NEVER : full;
 }
 
-/* Whether @w's shared-memory access waits for a place in its SM's queue: 0 if it may go, else
+/* warp_check() of @w's shared-memory access with throttle_order: arrival, its operands and pipe
+ * ready: SM_STATE_ELIGIBLE, or mio_throttle while it waits for a place in its SM's queue, *@wake
  * the cycle to look again (SM_NEVER: when the warp of its scheduler ahead of it goes).  The
- * schedulers take turns at the places (gpu/loop.c); with throttle_order: arrival each issues its
- * warps waiting in the order they found the queue full, not by its policy. */
-static inline guint64
-mio_throttled(SmGpu *sm, SmWarp *w, guint64 t)
+ * schedulers take turns at the places (gpu/loop.c), each issuing its warps waiting in the order
+ * they found the queue full, not by its policy. */
+static G_GNUC_NO_INLINE guint
+mio_throttled(SmGpu *sm, SmWarp *w, guint64 t, guint64 *wake)
 {
-  SmSharedMemory *smem = &sm->smem;
-  guint m = w->sm, me = (guint)(w - sm->warps);
-  guint64 wake = 0;
-  gboolean full = sm_smem_full(smem, m, t, &wake);
-  if (!smem->waiting.ring)
-    return full ? wake : 0;
-  SmWaitQueue *q = &smem->waiting;
-  gboolean ahead = FALSE; /* a warp of its scheduler waits ahead of it */
-  guint i = 0;
-  for (; i < q->len[m]; i++) {
-    guint o = sm_waitq_at(q, m, i);
-    if (o == me)
-      break;
-    ahead |= sm->warps[o].sched == w->sched;
-  }
-  if (i == q->len[m]) { /* not waiting yet */
-    if (!full && !ahead)
-      return 0;
-    sm_waitq_push(q, m, me);
+  gboolean full = sm_smem_full(&sm->smem, w->sm, t, wake);
+  SmWaitQueue *q = &sm->smem.waiting;
+  guint me = (guint)(w - sm->warps);
+  if (w->lg_queued != SM_QUEUED_MIO) {
+    if (!full && q->len[w->sched] == 0) {
+      *wake = t + 1;
+      return SM_STATE_ELIGIBLE;
+    }
+    sm_waitq_push(q, w->sched, me);
     w->lg_queued = SM_QUEUED_MIO;
   }
-  return full && !ahead ? wake : ahead ? SM_NEVER : 0;
+  if (sm_waitq_first(q, w->sched) != me) {
+    *wake = SM_NEVER;
+    return SM_STATE_MIO_THROTTLE;
+  }
+  if (full)
+    return SM_STATE_MIO_THROTTLE;
+  *wake = t + 1;
+  return SM_STATE_ELIGIBLE;
 }
 
-/* @w, the first of its SM's queue for room (or of its scheduler's warps in the queue for a
- * shared-memory place), issues at @t: the next one is looked at the cycle after (the room left
- * may be enough for it). */
-static void
-lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
+/* The warp @next (G_MAXUINT: none), behind @w in a queue @w leaves at @t, is looked at the cycle
+ * after (the room left may be enough for it). */
+static inline void
+wake_next(SmGpu *sm, const SmWarp *w, guint next, guint64 t)
 {
-  SmWaitQueue *q = w->lg_queued == SM_QUEUED_LG ? &sm->mem.lg : &sm->smem.waiting;
-  guint next = G_MAXUINT;
-  if (w->lg_queued == SM_QUEUED_LG) {
-    sm_waitq_pop(q, w->sm);
-    next = sm_waitq_first(q, w->sm);
-  } else {
-    /* a warp that keeps its scheduler (its instruction does not yield, sass.yield_hints) keeps
-     * its place for its next shared access right after */
-    const SmInsnInfo *ii = &sm->info[w->pc];
-    if (sm->yield_hints && ii->no_yield && ii->space == ISA_SPACE_SHARED) {
-      guint32 after = sm_warp_peek_next(w, sm->prog);
-      if (after < sm->prog->n_insns && sm->info[after].space == ISA_SPACE_SHARED)
-        return;
-    }
-    /* the next of its scheduler's */
-    sm_waitq_remove(q, w->sm, (guint)(w - sm->warps));
-    for (guint i = 0; i < q->len[w->sm] && next == G_MAXUINT; i++) {
-      guint o = sm_waitq_at(q, w->sm, i);
-      if (sm->warps[o].sched == w->sched)
-        next = o;
-    }
-  }
-  w->lg_queued = 0;
   if (next == G_MAXUINT)
     return;
   const SmWarp *n = &sm->warps[next];
@@ -119,6 +93,39 @@ lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
     if (n->sched == w->sched) /* its scheduler's look this cycle did not see it */
       sm->lg_woke = n->sched; /* (issue_picked()) */
   }
+}
+
+/* @w, waiting for a shared-memory place (throttle_order: arrival), issues at @t: the next of
+ * its scheduler's warps waiting is looked at next.  A warp that keeps its scheduler (its
+ * instruction does not yield, sass.yield_hints) keeps its place for its next shared access
+ * right after. */
+static G_GNUC_NO_INLINE void
+mio_leave(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  const SmInsnInfo *ii = &sm->info[w->pc];
+  if (sm->yield_hints && ii->no_yield && ii->space == ISA_SPACE_SHARED) {
+    guint32 after = sm_warp_peek_next(w, sm->prog);
+    if (after < sm->prog->n_insns && sm->info[after].space == ISA_SPACE_SHARED)
+      return;
+  }
+  SmWaitQueue *q = &sm->smem.waiting;
+  sm_waitq_pop(q, w->sched);
+  w->lg_queued = SM_QUEUED_NONE;
+  wake_next(sm, w, sm_waitq_first(q, w->sched), t);
+}
+
+/* @w, the first of its SM's queue for room (or waiting for a shared-memory place), issues at
+ * @t: the next one is looked at the cycle after. */
+static G_GNUC_NO_INLINE void
+lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
+{
+  if (w->lg_queued == SM_QUEUED_MIO) {
+    mio_leave(sm, w, t);
+    return;
+  }
+  sm_waitq_pop(&sm->mem.lg, w->sm);
+  w->lg_queued = SM_QUEUED_NONE;
+  wake_next(sm, w, sm_waitq_first(&sm->mem.lg, w->sm), t);
 }
 
 /* Why @w cannot issue its next instruction at cycle @t (or SM_STATE_ELIGIBLE), and the first
@@ -149,11 +156,10 @@ warp_check(SmGpu *sm, SmWarp *w, const SmScheduler *s, guint64 t, guint64 *wake)
     }
   }
   if (w->space == ISA_SPACE_SHARED) {
-    guint64 until = mio_throttled(sm, w, t);
-    if (G_UNLIKELY(until)) {
-      *wake = until;
+    if (G_UNLIKELY(sm->smem.waiting.ring))
+      return mio_throttled(sm, w, t, wake);
+    if (sm_smem_full(&sm->smem, w->sm, t, wake))
       return SM_STATE_MIO_THROTTLE;
-    }
   }
   *wake = t + 1;
   return SM_STATE_ELIGIBLE;

@@ -212,7 +212,7 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   for (guint i = 0; i < sm->prog->n_insns; i++)
     if (sm->info[i].ii_ticks > SM_TICKS_PER_CYCLE)
       sm->single_cycle_pipe[sm->info[i].pipe] = FALSE;
-  sm_smem_init(&sm->smem, gpu, sm->n_sm, sm->warp_slots_per_sm);
+  sm_smem_init(&sm->smem, gpu, sm->n_sm, sm->n_sched, sm->warp_slots_per_sm / sm->sched_per_sm);
   sm_engine_init(&sm->engine, gpu->memory.max_outstanding + 64);
   sm_memory_init(&sm->mem, gpu, sm->n_sm, &sm->engine, sm_uses_caches(sm),
                  sm_l1_bytes(gpu, kernel, sm->slots_per_sm));

@@ -64,7 +64,8 @@ sm_smem_passes(guint banks, guint bank_width, IsaPatternKind pattern, guint stri
 }
 
 void
-sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint warps_per_sm)
+sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint n_sched,
+             guint warps_per_sched)
 {
   smem->free = g_new0(guint64, n_sm);
   smem->first = g_new0(guint8, n_sm);
@@ -84,7 +85,7 @@ sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint warps_pe
     smem->head = g_new0(guint, n_sm);
   }
   if (gpu->smem.throttle_order == CFG_THROTTLE_ARRIVAL)
-    sm_waitq_init(&smem->waiting, n_sm, warps_per_sm);
+    sm_waitq_init(&smem->waiting, n_sched, warps_per_sched);
 }
 
 void

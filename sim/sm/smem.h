@@ -34,12 +34,15 @@ typedef struct {
   guint depth_accesses;
   guint64 *starts;
   guint *head;
-  /* throttle_order: arrival: the warps waiting for a place, in the order they found none: each
-   * scheduler's first takes the scheduler's turn (gpu/check.h); NULL ring: its policy's pick */
+  /* throttle_order: arrival: each scheduler's warps waiting for a place, in the order they found
+   * none (a ring per scheduler, all SMs' schedulers numbered together): its first takes the
+   * scheduler's turn (gpu/check.h); NULL ring: its policy's pick */
   SmWaitQueue waiting;
 } SmSharedMemory;
 
-void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint warps_per_sm);
+/* @n_sched schedulers of @warps_per_sched warp slots each (throttle_order: arrival) */
+void sm_smem_init(SmSharedMemory *smem, const CfgGpu *gpu, guint n_sm, guint n_sched,
+                  guint warps_per_sched);
 void sm_smem_clear(SmSharedMemory *smem);
 
 /* Passes one warp-access of 32 lanes x @width bytes with @pattern (@stride in elements of the

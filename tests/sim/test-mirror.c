@@ -36,6 +36,13 @@ static const Case cases[] = {
      "isa/kernels/mix.yaml",
      {"sm_count=4", "other=LDS", "alpha=2", "groups=100", "warps_per_sm=24", NULL},
      1},
+    /* two blocks an SM waiting in order for a full shared-memory queue (throttle_order:
+     * arrival: mio_throttle 9 cycles per issued instruction) */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"sm_count=4", "other=LDS", "alpha=2", "groups=100", "warps_per_sm=64",
+      "shared_memory.queue_depth=2", NULL},
+     1},
     {"config/gpus/maxwell.yaml",
      "isa/kernels/mix.yaml",
      {"sm_count=2", "other=MUFU.RSQ", "alpha=4", "groups=100", "warps_per_sm=40",

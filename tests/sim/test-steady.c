@@ -48,6 +48,12 @@ static const Case periodic[] = {
      "isa/kernels/mix.yaml",
      {"other=LDS", "alpha=8", "groups=400", "warps_per_sm=12", "unroll=2", "loop_overhead=1",
       NULL}},
+    /* two blocks waiting in order for a full shared-memory queue (throttle_order: arrival,
+     * mio_throttle 9 cycles per issued instruction) */
+    {"config/gpus/h100.yaml",
+     "isa/kernels/mix.yaml",
+     {"other=LDS", "alpha=2", "groups=400", "warps_per_sm=64", "shared_memory.queue_depth=2",
+      NULL}},
     {"config/gpus/toy-fig47.yaml",
      "isa/kernels/mix.yaml",
      {"other=LDS", "alpha=8", "groups=300", "warps_per_sm=13", "unroll=2", "loop_overhead=1",

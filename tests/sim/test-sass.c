@@ -815,7 +815,7 @@ END_TEST
  * their results in short_scoreboard, as Nsight shows (6.9 and 3.6 cycles per issued instruction,
  * not_selected 1.0).  A warp whose LDS does not yield keeps its place for the next: not_selected
  * 0.3 (the same as with the schedulers' turns); re-queued behind its scheduler's other warps
- * after each, the schedulers fall into alternating phases and not_selected is 4.2. */
+ * after each, the schedulers fall into alternating phases and not_selected is 3.8. */
 START_TEST(test_a_burst_of_shared_loads_keeps_its_place)
 {
   const char *sets[] = {"k=4", "width=16", "pattern=bcast", "warps_per_sm=32", "iters=64", NULL};

@@ -558,6 +558,26 @@ START_TEST(test_branches_around_a_block_within_5_percent)
 }
 END_TEST
 
+/* The output of `smsim run config/gpus/h100.yaml @kernel` with @sets and the option @option. */
+static char *
+run_h100(const char *kernel, const char *const *sets, const char *option)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new();
+  g_ptr_array_add(args, "run");
+  g_ptr_array_add(args, "config/gpus/h100.yaml");
+  g_ptr_array_add(args, (gpointer)kernel);
+  for (guint i = 0; sets[i]; i++) {
+    g_ptr_array_add(args, "--set");
+    g_ptr_array_add(args, (gpointer)sets[i]);
+  }
+  g_ptr_array_add(args, (gpointer)option);
+  g_ptr_array_add(args, NULL);
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  ck_assert_int_eq(test_smsim((const char *const *)args->pdata, &out, &err), 0);
+  return out;
+}
+
 /* Each block's median over its warps of (c1 - c0) / @iters after `smsim run
  * config/gpus/h100.yaml @kernel` with @sets, from the clock reads its warps write to `out` (24
  * bytes a warp: c0, c1, its SM): the block whose first warp read the clock first in *@older,
@@ -568,18 +588,7 @@ block_medians(const char *kernel, const char *const *sets, guint wpb, guint bloc
 {
   g_autofree char *path = test_write_temp("out.bin", "");
   g_autofree char *dump = g_strdup_printf("--dump=out=%s", path);
-  g_autoptr(GPtrArray) args = g_ptr_array_new();
-  g_ptr_array_add(args, "run");
-  g_ptr_array_add(args, "config/gpus/h100.yaml");
-  g_ptr_array_add(args, (gpointer)kernel);
-  for (guint i = 0; sets[i]; i++) {
-    g_ptr_array_add(args, "--set");
-    g_ptr_array_add(args, (gpointer)sets[i]);
-  }
-  g_ptr_array_add(args, dump);
-  g_ptr_array_add(args, NULL);
-  g_autofree char *out = NULL, *err = NULL, *bytes = NULL;
-  ck_assert_int_eq(test_smsim((const char *const *)args->pdata, &out, &err), 0);
+  g_autofree char *out = run_h100(kernel, sets, dump), *bytes = NULL;
   gsize n = 0;
   ck_assert(g_file_get_contents(path, &bytes, &n, NULL));
   ck_assert_uint_ge(n, 24 * wpb * blocks);
@@ -844,20 +853,7 @@ END_TEST
 static char *
 run_json(const char *kernel, const char *const *sets)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new();
-  g_ptr_array_add(args, "run");
-  g_ptr_array_add(args, "config/gpus/h100.yaml");
-  g_ptr_array_add(args, (gpointer)kernel);
-  for (guint i = 0; sets[i]; i++) {
-    g_ptr_array_add(args, "--set");
-    g_ptr_array_add(args, (gpointer)sets[i]);
-  }
-  g_ptr_array_add(args, "--json");
-  g_ptr_array_add(args, NULL);
-  g_autofree char *err = NULL;
-  char *out = NULL;
-  ck_assert_int_eq(test_smsim((const char *const *)args->pdata, &out, &err), 0);
-  return out;
+  return run_h100(kernel, sets, "--json");
 }
 
 /* The number after "@key" : in @json, from @from on. */

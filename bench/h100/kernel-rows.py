@@ -24,7 +24,8 @@ raw: isa/kernels/h100/mempipe-raw.yaml, one block on one SM of the whole GPU.
 stq: isa/kernels/h100/stq.yaml, one block an SM on 1 SM or all 132 of the whole GPU.
 order: isa/kernels/h100/order.yaml, one block on one SM: each warp's span (end - start) in the
 second of the three launches, their shortest, median and longest (clock.per_warp_min, _median,
-_max; the median of an even count the mean of the middle two, as smsim's).
+_max; the median of an even count the upper of the middle two, as the other programs take it
+and smsim reports it).
 pairloop: isa/kernels/h100/pairloop.yaml, one block on one SM: warp 0's span (end - start) in the
 second of the two launches, at delays 0, 8 and 32 (and 60 for two loops of 8).  smsim's span of
 warp 4 also counts its wait on the clock (its first clock read comes before it), so warp 0's is
@@ -130,7 +131,7 @@ def order(path):
     for (warps, k, iters), s in sorted(spans.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         s.sort()
         n = len(s)
-        med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) // 2
+        med = s[n // 2]
         for metric, v in (("min", s[0]), ("median", med), ("max", s[-1])):
             out.write(f"isa/kernels/h100/order.yaml,k={k};warps_per_sm={warps};iters={iters},"
                       f"clock.per_warp_{metric},{v},k={k} {metric}\n")

@@ -32,6 +32,6 @@ sm_clock_read(SmClock *c, guint slot, guint64 t)
 /* The warp in @slot ended: its span counts once, and the slot starts afresh. */
 void sm_clock_done(SmClock *c, guint slot);
 
-/* At the end of a run: the spans into @st (clock_warps, clock_median, clock_min, clock_max,
- * clock_span). */
+/* At the end of a run: the spans into @st (clock_warps, clock_median: the upper median, as
+ * measurement programs take it; clock_min, clock_max, clock_span). */
 void sm_clock_finish(const SmClock *c, SmStats *st);

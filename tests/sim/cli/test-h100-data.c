@@ -469,17 +469,17 @@ END_TEST
 /* One warp to 64 an SM each running a loop of 1 to 8 dependent FFMAs closed by a taken branch
  * (bench/h100/loop.cu): the issue, the stall counts and the branches' costs, shared by the
  * warps of a scheduler. */
-START_TEST(test_loops_within_8_percent)
+START_TEST(test_loops_within_5_percent)
 {
-  /* 6.1 % now (51 rows; 6.7 % with the launch whose two blocks an SM ran one after the other;
-   * 6.0 % with S2R a 4-cycle ALU instruction, 8.1 % with it one each 8 cycles a scheduler);
-   * smsim's warps share their scheduler better than the H100's from 5 warps a scheduler on
-   * (docs/memory-pipeline.md) */
-  g_autofree char *out = validate_within("tests/data/h100-loop-clock.csv", "loops", 8.0, 10.0);
+  /* 3.5 % now (51 rows): 5.5 % while smsim's median of an even number of warps was the mean of
+   * the middle two, where loop.cu takes the upper one: at 48 and 64 warps, two blocks ending in
+   * two groups, that mean was no warp's span (9-24 % fast).  smsim's warps share their
+   * scheduler better than the H100's from 5 warps a scheduler on (docs/memory-pipeline.md) */
+  g_autofree char *out = validate_within("tests/data/h100-loop-clock.csv", "loops", 5.0, 10.0);
   if (!out)
     return;
-  /* the launch rows' work loop (4.9 %) */
-  ck_assert_double_le(mape_of(out, "loop of 1 FFMA"), 6.0);
+  /* the launch rows' work loop (4.3 %) */
+  ck_assert_double_le(mape_of(out, "loop of 1 FFMA"), 5.0);
 }
 END_TEST
 
@@ -973,7 +973,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_memory_pipeline_lines_within_5_percent);
   tcase_add_test(tc, test_all_sms_storing_within_3_percent);
   tcase_add_test(tc, test_launch_within_6_percent);
-  tcase_add_test(tc, test_loops_within_8_percent);
+  tcase_add_test(tc, test_loops_within_5_percent);
   tcase_add_test(tc, test_pairs_of_loops_within_3_percent);
   tcase_add_test(tc, test_branches_around_a_block_within_5_percent);
   tcase_add_test(tc, test_integer_pipes_within_3_percent);

@@ -12,6 +12,7 @@ static const char *const policy_names[] = {"lrr",       "gto",          "oldest"
                                            "two_level", "last_resumed", NULL};
 static const char *const dual_names[] = {"same_warp", "any_warp", NULL};
 static const char *const block_priority_names[] = {"none", "oldest", "youngest", NULL};
+static const char *const block_priority_at_names[] = {"every_pick", "yields", NULL};
 static const char *const granularity_names[] = {"warp", "block", NULL};
 static const char *const queue_count_names[] = {"passes", "accesses", NULL};
 static const char *const throttle_order_names[] = {"turns", "arrival", NULL};
@@ -40,6 +41,10 @@ static const CfgField top_fields[] = {
        "oldest / youngest: a scheduler issues from the warps of the earliest / latest launched "
        "block that has one ready, by policy among them (each block keeps its own round-robin "
        "place); none: all warps alike"),
+    FE("block_priority_at", block_priority_at, block_priority_at_names,
+       "every_pick: block_priority decides every pick; yields: only after an instruction that "
+       "yields (sass.yield_hints): when the warp whose instruction did not yield cannot go on, "
+       "the next warp in turn issues, whatever its block"),
     F("sm_count", CFG_FIELD_UINT, sm_count, 1, CFG_MAX_SM_COUNT, "SMs",
       "SMs simulated together; memory bandwidth and channels are per SM and add up"),
     F("launch_cycles", CFG_FIELD_UINT, launch_cycles, 0, 1u << 24, "cycles",
@@ -501,6 +506,9 @@ cfg_gpu_print(const CfgGpu *g, GString *out)
                          block_priority_names[g->block_priority], g->sm_count, g->launch_cycles,
                          g->block_launch_cycles, g->warp_launch_cycles, g->register_write_ports,
                          g->two_level_pool, g->resume_window);
+  if (g->block_priority_at != CFG_BLOCK_PRIORITY_AT_EVERY_PICK)
+    g_string_append_printf(out, "block_priority_at: %s\n",
+                           block_priority_at_names[g->block_priority_at]);
   if (g->block_dispatch_cycles > 0)
     g_string_append_printf(out, "block_dispatch_cycles: %g\nblock_dispatch_burst: %u\n",
                            g->block_dispatch_cycles, g->block_dispatch_burst);

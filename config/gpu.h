@@ -23,6 +23,10 @@ typedef enum {
   CFG_BLOCK_PRIORITY_OLDEST,
   CFG_BLOCK_PRIORITY_YOUNGEST
 } CfgBlockPriority;
+/* block_priority_at: block_priority decides every pick, or only the picks after an instruction
+ * that yields: when the warp whose instruction did not yield cannot go on, the next warp in turn
+ * issues, whatever its block (sass.yield_hints) */
+typedef enum { CFG_BLOCK_PRIORITY_AT_EVERY_PICK, CFG_BLOCK_PRIORITY_AT_YIELDS } CfgBlockPriorityAt;
 typedef enum { CFG_SERVICE_DETERMINISTIC, CFG_SERVICE_EXPONENTIAL } CfgService;
 /* shared_memory.queue_counts: an access fills the queue by its passes (the banks' time it waits
  * for), or once */
@@ -138,6 +142,7 @@ typedef struct {
   int dual_issue;               /* CfgDualIssue */
   int policy;                   /* CfgPolicy */
   int block_priority;           /* CfgBlockPriority */
+  int block_priority_at;        /* CfgBlockPriorityAt */
   guint block_launch_cycles;    /* a retired block's slot takes a new block after this long */
   double block_dispatch_cycles; /* the GPU's block dispatcher's turn, cycles a block */
   guint block_dispatch_burst;   /* blocks an SM may take at once under it (token bucket) */

@@ -76,6 +76,7 @@ static guint
 pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
   *blk = NULL;
+  gboolean lend = FALSE;
   if (G_UNLIKELY(sm->yield_hints) && s->keep != G_MAXUINT) {
     /* the warp whose issue last cycle did not ask it to yield goes on, if it can */
     guint p = s->keep;
@@ -87,9 +88,17 @@ pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
             *blk = &sm->blocks[sm_sched_warp(sm, s, p)->block];
           return i;
         }
+    /* it cannot: with block_priority_at: yields, the next warp in turn, whatever its block */
+    lend = sm->cfg->block_priority_at == CFG_BLOCK_PRIORITY_AT_YIELDS;
   }
   if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
     return sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
+  if (G_UNLIKELY(lend)) {
+    guint i = sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
+    if (i != G_MAXUINT) /* its block's round-robin place moves with it */
+      *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[i])->block];
+    return i;
+  }
   if (n_el == 1 && sm->eligible[0] != SM_SCHEDULER_TAKEN) {
     /* one candidate: no order to decide (the common case when warps wait on memory) */
     *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[0])->block];

@@ -63,7 +63,8 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
   assert_gpu_error(
       "schedulers: 4\nshedulers: 2\n" MEM,
       "gpu.yaml:2:1: unknown key 'shedulers' in the GPU file (known keys: name, "
-      "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, sm_count, "
+      "clock_mhz, schedulers, issue_width, dual_issue, policy, block_priority, block_priority_at, "
+      "sm_count, "
       "launch_cycles, block_launch_cycles, block_dispatch_cycles, block_dispatch_burst, "
       "warp_launch_cycles, "
       "register_write_ports, "
@@ -93,6 +94,9 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "12");
   assert_gpu_error("units:\n  tensor: {}\n" MEM,
                    "gpu.yaml:2:3: unknown unit 'tensor' in units (alu, sfu, ldst)");
+  assert_gpu_error("block_priority_at: always\n" MEM,
+                   "gpu.yaml:1:20: 'block_priority_at' must be one of every_pick, yields, got "
+                   "'always'");
   assert_gpu_error("shared_memory: {throttle_order: fifo}\n" MEM,
                    "gpu.yaml:1:33: 'throttle_order' must be one of turns, arrival, got 'fifo'");
   assert_gpu_error("policy: fifo\n" MEM, "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, "
@@ -317,6 +321,17 @@ START_TEST(test_sass_ops_modifier_entries)
   g_autoptr(CfgGpu) arrival_back = gpu_from(arrival_out->str, &error);
   ck_assert_msg(arrival_back != NULL, "%s", error ? error->message : "");
   ck_assert_int_eq(arrival_back->smem.throttle_order, CFG_THROTTLE_ARRIVAL);
+  /* block_priority_at likewise, where it is not every_pick (the default) */
+  ck_assert_int_eq(g->block_priority_at, CFG_BLOCK_PRIORITY_AT_EVERY_PICK);
+  ck_assert_msg(!strstr(out->str, "block_priority_at"), "%s", out->str);
+  g_autoptr(CfgGpu) lend = gpu_from("block_priority_at: yields\n" MEM, &error);
+  ck_assert_msg(lend != NULL, "%s", error ? error->message : "");
+  g_autoptr(GString) lend_out = g_string_new(NULL);
+  cfg_gpu_print(lend, lend_out);
+  ck_assert_msg(strstr(lend_out->str, "block_priority_at: yields\n"), "%s", lend_out->str);
+  g_autoptr(CfgGpu) lend_back = gpu_from(lend_out->str, &error);
+  ck_assert_msg(lend_back != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq(lend_back->block_priority_at, CFG_BLOCK_PRIORITY_AT_YIELDS);
   ck_assert_uint_eq(back->sass.n_mod_ops, 2);
   ck_assert_mem_eq(back->sass.mod_ops, g->sass.mod_ops, 2 * sizeof g->sass.mod_ops[0]);
 

@@ -91,11 +91,10 @@ pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
     /* it cannot: with block_priority_at: yields, the next warp in turn, whatever its block */
     lend = sm->cfg->block_priority_at == CFG_BLOCK_PRIORITY_AT_YIELDS;
   }
-  if (G_LIKELY(sm->block_priority == CFG_BLOCK_PRIORITY_NONE))
-    return sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
-  if (G_UNLIKELY(lend)) {
+  gboolean prio = sm->block_priority != CFG_BLOCK_PRIORITY_NONE;
+  if (G_LIKELY(!prio) || G_UNLIKELY(lend)) {
     guint i = sm_scheduler_pick(s, sm->policy, sm->cfg->resume_window, s->last, sm->eligible, n_el);
-    if (i != G_MAXUINT) /* its block's round-robin place moves with it */
+    if (prio && i != G_MAXUINT) /* lent: its block's round-robin place moves with it */
       *blk = &sm->blocks[sm_sched_warp(sm, s, sm->eligible[i])->block];
     return i;
   }

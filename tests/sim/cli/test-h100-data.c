@@ -578,6 +578,13 @@ run_h100(const char *kernel, const char *const *sets, const char *option)
   return out;
 }
 
+static int
+compare_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* Each block's median over its warps of (c1 - c0) / @iters after `smsim run
  * config/gpus/h100.yaml @kernel` with @sets, from the clock reads its warps write to `out` (24
  * bytes a warp: c0, c1, its SM): the block whose first warp read the clock first in *@older,
@@ -607,12 +614,7 @@ block_medians(const char *kernel, const char *const *sets, guint wpb, guint bloc
         first[b] = c[0];
     }
     /* the upper median, as bench/h100/share.cu takes it */
-    for (guint i = 1; i < wpb; i++)
-      for (guint j = i; j > 0 && per[j - 1] > per[j]; j--) {
-        double t = per[j];
-        per[j] = per[j - 1];
-        per[j - 1] = t;
-      }
+    qsort(per, wpb, sizeof *per, compare_double);
     med[b] = per[wpb / 2];
   }
   gboolean swap = blocks == 2 && first[1] < first[0];
@@ -720,7 +722,7 @@ START_TEST(test_two_blocks_share_by_their_loop)
    * younger block's warps starting at once and waiting): block priority at every pick keeps the
    * younger block's warps from their first clock read until the older ends (88.0 and 88.0);
    * block_priority_at: yields lends them the turns the older's warps leave after an instruction
-   * that does not yield (91.6 and 155.9) */
+   * that does not yield (91.2 and 174.0) */
   const char *every[] = {"loop=chain", "a=8", "warps_per_block=32", "iters=2240", NULL};
   const char *yields[] = {
       "loop=chain", "a=8", "warps_per_block=32", "iters=2240", "block_priority_at=yields", NULL};

@@ -14,6 +14,7 @@ warp's first and last clock read.
     kernel-rows.py pairloop tests/data/h100-pairloop.csv > tests/data/h100-pairloop-clock.csv
     kernel-rows.py notaken tests/data/h100-notaken.csv > tests/data/h100-notaken-clock.csv
     kernel-rows.py pipes tests/data/h100-pipes.csv > tests/data/h100-pipes-clock.csv
+    kernel-rows.py front tests/data/h100-front.csv > tests/data/h100-front-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
@@ -34,6 +35,8 @@ the launch's shortest (clock.per_warp_min) where warp 4's loop is as long or lon
 pipes: isa/kernels/h100/pipes.yaml, one block on one SM: the block's span, from the earliest
 clock read before a loop to the latest after one (clock.span; warps that take their turns, as
 FFMA's do, each time a loop shorter than the block's), the second of the two launches.
+front: isa/kernels/h100/front.yaml, one block on one SM (every SM ran the same): the median
+warp's span (cycles_per_step_med x steps).
 """
 import csv
 import sys
@@ -182,7 +185,29 @@ def pipes(path):
                       f"iters={r['iters']},clock.span,{r['span']},{r['op']}\n")
 
 
+def front(path):
+    """bench/h100/front.cu: the median warp's span over its steps, each variant and scheduler
+    set at 1 to 8 warps a scheduler."""
+    variants = {"same": (0, 0), "copies": (0, 1), "flat": (1, 0), "pad": (2, 0)}
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    out.write("# bench/h100/front.cu on every SM (nothing leaves the SM: one SM replays it): "
+              "cycles_per_step_med x steps\n")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            variant, spread = variants[r["variant"]]
+            one = int(r["sched"] == "one")
+            cyc = float(r["cycles_per_step_med"]) * int(r["steps"])
+            out.write(f"isa/kernels/h100/front.yaml,variant={variant};spread={spread};"
+                      f"one_sched={one};warps_per_sched={r['warps_per_sched']};"
+                      f"steps={r['steps']},clock.per_warp_median,{cyc:.0f},"
+                      f"{r['variant']} {'scheduler 0' if one else 'all schedulers'}\n")
+
+
 def main(exp, path):
+    if exp == "front":
+        front(path)
+        return
     if exp == "pipes":
         pipes(path)
         return

@@ -19,6 +19,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim ldc                  bench/h100/ldc.cu's launches (tests/data/h100-ldc-states.csv)
     states.py BUILD/smsim stq                  bench/h100/stq.cu's launches (tests/data/h100-stq-states.csv)
     states.py BUILD/smsim pipes                bench/h100/pipes.cu's loops at 32 warps (tests/data/h100-pipes-states.csv)
+    states.py BUILD/smsim front                bench/h100/front.cu's loops (tests/data/h100-front-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --where KEY=VALUE  only the launches whose column KEY is VALUE
                                                (repeatable: all of them)
@@ -65,12 +66,14 @@ EXPERIMENTS = {
     "ldc": ("isa/kernels/h100/ldc.yaml", ["mode", "lines", "stride", "apart", "warps"], []),
     # bench/h100/pipes.cu: loops of independent integer and float steps, 32 warps (one SM)
     "pipes": ("isa/kernels/h100/pipes.yaml", ["op", "warps_per_sm", "iters"], []),
+    # bench/h100/front.cu: a short loop and its variants, 1, 4 and 8 warps a scheduler (one SM)
+    "front": ("isa/kernels/h100/front.yaml", ["variant", "sched", "warps_per_sched"], []),
 }
 STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv", "stq": "tests/data/h100-stq-states.csv",
                 "mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
                 "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv",
-                "pipes": "tests/data/h100-pipes-states.csv"}
+                "pipes": "tests/data/h100-pipes-states.csv", "front": "tests/data/h100-front-states.csv"}
 SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]
 
 
@@ -78,6 +81,10 @@ def launch_sets(exp, r, keys):
     """The kernel's parameters for a profiled launch: its columns, or what they stand for."""
     if exp == "spread":
         return [f"per_sm={int(r['blocks']) // 132}"]
+    if exp == "front":
+        variant, spread = {"same": (0, 0), "copies": (0, 1), "flat": (1, 0), "pad": (2, 0)}[r["variant"]]
+        return [f"variant={variant}", f"spread={spread}", f"one_sched={int(r['sched'] == 'one')}",
+                f"warps_per_sched={r['warps_per_sched']}", f"steps={r['steps']}"]
     if exp == "stq":
         return [f"k={r['k']}", f"warps_per_sm={r['warps']}", f"sms={r['sms']}"]
     if exp == "sreg":

@@ -209,6 +209,11 @@ typedef struct {
     guint branch_resolving_cycles;
     /* a warp's first instruction is fetched this long after its start (no_instruction) */
     guint launch_fetch_cycles;
+    /* a scheduler fetches for its warps in turn, one a cycle: a taken branch's target is fetched
+     * at its warp's first turn once the branch resolves and can issue fetch_cycles later, its
+     * two instructions first and the rest at the warp's next turn (no_instruction) */
+    gboolean fetch_turns;
+    guint fetch_cycles;
     /* an EXIT's wait past its stall count (branch_resolving), before the lanes it leaves go on
      * or the warp leaves its slot */
     guint exit_cycles;

@@ -142,6 +142,18 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
        .max = 255,
        .doc = "a warp's first instruction issues no sooner than this after the warp starts "
               "(no_instruction: it is fetched)"},
+      {.key = "fetch_turns",
+       .type = CFG_FIELD_BOOL,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_turns),
+       .doc = "a scheduler fetches for its warps in turn, one a cycle: a taken branch's target "
+              "waits for its warp's turn once the branch resolves, and the instructions past its "
+              "first two for the turn after"},
+      {.key = "fetch_cycles",
+       .type = CFG_FIELD_UINT,
+       .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_cycles),
+       .min = 0,
+       .max = 255,
+       .doc = "with fetch_turns: from a warp's turn to the fetched instructions' issue"},
       {.key = "exit_cycles",
        .type = CFG_FIELD_UINT,
        .offset = G_STRUCT_OFFSET(CfgGpu, sass.exit_cycles),
@@ -219,6 +231,10 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
                            g->sass.branch_resolving_cycles);
   if (g->sass.launch_fetch_cycles)
     g_string_append_printf(body, "  launch_fetch_cycles: %u\n", g->sass.launch_fetch_cycles);
+  if (g->sass.fetch_turns)
+    g_string_append(body, "  fetch_turns: true\n");
+  if (g->sass.fetch_cycles)
+    g_string_append_printf(body, "  fetch_cycles: %u\n", g->sass.fetch_cycles);
   if (g->sass.exit_cycles)
     g_string_append_printf(body, "  exit_cycles: %u\n", g->sass.exit_cycles);
   const CfgBranch *b = &g->sass.branch, *a = &g->branch;

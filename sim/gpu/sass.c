@@ -377,6 +377,75 @@ sm_sass_conflicted(const SmGpu *sm)
   return sm_shadow_conflicted(sm->sass->shadow);
 }
 
+/* Whether @o takes turns at its scheduler's fetch at @t (sass.fetch_turns): a running warp not
+ * waiting on memory, a barrier or a queue, whose instructions in hand last it until then. */
+static inline gboolean
+fetching(const SmWarp *o, guint64 t)
+{
+  if (!o->exists || o->done)
+    return FALSE;
+  if (o->deps_at <= t)
+    return TRUE;
+  switch (o->dep_state) {
+  case SM_STATE_LONG_SCOREBOARD:
+  case SM_STATE_SHORT_SCOREBOARD:
+  case SM_STATE_LG_THROTTLE:
+  case SM_STATE_MIO_THROTTLE:
+  case SM_STATE_BARRIER:
+  case SM_STATE_DRAIN:
+    return FALSE;
+  default:
+    return TRUE;
+  }
+}
+
+/* sass.fetch_turns: @w of @s issued at @t; @taken: a taken branch, whose wait ends at *@hold so
+ * far.  The scheduler fetches for its fetching warps (fetching()) in turn, one a cycle in order
+ * of position, counted from cycle 0: a taken branch's target is fetched at its warp's first turn
+ * once the branch has resolved (branch_resolving_cycles after its issue) and its first two
+ * instructions issue fetch_cycles later at the soonest, the third not before the warp's next
+ * turn's fetch (no_instruction).  bench/h100/front.cu: the wait after a loop's branch grows with
+ * the warps of its scheduler, at the target and at the third instruction after it, and not in the
+ * same instructions with the branch falling through; mempipe.cu's raw launches, whose warps wait
+ * on memory, hardly wait for their targets at 8 warps a scheduler. */
+static void
+fetch_in_turn(SmGpu *sm, const SmScheduler *s, SmWarp *w, guint64 t, gboolean taken, guint64 *hold)
+{
+  if (taken) {
+    guint n = 0, rank = 0;
+    for (guint p = 0; p < s->n_warps; p++) {
+      const SmWarp *o = sm_sched_warp(sm, s, p);
+      if (o == w)
+        rank = n;
+      n += o == w || fetching(o, t);
+    }
+    guint64 resolved = t + 1 + sm->cfg->sass.branch_resolving_cycles;
+    guint64 turn = resolved + (rank + n - resolved % n) % n;
+    guint64 ready = turn + sm->cfg->sass.fetch_cycles;
+    if (ready > *hold) {
+      *hold = ready;
+      if (ready > w->deps_at) {
+        w->deps_at = ready;
+        w->dep_state = SM_STATE_WAIT;
+      }
+    }
+    w->fetch_pc = w->pc + 2;
+    w->fetch_ready = ready + n;
+    return;
+  }
+  if (w->fetch_ready == 0)
+    return;
+  if (w->pc == w->fetch_pc) {
+    if (w->fetch_ready > w->deps_at) {
+      w->deps_at = w->fetch_ready;
+      w->dep_state = SM_STATE_NO_INSTRUCTION;
+    }
+    w->fetch_ready = 0;
+  } else if (w->pc + 1 != w->fetch_pc) { /* it left the target's two instructions */
+    w->fetch_ready = 0;
+  }
+}
+
 void
 sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
 {
@@ -513,6 +582,8 @@ sm_sass_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
     w->deps_at = hold;
     w->dep_state = SM_STATE_WAIT;
   }
+  if (G_UNLIKELY(sm->cfg->sass.fetch_turns))
+    fetch_in_turn(sm, s, w, t, taken && !exit, &hold);
   /* what a taken branch holds beyond its stall count the warp spends without an instruction
    * (Nsight's branch_resolving and no_instruction: the target is fetched), and only then waits
    * for the target's operands; an EXIT's, branch_resolving */

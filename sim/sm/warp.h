@@ -48,6 +48,10 @@ typedef struct SmWarp {
   guint8 fetch_until;    /* ... up to this many (then the next instruction's operands' wait); a
                             warp that exits: drain from fetch_at on */
   guint16 stores_queued; /* its stores in its SM's store queue (lsu.h): not yet at the stage */
+  guint32 fetch_pc;      /* sass.fetch_turns: past a taken branch, the first instruction its
+                            target's fetch did not bring ... */
+  guint64 fetch_ready;   /* ... and the cycle it can issue, fetched at the warp's next turn (0:
+                            nothing waits) */
   SmScoreboard sb;
   SmStats *stats;           /* where its counts go: the run's, or its SM's (fast/mirror.c) */
   guint64 smem_stores_done; /* its shared-memory stores have completed (BAR.SYNC waits) */

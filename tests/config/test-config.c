@@ -187,6 +187,36 @@ START_TEST(test_set_overrides_gpu_kernel_and_params)
 }
 END_TEST
 
+/* sass.fetch_turns and fetch_cycles: off and 0 by default (and then not printed), read, printed
+ * back and read back the same; bad values refused at their place */
+START_TEST(test_sass_fetch_turns)
+{
+  GError *error = NULL;
+  g_autoptr(CfgGpu) none = gpu_from(MEM, &error);
+  ck_assert_msg(none != NULL, "%s", error ? error->message : "");
+  ck_assert(!none->sass.fetch_turns);
+  ck_assert_uint_eq(none->sass.fetch_cycles, 0);
+  g_autoptr(GString) none_out = g_string_new(NULL);
+  cfg_gpu_print(none, none_out);
+  ck_assert_msg(!strstr(none_out->str, "fetch_"), "%s", none_out->str);
+  g_autoptr(CfgGpu) g = gpu_from(MEM "sass: {fetch_turns: true, fetch_cycles: 6}\n", &error);
+  ck_assert_msg(g != NULL, "%s", error ? error->message : "");
+  ck_assert(g->sass.fetch_turns);
+  ck_assert_uint_eq(g->sass.fetch_cycles, 6);
+  g_autoptr(GString) out = g_string_new(NULL);
+  cfg_gpu_print(g, out);
+  ck_assert_msg(strstr(out->str, "  fetch_turns: true\n  fetch_cycles: 6\n"), "%s", out->str);
+  g_autoptr(CfgGpu) back = gpu_from(out->str, &error);
+  ck_assert_msg(back != NULL, "%s", error ? error->message : "");
+  ck_assert(back->sass.fetch_turns);
+  ck_assert_uint_eq(back->sass.fetch_cycles, 6);
+  assert_gpu_error(MEM "sass: {fetch_turns: 1}\n",
+                   "gpu.yaml:3:21: 'fetch_turns' must be true or false");
+  assert_gpu_error(MEM "sass: {fetch_cycles: 256}\n",
+                   "gpu.yaml:3:22: must be at most 255, got 256");
+}
+END_TEST
+
 /* sass.branch: the branch section's costs but for the keys it gives (a later --set of branch
  * reaches the keys it does not); printed back, only those keys, and read back the same */
 START_TEST(test_sass_branch_inherits_and_prints_back)
@@ -224,8 +254,8 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
   cfg_kernel_free(k);
   assert_gpu_error(MEM "sass: {stalls: true}\n",
                    "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, "
-                   "yield_hints, branch_resolving_cycles, launch_fetch_cycles, exit_cycles, ops, "
-                   "branch)");
+                   "yield_hints, branch_resolving_cycles, launch_fetch_cycles, fetch_turns, "
+                   "fetch_cycles, exit_cycles, ops, branch)");
   assert_gpu_error(MEM "sass: {yield_hints: 2}\n",
                    "gpu.yaml:3:21: 'yield_hints' must be true or false");
   assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",
@@ -614,6 +644,7 @@ config_suite(void)
   TCase *tk = tcase_create("kernel");
   tcase_add_test(tk, test_set_overrides_gpu_kernel_and_params);
   tcase_add_test(tk, test_sass_branch_inherits_and_prints_back);
+  tcase_add_test(tk, test_sass_fetch_turns);
   tcase_add_test(tk, test_sass_ops_pipe_prints_back_and_is_checked);
   tcase_add_test(tk, test_sass_ops_modifier_entries);
   tcase_add_test(tk, test_bad_sets_and_launches_are_rejected);

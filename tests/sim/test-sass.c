@@ -996,7 +996,9 @@ END_TEST
 /* sass.stall_counts: a lone warp's loop of bench/h100/mempipe.cu's work kernel (UIADD3, FFMA,
  * ISETP, @!P0 BRA back: stall counts 1, 5, 13 and 5) takes 1 + 5 + 13 + 10 = 29 cycles an
  * iteration, the taken branch's 1 + 9 (sass.branch.taken_cycles) above its own 5; without the
- * stall counts, and with the branch section's 7, 16: its operands' latencies alone */
+ * stall counts, and with the branch section's 7, 16: its operands' latencies alone (a taken
+ * branch's fixed cost here, not the scheduler's fetch turns: test_warps_of_a_scheduler_take_
+ * turns_at_its_fetch) */
 START_TEST(test_stall_counts_hold_the_next_issue)
 {
   static const struct {
@@ -1007,8 +1009,14 @@ START_TEST(test_stall_counts_hold_the_next_issue)
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     double c[2];
     for (guint k = 0; k < 2; k++) {
-      const char *sets[] = {"sm_count=1", "blocks=1",     "block=32", k ? "n=48" : "n=16",
-                            cases[i].on,  cases[i].taken, NULL};
+      const char *sets[] = {"sm_count=1",
+                            "blocks=1",
+                            "block=32",
+                            k ? "n=48" : "n=16",
+                            cases[i].on,
+                            cases[i].taken,
+                            "sass.fetch_turns=false",
+                            NULL};
       c[k] = (double)preset_cycles("isa/kernels/h100/mempipe-launch.yaml", sets);
     }
     ck_assert_msg((c[1] - c[0]) / 32.0 == cases[i].cycles, "%s: %.2f cycles an iteration",
@@ -1040,6 +1048,41 @@ START_TEST(test_a_taken_branch_waits_for_its_target_without_an_instruction)
   for (guint i = 0; i < G_N_ELEMENTS(states); i++)
     ck_assert_msg(c[1][i] - c[0][i] == 32 * want[i], "%s: %" G_GUINT64_FORMAT " in 32 iterations",
                   sm_state_name(states[i]), c[1][i] - c[0][i]);
+}
+END_TEST
+
+/* The scheduler's fetch turns (sass.fetch_turns): the same loop, a lone warp and two warps of one
+ * scheduler (a block of five: warps 0 and 4 on scheduler 0).  A lone warp has every turn: its
+ * branch, issued 19 cycles into the iteration, resolves 4 later (branch_resolving_cycles 3) and
+ * its target issues 6 after that (fetch_cycles), 29 cycles an iteration as with a taken branch's
+ * fixed 9.  Two warps take turns on even and odd cycles: a warp whose iteration starts on a
+ * cycle of its own parity resolves its branch 23 cycles on, on the other's turn, and waits one
+ * more, so each settles at 30 (the H100's pair loses nothing: bench/h100/pairloop.cu). */
+START_TEST(test_warps_of_a_scheduler_take_turns_at_its_fetch)
+{
+  static const struct {
+    const char *block, *turns, *taken;
+    guint64 per_iteration;
+  } cases[] = {{"block=32", "sass.fetch_turns=true", "sass.branch.taken_cycles=0", 29},
+               {"block=32", "sass.fetch_turns=false", "sass.branch.taken_cycles=9", 29},
+               {"block=160", "sass.fetch_turns=true", "sass.branch.taken_cycles=0", 30},
+               {"block=160", "sass.fetch_turns=false", "sass.branch.taken_cycles=9", 29}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    guint64 c[2];
+    for (guint k = 0; k < 2; k++) {
+      const char *sets[] = {
+          "sm_count=1",   "blocks=1", cases[i].block, k ? "n=48" : "n=16", cases[i].turns,
+          cases[i].taken, NULL};
+      TestRun *run =
+          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-launch.yaml", sets);
+      sm_run(run->sm);
+      c[k] = sm_stats(run->sm)->cycles;
+      test_run_free(run);
+    }
+    ck_assert_msg(c[1] - c[0] == 32 * cases[i].per_iteration,
+                  "%s %s: %" G_GUINT64_FORMAT " cycles in 32 iterations", cases[i].block,
+                  cases[i].turns, c[1] - c[0]);
+  }
 }
 END_TEST
 
@@ -1121,8 +1164,10 @@ END_TEST
  * Three warps a scheduler of the loop of one FFMA keep out of each other's way either way, 29
  * cycles an iteration as one warp alone (H100: 29.14 at 12 warps an SM, 29.34 alone; without
  * the integer pipe for the loop's ISETP, taking turns after the UIADD3 put them 31 apart).  At
- * five a scheduler the kept warps give the H100's 33 (33.10 at 20 warps), turns at every issue
- * 30 */
+ * five a scheduler the kept warps gave the H100's 33 (33.10 at 20 warps), turns at every issue
+ * 30, with a taken branch's fixed 9 cycles.  With the scheduler's fetch turns (sass.fetch_turns:
+ * three or five warps take turns at the fetch after each branch) the kept warps take 31 and
+ * 32.56, turns at every issue 33 and 35 */
 START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
 {
   /* the measurement: per launch (unroll, warps) the loop's instructions in order, each with its
@@ -1148,10 +1193,10 @@ START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
   static const struct {
     const char *hints, *warps;
     double cycles;
-  } cases[] = {{"sass.yield_hints=true", "warps_per_sm=12", 29.0},
-               {"sass.yield_hints=false", "warps_per_sm=12", 29.0},
-               {"sass.yield_hints=true", "warps_per_sm=20", 33.0},
-               {"sass.yield_hints=false", "warps_per_sm=20", 30.0}};
+  } cases[] = {{"sass.yield_hints=true", "warps_per_sm=12", 31.0},
+               {"sass.yield_hints=false", "warps_per_sm=12", 33.0},
+               {"sass.yield_hints=true", "warps_per_sm=20", 32.5625},
+               {"sass.yield_hints=false", "warps_per_sm=20", 35.0}};
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     double c[2];
     for (guint k = 0; k < 2; k++) {
@@ -1263,6 +1308,7 @@ sass_suite(void)
   tcase_add_test(tc, test_a_warp_without_a_yield_hint_keeps_its_scheduler);
   tcase_add_test(tc, test_warps_take_turns_only_past_a_yield);
   tcase_add_test(tc, test_a_taken_branch_waits_for_its_target_without_an_instruction);
+  tcase_add_test(tc, test_warps_of_a_scheduler_take_turns_at_its_fetch);
   tcase_add_test(tc, test_a_warp_fetches_its_first_instruction_and_waits_at_exit);
   tcase_add_test(tc, test_a_branch_target_waits_for_the_branch_then_its_operands);
   tcase_add_test(tc, test_a_warps_passes_come_back_in_turn);

@@ -8,6 +8,10 @@
 //   flat    the same 4 instructions a step, but the branch of each step is not taken (it leaves
 //           the loop once the count is reached): 16 steps, then one taken branch back
 //   pad     the loop with 4 more independent FFMAs an iteration (8 instructions, one branch)
+//   mixed   warps (w / 4) odd chase lines through memory (a dependent load of a new line a step,
+//           n / 4 steps over a zeroed 4 MB window: they wait on memory throughout), the others
+//           run the loop: whether warps waiting on memory take part in the fetch's turns
+//           (copy 0: the loop's warps, copy 1: the chasers)
 //
 // `sched`: all four schedulers' warps run (4 x W warps a block), or only scheduler 0's (warps
 // w % 4 != 0 of the same block leave at once): whether what warps cost each other is the
@@ -19,6 +23,7 @@
 //   front ncu      each configuration of 1, 4 and 8 warps a scheduler once (Nsight Compute)
 //   front src      each variant at 8 warps a scheduler, all four schedulers, once (Nsight's
 //                  Source page)
+//   front MODE V   the same for variant V alone
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +63,7 @@ template <int V>
 __global__ void front(int n, Consts k, int spread, int one_sched, FRec *out, float *sink) {
   int w = threadIdx.x >> 5;
   if (one_sched && (w & 3) != 0) return;
-  int copy = spread ? (w >> 2) & 7 : 0;
+  int copy = V == 3 ? (w >> 2) & 1 : spread ? (w >> 2) & 7 : 0;
   float x = (float)threadIdx.x, y0 = x + 1, y1 = x + 2, y2 = x + 3, y3 = x + 4;
   long long c0 = clock64();
   if (V == 0) {
@@ -78,6 +83,16 @@ __global__ void front(int n, Consts k, int spread, int one_sched, FRec *out, flo
                  "bra.uni TOP;\nDONE:\n\t}"
                  : "+f"(x)
                  : "f"(k.c[0]), "r"(n));
+  } else if (V == 3) {
+    if (copy) {
+      const unsigned *m = (const unsigned *)sink;
+      unsigned idx = 0;
+      for (int i = 0; i < n / 4; i++)
+        idx = m[(idx + (unsigned)i * 32u + (threadIdx.x & 31)) & ((1u << 20) - 1)];
+      x += (float)idx;
+    } else {
+      LOOP1(k.c[0]);
+    }
   } else {
     asm volatile("{\n\t.reg .pred p;\n\t.reg .s32 i;\n\tmov.s32 i, 0;\n"
                  "TOP:\n\tadd.s32 i, i, 1;\n\tfma.rn.f32 %0, %0, %5, %5;\n\t"
@@ -110,7 +125,7 @@ int main(int argc, char **argv) {
     Kern k;
     int spread;
   } vs[] = {{"same", front<0>, 0}, {"copies", front<0>, 1}, {"flat", front<1>, 0},
-            {"pad", front<2>, 0}};
+            {"pad", front<2>, 0}, {"mixed", front<3>, 0}};
   for (const V &v : vs)
     CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, 122880));
   Consts k;
@@ -119,14 +134,18 @@ int main(int argc, char **argv) {
   FRec *d = nullptr;
   float *sink = nullptr;
   CK(cudaMalloc(&d, sizeof(FRec) * (size_t)sms * 32));
-  CK(cudaMalloc(&sink, 64));
+  CK(cudaMalloc(&sink, 4u << 20)); /* also the chasers' zeroed window */
+  CK(cudaMemset(sink, 0, 4u << 20));
   printf(ncu ? "variant,sched,warps_per_sched,steps\n"
              : "variant,sched,warps_per_sched,steps,cycles_per_step_med,cycles_per_step_max,"
                "copy0,copy1,copy2,copy3,copy4,copy5,copy6,copy7\n");
+  const char *only = argc > 2 ? argv[2] : nullptr; /* one variant's configurations */
   for (const V &v : vs)
     for (int one = 0; one < 2; one++)
       for (int wps = 1; wps <= 8; wps++) {
         if (ncu && wps != 1 && wps != 4 && wps != 8) continue;
+        if (v.k == front<3> && (wps % 2 || one)) continue; /* two warps a scheduler and up */
+        if (only && strcmp(only, v.name)) continue;
         if (src && (wps != 8 || one)) continue;
         int warps = 4 * wps;
         std::vector<FRec> h((size_t)sms * 32);

@@ -384,9 +384,18 @@ exec_warp_step(ExecWarp *w, ExecStep *step, GError **error)
   case SASS_OP_CCTL:
   case SASS_OP_CGAERRBAR:
     break;
-  case SASS_OP_EXIT:
-    w->exited |= enabled;
+  case SASS_OP_EXIT: {
+    guint32 leave = enabled;
+    if (in->n_operands == 1 && in->opd[0].kind == SASS_OPD_PRED) { /* @P0 EXIT P1: both */
+      EXEC_FOR_LANES(enabled, l)
+      {
+        if (!exec_pget(w, &in->opd[0], l))
+          leave &= ~(1u << l);
+      }
+    }
+    w->exited |= leave;
     break;
+  }
   case SASS_OP_BRA: {
     guint32 taken = enabled;
     if (in->n_operands == 2 && in->opd[0].kind == SASS_OPD_PRED) { /* @P0 BRA P1, target */

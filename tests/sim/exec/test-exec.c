@@ -502,6 +502,32 @@ START_TEST(test_lanes_storing_one_word_leave_the_last_lanes_value)
 }
 END_TEST
 
+/* @P0 EXIT P1: a lane leaves where both its guard and the operand predicate hold (the compiler's
+ * `if (a && b) return;`, bench/h100/front.cu): lanes 0-15 have P0, odd lanes P1, so the odd
+ * lanes of 0-15 leave and the others store their index. */
+START_TEST(test_exit_with_a_predicate_operand)
+{
+  g_autoptr(SassFile) f =
+      parse(PROLOGUE "        /*0040*/   ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n"
+                     "        /*0050*/   LOP3.LUT R5, R0, 0x1, RZ, 0xc0, !PT ;\n"
+                     "        /*0060*/   ISETP.NE.U32.AND P1, PT, R5, RZ, PT ;\n"
+                     "        /*0070*/   @!P0 EXIT P1 ;\n"
+                     "        /*0080*/   STG.E desc[UR4][R2.64], R0 ;\n"
+                     "        /*0090*/   EXIT ;\n");
+  g_autoptr(ExecMemory) mem = exec_memory_new();
+  Params p = {0};
+  param_u64(&p, exec_memory_add(mem, "out", 32 * 4));
+  ExecLaunch launch = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .shared_bytes = 0};
+  guint32 *init = (guint32 *)exec_memory_data(mem, 0, NULL, NULL);
+  for (guint i = 0; i < 32; i++)
+    init[i] = 0xdead;
+  run(f, NULL, mem, &launch, &p);
+  const guint32 *out = (const guint32 *)exec_memory_data(mem, 0, NULL, NULL);
+  for (guint i = 0; i < 32; i++)
+    ck_assert_uint_eq(out[i], i < 16 && i % 2 ? 0xdead : i);
+}
+END_TEST
+
 /* What a guard on global memory saw (exec_memory_set_guard()), and what it refuses. */
 typedef struct {
   guint reads, writes, read_bytes, write_bytes;
@@ -694,6 +720,7 @@ exec_suite(void)
   tcase_add_test(tc, test_address_outside_buffers_is_reported);
   tcase_add_test(tc, test_unimplemented_at_run_time_is_reported);
   tcase_add_test(tc, test_lanes_storing_one_word_leave_the_last_lanes_value);
+  tcase_add_test(tc, test_exit_with_a_predicate_operand);
   tcase_add_test(tc, test_divergent_paths_reconverge);
   tcase_add_test(tc, test_guard_asked_before_global_memory_is_touched);
   tcase_add_test(tc, test_isetp_forms);

@@ -60,17 +60,6 @@ ticks(Walk *k, guint64 *v)
   }
 }
 
-static guint64
-gcd64(guint64 a, guint64 b)
-{
-  while (b) {
-    guint64 r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-}
-
 static void
 walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
 {
@@ -141,15 +130,9 @@ walk_scheduler(SmGpu *sm, SmScheduler *s, Walk *k)
       put(k, r > k->t ? cap + r - k->t : MIN(k->t - r, cap));
     }
   }
-  if (sm->sass && sm->cfg->sass.fetch_turns && k->mode != SHIFT) {
-    /* whose fetch turn it is (sass.fetch_turns: one a cycle among the fetching warps, counted
-     * from cycle 0): the cycle modulo every count of them there can be (kernels over SASS only,
-     * which are stepped today) */
-    guint64 period = 1;
-    for (guint64 n = 2; n <= s->n_warps && period <= (G_GUINT64_CONSTANT(1) << 40); n++)
-      period = period / gcd64(period, n) * n;
-    put(k, period <= (G_GUINT64_CONSTANT(1) << 40) ? k->t % period : k->t);
-  }
+  if (sm->sass && sm->cfg->sass.fetch_turns && k->mode != SHIFT)
+    put(k, k->t); /* whose fetch turn it is depends on the cycle itself (sass.fetch_turns; kernels
+                     over SASS only, which are stepped today): no two cycles repeat */
   cycle(k, &sm->min_wake[s - sm->sched]);
   cycle(k, &s->busy_until);
   put(k, s->last);

@@ -16,12 +16,14 @@
 #define CFG_N_L1_FIELDS 10u
 #define CFG_N_L2_FIELDS 8u
 #define CFG_N_BRANCH_FIELDS 5u
+#define CFG_N_SASS_FIELDS 9u
 #define CFG_N_CONSTANT_CACHE_FIELDS 7u
 #define CFG_N_LSU_FIELDS 9u
 extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];
 extern const CfgField cfg_level_fields[CFG_N_LEVEL_FIELDS];
 extern const CfgField cfg_l1_fields[CFG_N_L1_FIELDS], cfg_l2_fields[CFG_N_L2_FIELDS];
 extern const CfgField cfg_sass_branch_fields[CFG_N_BRANCH_FIELDS];
+extern const CfgField cfg_sass_fields[CFG_N_SASS_FIELDS];
 extern const CfgField cfg_constant_cache_fields[CFG_N_CONSTANT_CACHE_FIELDS];
 extern const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS];
 

@@ -220,6 +220,7 @@ static const CfgFieldTable tables[] = {
     {"units.*", unit_fields, G_N_ELEMENTS(unit_fields), FALSE},
     {"shared_memory", smem_fields, G_N_ELEMENTS(smem_fields), TRUE},
     {"branch", branch_fields, G_N_ELEMENTS(branch_fields), TRUE},
+    {"sass", cfg_sass_fields, CFG_N_SASS_FIELDS, TRUE},
     {"sass.branch", cfg_sass_branch_fields, CFG_N_BRANCH_FIELDS, TRUE},
     {"lsu", cfg_lsu_fields, CFG_N_LSU_FIELDS, TRUE},
     {"constant_cache", cfg_constant_cache_fields, CFG_N_CONSTANT_CACHE_FIELDS, TRUE},

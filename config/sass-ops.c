@@ -109,6 +109,57 @@ load_op(CfgGpu *g, const CfgNode *key, SassOp op, SassMod mod, const CfgNode *va
   return TRUE;
 }
 
+/* the sass section's own keys (its branch section's are cfg_sass_branch_fields) */
+const CfgField cfg_sass_fields[CFG_N_SASS_FIELDS] = {
+    {.key = "stall_counts",
+     .type = CFG_FIELD_BOOL,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.stall_counts),
+     .doc = "a warp waits after each instruction the cycles of its SASS's stall count"},
+    {.key = "yield_hints",
+     .type = CFG_FIELD_BOOL,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.yield_hints),
+     .doc = "a warp whose SASS instruction does not ask it to yield keeps its scheduler the "
+            "next cycle, if it can issue then"},
+    {.key = "branch_resolving_cycles",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.branch_resolving_cycles),
+     .min = 0,
+     .max = 255,
+     .doc = "of a taken branch's wait past its stall count, the first cycles are Nsight's "
+            "branch_resolving, the rest no_instruction"},
+    {.key = "launch_fetch_cycles",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.launch_fetch_cycles),
+     .min = 0,
+     .max = 255,
+     .doc = "a warp's first instruction issues no sooner than this after the warp starts "
+            "(no_instruction: it is fetched)"},
+    {.key = "fetch_turns",
+     .type = CFG_FIELD_BOOL,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_turns),
+     .doc = "a scheduler fetches for its warps in turn, one a cycle: a taken branch's target "
+            "waits for its warp's turn once the branch resolves, and the instructions past its "
+            "first two for the turn after"},
+    {.key = "fetch_cycles",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_cycles),
+     .min = 0,
+     .max = 255,
+     .doc = "with fetch_turns: from a warp's turn to the fetched instructions' issue"},
+    {.key = "exit_cycles",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.exit_cycles),
+     .min = 0,
+     .max = 255,
+     .doc = "an EXIT's wait past its stall count (branch_resolving): before the next "
+            "instruction of the lanes it leaves, or before the warp that exits leaves its "
+            "slot (then drain, for its accesses in flight)"},
+    {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
+    {.key = "branch",
+     .type = CFG_FIELD_SECTION,
+     .doc = "what branches cost kernels over SASS, where it differs from the branch section"},
+};
+
 /* sass: {stall_counts: true, yield_hints: true, branch: {bsync_cycles: 13, ...},
  *        ops: {DFMA: {unit: alu, latency_cycles: 8, ...}, ...}}; after the branch section */
 gboolean
@@ -118,56 +169,7 @@ cfg_sass_ops_load(CfgGpu *g, const CfgNode *map, GError **error)
     return TRUE;
   if (!cfg_node_expect_map(map, "sass", error))
     return FALSE;
-  static const CfgField sass_fields[] = {
-      {.key = "stall_counts",
-       .type = CFG_FIELD_BOOL,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.stall_counts),
-       .doc = "a warp waits after each instruction the cycles of its SASS's stall count"},
-      {.key = "yield_hints",
-       .type = CFG_FIELD_BOOL,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.yield_hints),
-       .doc = "a warp whose SASS instruction does not ask it to yield keeps its scheduler the "
-              "next cycle, if it can issue then"},
-      {.key = "branch_resolving_cycles",
-       .type = CFG_FIELD_UINT,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.branch_resolving_cycles),
-       .min = 0,
-       .max = 255,
-       .doc = "of a taken branch's wait past its stall count, the first cycles are Nsight's "
-              "branch_resolving, the rest no_instruction"},
-      {.key = "launch_fetch_cycles",
-       .type = CFG_FIELD_UINT,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.launch_fetch_cycles),
-       .min = 0,
-       .max = 255,
-       .doc = "a warp's first instruction issues no sooner than this after the warp starts "
-              "(no_instruction: it is fetched)"},
-      {.key = "fetch_turns",
-       .type = CFG_FIELD_BOOL,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_turns),
-       .doc = "a scheduler fetches for its warps in turn, one a cycle: a taken branch's target "
-              "waits for its warp's turn once the branch resolves, and the instructions past its "
-              "first two for the turn after"},
-      {.key = "fetch_cycles",
-       .type = CFG_FIELD_UINT,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.fetch_cycles),
-       .min = 0,
-       .max = 255,
-       .doc = "with fetch_turns: from a warp's turn to the fetched instructions' issue"},
-      {.key = "exit_cycles",
-       .type = CFG_FIELD_UINT,
-       .offset = G_STRUCT_OFFSET(CfgGpu, sass.exit_cycles),
-       .min = 0,
-       .max = 255,
-       .doc = "an EXIT's wait past its stall count (branch_resolving): before the next "
-              "instruction of the lanes it leaves, or before the warp that exits leaves its "
-              "slot (then drain, for its accesses in flight)"},
-      {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
-      {.key = "branch",
-       .type = CFG_FIELD_SECTION,
-       .doc = "what branches cost kernels over SASS, where it differs from the branch section"},
-  };
-  if (!cfg_load_fields(map, "sass", sass_fields, G_N_ELEMENTS(sass_fields), g, error))
+  if (!cfg_load_fields(map, "sass", cfg_sass_fields, CFG_N_SASS_FIELDS, g, error))
     return FALSE;
   if (!cfg_load_fields(cfg_node_get(map, "branch"), "sass.branch", cfg_sass_branch_fields,
                        CFG_N_BRANCH_FIELDS, g, error))

@@ -24,9 +24,11 @@ node_at(const CfgNode *root, const char *key)
 }
 
 /* "KEY" or "KEY=LO:HI" into @p, its start value from @file (the GPU file with --set applied)
- * or else @all (every key with its default, as cfg_gpu_print writes them). */
+ * or else @all (every key with its default, as cfg_gpu_print writes them) or else @gpu (a
+ * section the print leaves out when it has nothing but defaults: sass). */
 static gboolean
-parse_free(const char *arg, const CfgNode *file, const CfgNode *all, SmFitParam *p, GError **error)
+parse_free(const char *arg, const CfgNode *file, const CfgNode *all, const CfgGpu *gpu,
+           SmFitParam *p, GError **error)
 {
   const char *eq = strchr(arg, '=');
   p->key = eq ? g_strndup(arg, (gsize)(eq - arg)) : g_strdup(arg);
@@ -40,9 +42,16 @@ parse_free(const char *arg, const CfgNode *file, const CfgNode *all, SmFitParam 
     n = node_at(all, p->key);
   if (n == NULL && g_str_has_prefix(p->key, "sass.branch."))
     n = node_at(all, p->key + strlen("sass."));
-  char *end = NULL;
-  p->start = n ? g_ascii_strtod(n->value, &end) : NAN;
-  if (n == NULL || end == n->value || *end || !isfinite(p->start)) {
+  gboolean number = FALSE;
+  p->start = NAN;
+  if (n) {
+    char *end = NULL;
+    p->start = g_ascii_strtod(n->value, &end);
+    number = end != n->value && *end == '\0';
+  } else {
+    number = sm_fit_key_value(gpu, p->key, &p->start);
+  }
+  if (!number || !isfinite(p->start)) {
     g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID, "--free %s: the GPU has no finite value of it",
                 p->key);
     return FALSE;
@@ -222,7 +231,7 @@ sm_cmd_fit(int argc, char **argv)
         g_set_error(&error, CFG_ERROR, CFG_ERROR_INVALID, "--free %s: named twice", params[j].key);
         break;
       }
-    if (error || !parse_free(frees[i], with_sets, all, &params[i], &error))
+    if (error || !parse_free(frees[i], with_sets, all, gpu, &params[i], &error))
       status = sm_cli_fail(error);
   }
   SmFitSetup setup = {.gpu_path = argv[1],

@@ -22,6 +22,50 @@ section_matches(const char *section, const char *prefix)
   return TRUE;
 }
 
+/* The field of dotted GPU @key and its table, or NULL. */
+static const CfgField *
+key_field(const char *key, const CfgFieldTable **table)
+{
+  const char *dot = strrchr(key, '.');
+  g_autofree char *prefix = dot ? g_strndup(key, (gsize)(dot - key)) : g_strdup("");
+  const char *name = dot ? dot + 1 : key;
+  guint n_tables;
+  const CfgFieldTable *tables = cfg_gpu_field_tables(&n_tables);
+  for (guint t = 0; t < n_tables; t++) {
+    if (!section_matches(tables[t].section, prefix))
+      continue;
+    for (guint f = 0; f < tables[t].n_fields; f++)
+      if (strcmp(tables[t].fields[f].key, name) == 0) {
+        *table = &tables[t];
+        return &tables[t].fields[f];
+      }
+  }
+  return NULL;
+}
+
+gboolean
+sm_fit_key_value(const CfgGpu *gpu, const char *key, double *value)
+{
+  const CfgFieldTable *table;
+  const CfgField *field = key_field(key, &table);
+  if (field == NULL || !table->in_gpu)
+    return FALSE;
+  const guint8 *at = (const guint8 *)gpu + field->offset;
+  switch (field->type) {
+  case CFG_FIELD_UINT:
+    *value = *(const guint *)(gconstpointer)at;
+    return TRUE;
+  case CFG_FIELD_UINT64:
+    *value = (double)*(const guint64 *)(gconstpointer)at;
+    return TRUE;
+  case CFG_FIELD_DOUBLE:
+    *value = *(const double *)(gconstpointer)at;
+    return TRUE;
+  default:
+    return FALSE;
+  }
+}
+
 gboolean
 sm_fit_key_info(const char *key, gboolean *integer, double *min, double *max, GError **error)
 {

@@ -37,6 +37,9 @@ typedef struct {
 
 /* Finds the key's type and bounds from the GPU field tables: integer or not, and the range a
  * GPU file allows.  FALSE with an error naming the key if it is not a numeric GPU key. */
+/* The value in @gpu of dotted numeric key @key, where its table's fields lie in CfgGpu itself
+ * (FALSE: not such a key). */
+gboolean sm_fit_key_value(const CfgGpu *gpu, const char *key, double *value);
 gboolean sm_fit_key_info(const char *key, gboolean *integer, double *min, double *max,
                          GError **error);
 

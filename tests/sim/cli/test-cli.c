@@ -361,6 +361,9 @@ START_TEST(test_list_says_what_names_find_and_where)
                                "\nmemory.dram.latency_cycles\n",
                                "\nmemory.l2.bytes_per_cycle\n",
                                "\ncaches.l1.unified_bytes\n",
+                               "\nsass.fetch_cycles\n",
+                               "\nsass.yield_hints\n",
+                               "\nsass.branch.bsync_cycles\n",
                                NULL};
   assert_has_all(keys, expect_keys);
   g_autofree char *version = NULL, *err4 = NULL;

@@ -215,6 +215,10 @@ START_TEST(test_fit_bad_input)
       {"memory.dram.latency_cycles=1:", NULL, "expected KEY=LO:HI"},
       {"memory.dram.latency_cycles", "memory.dram.latency_cycles=1:9", "named twice"},
       {"branch.bssy_cycles", NULL, "its value is 0; give its range"},
+      /* the sass section's own keys are GPU keys as the others (known, numeric or not) */
+      {"sass.fetch_cycles", NULL, "--free sass.fetch_cycles: its value is 0; give its range"},
+      {"sass.fetch_turns", NULL, "--free sass.fetch_turns: not a number"},
+      {"sass.fetch_cycle", NULL, "--free sass.fetch_cycle: no such GPU key"},
       {"memory.dram.latency_cycles=-9:-1", NULL, "the range is outside what the key allows"},
       {NULL, NULL, "fit needs at least one --free KEY"},
   };

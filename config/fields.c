@@ -150,8 +150,22 @@ cfg_load_fields(const CfgNode *map, const char *section, const CfgField *fields,
       g_string_free(known, TRUE);
       return r;
     }
-    if (!load_field(value, field, base, error))
+    if (!load_field(value, field, base, error)) {
+      /* a number out of its range or not a number: say whose, where the line says only where
+       * (--set names the key already) */
+      gboolean number = field->type == CFG_FIELD_UINT || field->type == CFG_FIELD_UINT64 ||
+                        field->type == CFG_FIELD_DOUBLE;
+      if (number && error && *error && value->set_key == NULL) {
+        g_autofree char *where = cfg_node_where(value);
+        const char *msg = (*error)->message;
+        if (g_str_has_prefix(msg, where) && g_str_has_prefix(msg + strlen(where), ": ")) {
+          char *named = g_strdup_printf("%s: %s: %s", where, field->key, msg + strlen(where) + 2);
+          g_free((*error)->message);
+          (*error)->message = named;
+        }
+      }
       return FALSE;
+    }
   }
   return TRUE;
 }

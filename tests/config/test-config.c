@@ -72,12 +72,13 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "two_level_pool, resume_window, "
       "limits, units, "
       "shared_memory, branch, memory, caches, lsu, constant_cache, sass)");
-  assert_gpu_error("schedulers: four\n" MEM, "gpu.yaml:1:13: expected a whole number, got 'four'");
+  assert_gpu_error("schedulers: four\n" MEM,
+                   "gpu.yaml:1:13: schedulers: expected a whole number, got 'four'");
   assert_gpu_error("constant_cache: {bytes: 1000}\n" MEM,
                    "gpu.yaml:1:25: constant_cache.bytes (1000) must be a whole number of sets: "
                    "line_bytes x ways (256)");
   assert_gpu_error("constant_cache: {bytes: 2048, line_bytes: 2}\n" MEM,
-                   "gpu.yaml:1:43: must be at least 4, got 2");
+                   "gpu.yaml:1:43: line_bytes: must be at least 4, got 2");
   assert_gpu_error("constant_cache: {bytes: 2048, hit_cycles: 2}\n" MEM,
                    "gpu.yaml:1:31: unknown key 'hit_cycles' in constant_cache (known keys: bytes, "
                    "line_bytes, ways, hit_latency_cycles, miss_latency_cycles, address_cycles, "
@@ -86,9 +87,9 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
       "block_priority: eldest\n" MEM,
       "gpu.yaml:1:17: 'block_priority' must be one of none, oldest, youngest, got 'eldest'");
   assert_gpu_error("units:\n  alu: {latency_cycles: -5}\n" MEM,
-                   "gpu.yaml:2:25: must be at least 1, got -5");
+                   "gpu.yaml:2:25: latency_cycles: must be at least 1, got -5");
   assert_gpu_error("units:\n  alu: {latency_cycles: 0}\n" MEM,
-                   "gpu.yaml:2:25: must be at least 1, got 0");
+                   "gpu.yaml:2:25: latency_cycles: must be at least 1, got 0");
   assert_gpu_error("units:\n  sfu: {lanes_per_scheduler: 12}\n" MEM,
                    "gpu.yaml:2:30: lanes_per_scheduler must divide 32 or be a multiple of 32, got "
                    "12");
@@ -104,7 +105,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
   assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
                    "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",
-                   "gpu.yaml:2:46: must be at least 1e-06, got 0");
+                   "gpu.yaml:2:46: bytes_per_cycle: must be at least 1e-06, got 0");
   assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: [[100]]}\n",
                    "gpu.yaml:2:50: expected a pair [cycles, weight]");
   assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_histogram: [[100, 0]]}\n",
@@ -139,7 +140,7 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "latency_histogram on one side");
 #undef HIST
   assert_gpu_error("schedulers: [1, 2]\n" MEM,
-                   "gpu.yaml:1:13: expected a whole number, got a list");
+                   "gpu.yaml:1:13: schedulers: expected a whole number, got a list");
   assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");
   assert_gpu_error("name: [a\n", "gpu.yaml:2:1: did not find expected ',' or ']' while parsing "
                                  "a flow sequence");
@@ -213,7 +214,7 @@ START_TEST(test_sass_fetch_turns)
   assert_gpu_error(MEM "sass: {fetch_turns: 1}\n",
                    "gpu.yaml:3:21: 'fetch_turns' must be true or false");
   assert_gpu_error(MEM "sass: {fetch_cycles: 256}\n",
-                   "gpu.yaml:3:22: must be at most 255, got 256");
+                   "gpu.yaml:3:22: fetch_cycles: must be at most 255, got 256");
 }
 END_TEST
 
@@ -561,7 +562,7 @@ START_TEST(test_deep_nesting_is_refused)
     g_string_append_c(text, '[');
   for (guint i = 0; i < 63; i++)
     g_string_append_c(text, ']');
-  assert_gpu_error(text->str, "gpu.yaml:1:13: expected a whole number, got a list");
+  assert_gpu_error(text->str, "gpu.yaml:1:13: schedulers: expected a whole number, got a list");
 }
 END_TEST
 

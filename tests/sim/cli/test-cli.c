@@ -254,7 +254,7 @@ START_TEST(test_bad_input_is_one_line_and_exit_two)
     const char *expect;
   } cases[] = {
       {{"run", unknown, MIX, NULL}, "gpu.yaml:1:1: unknown key 'schedulrs'"},
-      {{"run", negative, MIX, NULL}, "gpu.yaml:2:26: must be at least 1, got -400"},
+      {{"run", negative, MIX, NULL}, "gpu.yaml:2:26: latency_cycles: must be at least 1, got -400"},
       {{"run", lanes, MIX, NULL}, "gpu.yaml:2:30: lanes_per_scheduler must divide 32"},
       {{"run", MAXWELL, badop, NULL}, "k.yaml:4:5: unknown op 'FMAX'"},
       {{"run", MAXWELL, braces, NULL}, "k.yaml:3:12: '{' is never closed"},

@@ -1108,8 +1108,9 @@ stqwarps_sim_last(guint mark, guint k, guint warps, guint iters)
  * (bench/h100/stqwarps.cu, one SM): the last warp's clock read after its stores (plain: once
  * they have issued; mark: once one of their registers has been read) within 5 % of the H100's,
  * after loops of 8 and of 64 iterations.  (Two known gaps are left out: one store a warp, whose
- * prologue reads a parameter through ULDC, which smsim does not wait for and the H100 does,
- * bench/h100/imc.cu; and bursts past the queue, whose order the H100 sets warp by warp.) */
+ * first LDC of the parameters' line comes after its first clock read and waits longer on the
+ * H100 than smsim's hit; and bursts past the queue, whose order the H100 sets youngest warp
+ * first, bench/h100/README.md.) */
 START_TEST(test_store_bursts_that_fit_within_5_percent)
 {
   g_auto(GStrv) lines = data_rows("tests/data/h100-stqwarps.csv");

@@ -69,35 +69,25 @@ sm_fit_key_value(const CfgGpu *gpu, const char *key, double *value)
 gboolean
 sm_fit_key_info(const char *key, gboolean *integer, double *min, double *max, GError **error)
 {
-  const char *dot = strrchr(key, '.');
-  g_autofree char *prefix = dot ? g_strndup(key, (gsize)(dot - key)) : g_strdup("");
-  const char *name = dot ? dot + 1 : key;
-  guint n_tables;
-  const CfgFieldTable *tables = cfg_gpu_field_tables(&n_tables);
-  for (guint t = 0; t < n_tables; t++) {
-    if (!section_matches(tables[t].section, prefix))
-      continue;
-    for (guint f = 0; f < tables[t].n_fields; f++) {
-      const CfgField *field = &tables[t].fields[f];
-      if (strcmp(field->key, name) != 0)
-        continue;
-      if (field->type != CFG_FIELD_UINT && field->type != CFG_FIELD_UINT64 &&
-          field->type != CFG_FIELD_DOUBLE) {
-        g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
-                    "--free %s: not a number (only numeric GPU keys can be fitted)", key);
-        return FALSE;
-      }
-      *integer = field->type != CFG_FIELD_DOUBLE;
-      *min = field->min;
-      *max = field->max;
-      return TRUE;
-    }
+  const CfgFieldTable *table;
+  const CfgField *field = key_field(key, &table);
+  if (field == NULL) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "--free %s: no such GPU key (a dotted path such as memory.dram.latency_cycles; "
+                "smsim describe lists them)",
+                key);
+    return FALSE;
   }
-  g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
-              "--free %s: no such GPU key (a dotted path such as memory.dram.latency_cycles; "
-              "smsim describe lists them)",
-              key);
-  return FALSE;
+  if (field->type != CFG_FIELD_UINT && field->type != CFG_FIELD_UINT64 &&
+      field->type != CFG_FIELD_DOUBLE) {
+    g_set_error(error, CFG_ERROR, CFG_ERROR_INVALID,
+                "--free %s: not a number (only numeric GPU keys can be fitted)", key);
+    return FALSE;
+  }
+  *integer = field->type != CFG_FIELD_DOUBLE;
+  *min = field->min;
+  *max = field->max;
+  return TRUE;
 }
 
 static double

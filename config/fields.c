@@ -13,11 +13,15 @@ kind_name(const CfgNode *node)
                                       : "a value";
 }
 
-gboolean
-cfg_node_to_uint64(const CfgNode *node, guint64 min, guint64 max, guint64 *out, GError **error)
+/* cfg_node_to_uint64(), its messages naming @key after the node's place where @key is not NULL
+ * (a file's line and column say only where; --set's place names the key already) */
+static gboolean
+to_uint64(const CfgNode *node, const char *key, guint64 min, guint64 max, guint64 *out,
+          GError **error)
 {
+  const char *k = key ? key : "", *sep = key ? ": " : "";
   if (node->kind != CFG_NODE_SCALAR)
-    return cfg_fail(error, node, "expected a whole number, got %s", kind_name(node));
+    return cfg_fail(error, node, "%s%sexpected a whole number, got %s", k, sep, kind_name(node));
   const char *s = node->value;
   gboolean negative = s[0] == '-';
   char *end = NULL;
@@ -25,22 +29,30 @@ cfg_node_to_uint64(const CfgNode *node, guint64 min, guint64 max, guint64 *out, 
   guint64 v = g_ascii_strtoull(negative ? s + 1 : s, &end, 10);
   if (s[0] == '\0' || end == (negative ? s + 1 : s) || *end != '\0' || errno == ERANGE ||
       !g_ascii_isdigit(negative ? s[1] : s[0]))
-    return cfg_fail(error, node, "expected a whole number, got '%s'", s);
-  if (negative && v != 0)
-    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
-  if (v < min)
-    return cfg_fail(error, node, "must be at least %" G_GUINT64_FORMAT ", got %s", min, s);
+    return cfg_fail(error, node, "%s%sexpected a whole number, got '%s'", k, sep, s);
+  if ((negative && v != 0) || v < min)
+    return cfg_fail(error, node, "%s%smust be at least %" G_GUINT64_FORMAT ", got %s", k, sep, min,
+                    s);
   if (v > max)
-    return cfg_fail(error, node, "must be at most %" G_GUINT64_FORMAT ", got %s", max, s);
+    return cfg_fail(error, node, "%s%smust be at most %" G_GUINT64_FORMAT ", got %s", k, sep, max,
+                    s);
   *out = v;
   return TRUE;
 }
 
 gboolean
-cfg_node_to_double(const CfgNode *node, double min, double max, double *out, GError **error)
+cfg_node_to_uint64(const CfgNode *node, guint64 min, guint64 max, guint64 *out, GError **error)
 {
+  return to_uint64(node, NULL, min, max, out, error);
+}
+
+/* cfg_node_to_double(), its messages naming @key as to_uint64()'s */
+static gboolean
+to_double(const CfgNode *node, const char *key, double min, double max, double *out, GError **error)
+{
+  const char *k = key ? key : "", *sep = key ? ": " : "";
   if (node->kind != CFG_NODE_SCALAR)
-    return cfg_fail(error, node, "expected a number, got %s", kind_name(node));
+    return cfg_fail(error, node, "%s%sexpected a number, got %s", k, sep, kind_name(node));
   const char *s = node->value;
   double v;
   if (g_ascii_strcasecmp(s, "inf") == 0 || g_ascii_strcasecmp(s, ".inf") == 0) {
@@ -49,14 +61,20 @@ cfg_node_to_double(const CfgNode *node, double min, double max, double *out, GEr
     char *end = NULL;
     v = g_ascii_strtod(s, &end);
     if (s[0] == '\0' || *end != '\0' || isnan(v) || g_ascii_isspace(s[0]))
-      return cfg_fail(error, node, "expected a number, got '%s'", s);
+      return cfg_fail(error, node, "%s%sexpected a number, got '%s'", k, sep, s);
   }
   if (v < min)
-    return cfg_fail(error, node, "must be at least %g, got %s", min, s);
+    return cfg_fail(error, node, "%s%smust be at least %g, got %s", k, sep, min, s);
   if (v > max)
-    return cfg_fail(error, node, "must be at most %g, got %s", max, s);
+    return cfg_fail(error, node, "%s%smust be at most %g, got %s", k, sep, max, s);
   *out = v;
   return TRUE;
+}
+
+gboolean
+cfg_node_to_double(const CfgNode *node, double min, double max, double *out, GError **error)
+{
+  return to_double(node, NULL, min, max, out, error);
 }
 
 gboolean
@@ -72,18 +90,19 @@ static gboolean
 load_field(const CfgNode *v, const CfgField *f, gpointer base, GError **error)
 {
   gpointer p = (char *)base + f->offset;
+  const char *named = v->set_key ? NULL : f->key; /* (--set's place names the key) */
   switch (f->type) {
   case CFG_FIELD_UINT: {
     guint64 x;
-    if (!cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, &x, error))
+    if (!to_uint64(v, named, (guint64)f->min, (guint64)f->max, &x, error))
       return FALSE;
     *(guint *)p = (guint)x;
     return TRUE;
   }
   case CFG_FIELD_UINT64:
-    return cfg_node_to_uint64(v, (guint64)f->min, (guint64)f->max, (guint64 *)p, error);
+    return to_uint64(v, named, (guint64)f->min, (guint64)f->max, (guint64 *)p, error);
   case CFG_FIELD_DOUBLE:
-    return cfg_node_to_double(v, f->min, f->max, (double *)p, error);
+    return to_double(v, named, f->min, f->max, (double *)p, error);
   case CFG_FIELD_BOOL:
     if (v->kind == CFG_NODE_SCALAR) {
       if (g_strv_contains((const char *const[]){"true", "yes", "on", NULL}, v->value)) {
@@ -150,22 +169,8 @@ cfg_load_fields(const CfgNode *map, const char *section, const CfgField *fields,
       g_string_free(known, TRUE);
       return r;
     }
-    if (!load_field(value, field, base, error)) {
-      /* a number out of its range or not a number: say whose, where the line says only where
-       * (--set names the key already) */
-      gboolean number = field->type == CFG_FIELD_UINT || field->type == CFG_FIELD_UINT64 ||
-                        field->type == CFG_FIELD_DOUBLE;
-      if (number && error && *error && value->set_key == NULL) {
-        g_autofree char *where = cfg_node_where(value);
-        const char *msg = (*error)->message;
-        if (g_str_has_prefix(msg, where) && g_str_has_prefix(msg + strlen(where), ": ")) {
-          char *named = g_strdup_printf("%s: %s: %s", where, field->key, msg + strlen(where) + 2);
-          g_free((*error)->message);
-          (*error)->message = named;
-        }
-      }
+    if (!load_field(value, field, base, error))
       return FALSE;
-    }
   }
   return TRUE;
 }

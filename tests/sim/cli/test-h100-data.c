@@ -598,6 +598,24 @@ compare_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The bytes of buffer @buffer after `smsim run config/gpus/h100.yaml @kernel` with @sets (its
+ * --dump, into a scratch file removed again), at least @least of them; g_free. */
+static char *
+dumped(const char *kernel, const char *const *sets, const char *buffer, gsize least)
+{
+  g_autofree char *path = test_write_temp("dump.bin", "");
+  g_autofree char *dump = g_strdup_printf("--dump=%s=%s", buffer, path);
+  g_autofree char *out = run_h100(kernel, sets, dump);
+  char *bytes = NULL;
+  gsize n = 0;
+  ck_assert(g_file_get_contents(path, &bytes, &n, NULL));
+  ck_assert_uint_ge(n, least);
+  g_unlink(path);
+  g_autofree char *dir = g_path_get_dirname(path);
+  g_rmdir(dir);
+  return bytes;
+}
+
 /* Each block's median over its warps of (c1 - c0) / @iters after `smsim run
  * config/gpus/h100.yaml @kernel` with @sets, from the clock reads its warps write to `out` (24
  * bytes a warp: c0, c1, its SM): the block whose first warp read the clock first in *@older,
@@ -606,15 +624,7 @@ static void
 block_medians(const char *kernel, const char *const *sets, guint wpb, guint blocks, double iters,
               double *older, double *younger)
 {
-  g_autofree char *path = test_write_temp("out.bin", "");
-  g_autofree char *dump = g_strdup_printf("--dump=out=%s", path);
-  g_autofree char *out = run_h100(kernel, sets, dump), *bytes = NULL;
-  gsize n = 0;
-  ck_assert(g_file_get_contents(path, &bytes, &n, NULL));
-  ck_assert_uint_ge(n, 24 * wpb * blocks);
-  g_unlink(path);
-  g_autofree char *dir = g_path_get_dirname(path);
-  g_rmdir(dir);
+  g_autofree char *bytes = dumped(kernel, sets, "out", 24 * wpb * blocks);
   double med[2] = {-1, -1};
   gint64 first[2] = {0, 0};
   for (guint b = 0; b < blocks; b++) {
@@ -655,14 +665,9 @@ front_step(GStrv lines, const char *variant, const char *sched, guint wps)
 static double
 front_mixed_loop(guint wps)
 {
-  g_autofree char *path = test_write_temp("front.bin", "");
-  g_autofree char *dump = g_strdup_printf("--dump=out=%s", path);
   g_autofree char *sw = g_strdup_printf("warps_per_sched=%u", wps);
   const char *sets[] = {"variant=3", sw, NULL};
-  g_autofree char *out = run_h100("isa/kernels/h100/front.yaml", sets, dump), *bytes = NULL;
-  gsize n = 0;
-  ck_assert(g_file_get_contents(path, &bytes, &n, NULL));
-  ck_assert_uint_ge(n, 24u * 4 * wps);
+  g_autofree char *bytes = dumped("isa/kernels/h100/front.yaml", sets, "out", 24u * 4 * wps);
   double v[32];
   guint k = 0;
   for (guint i = 0; i < 4 * wps; i++) {
@@ -1081,19 +1086,11 @@ stqwarps_last(GStrv lines, guint mark, guint k, guint warps, guint iters)
 static double
 stqwarps_sim_last(guint mark, guint k, guint warps, guint iters)
 {
-  g_autofree char *path = test_write_temp("rec.bin", "");
-  g_autofree char *dump = g_strdup_printf("--dump=rec=%s", path);
   g_autofree char *sm = g_strdup_printf("mark=%u", mark), *sk = g_strdup_printf("k=%u", k),
                   *sw = g_strdup_printf("warps_per_sm=%u", warps),
                   *si = g_strdup_printf("iters=%u", iters);
   const char *sets[] = {sm, sk, sw, si, "sm_count=132", NULL};
-  g_autofree char *out = run_h100("isa/kernels/h100/stqwarps.yaml", sets, dump), *bytes = NULL;
-  gsize n = 0;
-  ck_assert(g_file_get_contents(path, &bytes, &n, NULL));
-  ck_assert_uint_ge(n, 24u * warps);
-  g_unlink(path);
-  g_autofree char *dir = g_path_get_dirname(path);
-  g_rmdir(dir);
+  g_autofree char *bytes = dumped("isa/kernels/h100/stqwarps.yaml", sets, "rec", 24u * warps);
   gint64 first = G_MAXINT64, last = 0;
   for (guint w = 0; w < warps; w++) {
     gint64 c[3];

@@ -20,6 +20,7 @@ each and the total-variation distance between the two distributions, and the cou
     states.py BUILD/smsim stq                  bench/h100/stq.cu's launches (tests/data/h100-stq-states.csv)
     states.py BUILD/smsim pipes                bench/h100/pipes.cu's loops at 32 warps (tests/data/h100-pipes-states.csv)
     states.py BUILD/smsim front                bench/h100/front.cu's loops (tests/data/h100-front-states.csv)
+    states.py BUILD/smsim turns                bench/h100/turns.cu's hogs and yielders (tests/data/h100-turns-states.csv)
     states.py BUILD/smsim EXP --set KEY=VALUE   a GPU key changed for every launch (repeatable)
     states.py BUILD/smsim EXP --where KEY=VALUE  only the launches whose column KEY is VALUE
                                                (repeatable: all of them)
@@ -68,12 +69,15 @@ EXPERIMENTS = {
     "pipes": ("isa/kernels/h100/pipes.yaml", ["op", "warps_per_sm", "iters"], []),
     # bench/h100/front.cu: a short loop and its variants, 1, 4 and 8 warps a scheduler (one SM)
     "front": ("isa/kernels/h100/front.yaml", ["variant", "sched", "warps_per_sched"], []),
+    # bench/h100/turns.cu: warps that do not yield beside warps that do, 1-8 a scheduler (one SM)
+    "turns": ("isa/kernels/h100/turns.yaml", ["n", "mask", "loop"], []),
 }
 STATES_FILES = {"sts": "tests/data/h100-mempipe-sts-states.csv", "stq": "tests/data/h100-stq-states.csv",
                 "mioq": "tests/data/h100-mioq-states.csv", "loop": "tests/data/h100-loop-states.csv",
                 "spread": "tests/data/h100-spread-states.csv",
                 "sreg": "tests/data/h100-sreg-states.csv", "ldc": "tests/data/h100-ldc-states.csv",
-                "pipes": "tests/data/h100-pipes-states.csv", "front": "tests/data/h100-front-states.csv"}
+                "pipes": "tests/data/h100-pipes-states.csv", "front": "tests/data/h100-front-states.csv",
+                "turns": "tests/data/h100-turns-states.csv"}
 SREG_MODES = ["base", "tid", "ctaid", "smid", "clock", "untaken"]
 
 
@@ -87,6 +91,9 @@ def launch_sets(exp, r, keys):
                 f"warps_per_sched={r['warps_per_sched']}", f"steps={r['steps']}"]
     if exp == "stq":
         return [f"k={r['k']}", f"warps_per_sm={r['warps']}", f"sms={r['sms']}"]
+    if exp == "turns":
+        return [f"n={r['n']}", f"mask={int(r['mask'], 16)}", f"chains={r['chains']}",
+                f"unrolled={int(r['loop'] == 'unrolled')}"]
     if exp == "sreg":
         return [f"mode={SREG_MODES.index(r['mode'])}", f"warps_per_sm={r['warps']}"]
     if exp == "ldc":

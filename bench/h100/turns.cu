@@ -18,11 +18,13 @@
 // steps and kept the reads in registers, so that each step ran code new to the instruction
 // cache: its rows and SASS are raw/turns-cold.csv.gz and raw/turns-cold.sass.gz.)
 //
-//   turns   CSV: n, mask, chains, loop, iters, run, warp, role, t0, s1 ... s16 (cycles from the
-//           block's first t0: t0 before the first step, sK after step K)
+//   turns       CSV: n, mask, chains, loop, iters, run, warp, role, t0, s1 ... s16 (cycles from
+//               the block's first t0: t0 before the first step, sK after step K)
+//   turns ncu   one launch of nine of them, for Nsight Compute (warp states, Source page)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define CK(x)                                                                                    \
@@ -103,12 +105,27 @@ launch(int chains, int unrolled, int n, unsigned mask, int iters, float *out, un
 }
 
 int
-main()
+main(int argc, char **argv)
 {
   float *out;
   unsigned *rec;
   CK(cudaMalloc(&out, 1024 * sizeof(float)));
   CK(cudaMalloc(&rec, 32 * (1 + STEPS) * sizeof(unsigned)));
+  const int iters = 8;
+  if (argc > 1 && !strcmp(argv[1], "ncu")) { /* one launch of each, for Nsight Compute */
+    struct {
+      int n;
+      unsigned mask;
+      int unrolled;
+    } runs[] = {{1, 1, 0}, {2, 1, 0}, {4, 1, 0}, {8, 1, 0},    {8, 1, 1},
+                {8, 0xff, 0}, {8, 0xff, 1}, {8, 0, 0}, {4, 0xf, 1}};
+    printf("n,mask,chains,loop\n");
+    for (auto &r : runs) {
+      launch(16, r.unrolled, r.n, r.mask, iters, out, rec);
+      printf("%d,0x%x,16,%s\n", r.n, r.mask, r.unrolled ? "unrolled" : "one");
+    }
+    return 0;
+  }
   struct {
     int n;
     std::vector<unsigned> masks;
@@ -117,7 +134,6 @@ main()
               {3, {7, 0, 1, 4}},
               {4, {0xf, 0, 1, 8, 3, 0xc}},
               {8, {0xff, 0, 1, 0x80, 0xf, 0xf0, 0x55}}};
-  const int iters = 8;
   printf("n,mask,chains,loop,iters,run,warp,role,t0");
   for (int s = 1; s <= STEPS; s++)
     printf(",s%d", s);

@@ -16,7 +16,7 @@
 #define CFG_N_L1_FIELDS 10u
 #define CFG_N_L2_FIELDS 8u
 #define CFG_N_BRANCH_FIELDS 5u
-#define CFG_N_SASS_FIELDS 9u
+#define CFG_N_SASS_FIELDS 11u
 #define CFG_N_CONSTANT_CACHE_FIELDS 7u
 #define CFG_N_LSU_FIELDS 9u
 extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];

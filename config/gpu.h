@@ -217,6 +217,11 @@ typedef struct {
     /* an EXIT's wait past its stall count (branch_resolving), before the lanes it leaves go on
      * or the warp leaves its slot */
     guint exit_cycles;
+    /* past a yield, the turn skips a warp that issued in more than fair_margin cycles more of
+     * the last fair_window than the eligible warp of its block that issued in fewest (0: no
+     * window) */
+    guint fair_window;
+    guint fair_margin;
     /* what branches cost kernels over SASS: the branch section's, but for the keys sass.branch
      * gives (with stall counts, the compiler's waits already hold part of them) */
     CfgBranch branch;

@@ -154,6 +154,21 @@ const CfgField cfg_sass_fields[CFG_N_SASS_FIELDS] = {
      .doc = "an EXIT's wait past its stall count (branch_resolving): before the next "
             "instruction of the lanes it leaves, or before the warp that exits leaves its "
             "slot (then drain, for its accesses in flight)"},
+    {.key = "fair_window",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.fair_window),
+     .min = 0,
+     .max = 64,
+     .doc = "with yield_hints: past a yield, the scheduler's turn skips a warp that issued in "
+            "more than fair_margin cycles more of the last this many than the eligible warp of "
+            "its block that issued in fewest (0: the next eligible warp in turn)"},
+    {.key = "fair_margin",
+     .type = CFG_FIELD_UINT,
+     .offset = G_STRUCT_OFFSET(CfgGpu, sass.fair_margin),
+     .min = 0,
+     .max = 64,
+     .doc = "with fair_window: the issue cycles a warp may be ahead of the eligible warp "
+            "that issued in fewest and still take its turn"},
     {.key = "ops", .type = CFG_FIELD_SECTION, .doc = "how each SASS opcode runs"},
     {.key = "branch",
      .type = CFG_FIELD_SECTION,
@@ -239,6 +254,9 @@ cfg_sass_ops_print(const CfgGpu *g, GString *out)
     g_string_append_printf(body, "  fetch_cycles: %u\n", g->sass.fetch_cycles);
   if (g->sass.exit_cycles)
     g_string_append_printf(body, "  exit_cycles: %u\n", g->sass.exit_cycles);
+  if (g->sass.fair_window)
+    g_string_append_printf(body, "  fair_window: %u\n  fair_margin: %u\n", g->sass.fair_window,
+                           g->sass.fair_margin);
   const CfgBranch *b = &g->sass.branch, *a = &g->branch;
   if (memcmp(b, a, sizeof *b) != 0) {
     /* only the keys that differ, so the file reads back the same */

@@ -79,6 +79,7 @@ walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
   cycle(k, &w->fetch_ready);
   cycle(k, &w->state_since);
   cycle(k, &w->last_issue);
+  put(k, w->issued_mask); /* relative to last_issue */
   cycle(k, &w->finish);
   cycle(k, &w->smem_stores_done);
   ticks(k, &w->smem_own);

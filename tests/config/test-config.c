@@ -256,9 +256,13 @@ START_TEST(test_sass_branch_inherits_and_prints_back)
   assert_gpu_error(MEM "sass: {stalls: true}\n",
                    "gpu.yaml:3:8: unknown key 'stalls' in sass (known keys: stall_counts, "
                    "yield_hints, branch_resolving_cycles, launch_fetch_cycles, fetch_turns, "
-                   "fetch_cycles, exit_cycles, ops, branch)");
+                   "fetch_cycles, exit_cycles, fair_window, fair_margin, ops, branch)");
   assert_gpu_error(MEM "sass: {yield_hints: 2}\n",
                    "gpu.yaml:3:21: 'yield_hints' must be true or false");
+  assert_gpu_error(MEM "sass: {fair_window: 65}\n",
+                   "gpu.yaml:3:21: fair_window: must be at most 64, got 65");
+  assert_gpu_error(MEM "sass: {fair_margin: -1}\n",
+                   "gpu.yaml:3:21: fair_margin: must be at least 0, got -1");
   assert_gpu_error(MEM "sass: {branch: {taken: 3}}\n",
                    "gpu.yaml:3:17: unknown key 'taken' in sass.branch (known keys: taken_cycles, "
                    "bssy_cycles, bsync_cycles, not_taken_cycles, divergent_cycles)");

@@ -71,7 +71,7 @@ void sm_restart_in_one_loop(SmGpu *sm);
  * (a field they miss makes mirroring or fast-forward wrong without a word), then write the new
  * size.  Sizes on 64-bit hosts. */
 #if GLIB_SIZEOF_VOID_P == 8
-G_STATIC_ASSERT(sizeof(SmWarp) == 376);
-G_STATIC_ASSERT(sizeof(SmScheduler) == 176);
+G_STATIC_ASSERT(sizeof(SmWarp) == 368);
+G_STATIC_ASSERT(sizeof(SmScheduler) == 184);
 G_STATIC_ASSERT(sizeof(SmBlock) == 120);
 #endif

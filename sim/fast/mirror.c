@@ -162,6 +162,8 @@ copy_scheduler(SmScheduler *to, const SmScheduler *from, guint k)
     to->grid[p] = from->grid[p] + k;
     if (to->in_pool)
       to->in_pool[p] = from->in_pool[p];
+    if (to->issued)
+      to->issued[p] = from->issued[p];
   }
 }
 

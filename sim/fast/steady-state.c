@@ -79,7 +79,6 @@ walk_warp(SmGpu *sm, SmWarp *w, Walk *k)
   cycle(k, &w->fetch_ready);
   cycle(k, &w->state_since);
   cycle(k, &w->last_issue);
-  put(k, w->issued_mask); /* relative to last_issue */
   cycle(k, &w->finish);
   cycle(k, &w->smem_stores_done);
   ticks(k, &w->smem_own);
@@ -108,6 +107,8 @@ walk_scheduler(SmGpu *sm, SmScheduler *s, Walk *k)
     put(k, s->age[p]); /* a launch cycle: only its order counts, and it does not move */
     if (s->in_pool)
       put(k, s->in_pool[p]);
+    if (s->issued)
+      put(k, s->issued[p]); /* relative to its warp's last issue */
   }
   /* resume cycles (policy last_resumed): their order, every later one being larger than all of
    * them; with a resume window also whether any two, or one and a later one, are more than

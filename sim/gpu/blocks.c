@@ -54,7 +54,8 @@ sm_blocks_launch(SmGpu *sm, guint b, guint64 t, guint index)
     w->depth = 0;
     w->issued = 0;
     w->launched = w->finish = w->last_issue = tw;
-    w->issued_mask = 0;
+    if (sm->sched[w->sched].issued)
+      sm->sched[w->sched].issued[sm_warp_pos(sm, w)] = 0;
     sm->sched[w->sched].age[sm_warp_pos(sm, w)] = tw;
     sm->sched[w->sched].resumed[sm_warp_pos(sm, w)] = tw;
     sm->sched[w->sched].grid[sm_warp_pos(sm, w)] = blk->grid_index;

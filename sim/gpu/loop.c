@@ -77,7 +77,7 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
  * among those of the oldest or youngest block that has one, after that block's own last issue.
  * Returns an index into sm->eligible (G_MAXUINT: none left) and sets *blk to the block whose
  * round-robin place moves (NULL without block priority). */
-static guint
+G_ALWAYS_INLINE static inline guint
 pick_turn(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
   *blk = NULL;
@@ -161,31 +161,30 @@ pick_turn(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **
   return wrap;
 }
 
-/* The cycles in which @w issued among the last @window before @t (sass.fair_window). */
+/* The cycles in which the warp at position @p of @s issued among the last @window before @t
+ * (sass.fair_window). */
 static inline guint
-issued_within(const SmWarp *w, guint64 t, guint window)
+issued_within(const SmGpu *sm, const SmScheduler *s, guint p, guint64 t, guint window)
 {
-  guint64 since = t - w->last_issue;
+  guint64 since = t - sm_sched_warp(sm, s, p)->last_issue;
   if (since >= window)
     return 0;
   guint keep = window - (guint)since; /* bits j < keep: issues within the window */
-  guint64 mask =
-      keep >= 64 ? w->issued_mask : w->issued_mask & ((G_GUINT64_CONSTANT(1) << keep) - 1);
+  guint64 mask = keep >= 64 ? s->issued[p] : s->issued[p] & ((G_GUINT64_CONSTANT(1) << keep) - 1);
   return (guint)__builtin_popcountll(mask);
 }
 
-/* pick_turn(), but with sass.fair_window a turn that does not go to the warp that kept it
+/* pick_turn() with sass.fair_window: a turn that does not go to the warp that kept it
  * (sass.yield_hints: it issued last cycle without a yield) passes over each eligible warp that
  * issued in more than fair_margin cycles more of the last fair_window than the eligible warp of
  * its block that issued in fewest: the others catch up with a warp that ran on without yielding.
  * bench/h100/turns.cu: a warp whose 18 instructions ran without a yield waits at the next
  * about 50 cycles (Nsight's not_selected) among 7 that yield at every instruction. */
-static guint
-pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
+G_GNUC_NO_INLINE static guint
+pick_fair(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
-  guint window = sm->yield_hints ? sm->cfg->sass.fair_window : 0;
-  if (G_LIKELY(window == 0) || n_el < 2 ||
-      (s->keep != G_MAXUINT && sm_sched_warp(sm, s, s->keep)->last_issue + 1 == t))
+  guint window = sm->cfg->sass.fair_window;
+  if (n_el < 2 || (s->keep != G_MAXUINT && sm_sched_warp(sm, s, s->keep)->last_issue + 1 == t))
     return pick_turn(sm, s, si, n_el, t, blk);
   /* each warp against the fewest of its own block's eligible warps: a block's place
    * (block_priority) stays its own (bench/h100/share.cu: the older block runs as if alone) */
@@ -197,7 +196,7 @@ pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
     if (p == SM_SCHEDULER_TAKEN)
       continue;
     const SmWarp *w = sm_sched_warp(sm, s, p);
-    count[i] = issued_within(w, t, window);
+    count[i] = issued_within(sm, s, p, t, window);
     guint b = 0;
     while (b < n_blocks && blocks[b] != w->block)
       b++;
@@ -226,6 +225,22 @@ pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
   return i;
 }
 
+static inline guint
+pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
+{
+  if (G_UNLIKELY(s->issued != NULL))
+    return pick_fair(sm, s, si, n_el, t, blk);
+  return pick_turn(sm, s, si, n_el, t, blk);
+}
+
+/* sass.fair_window: @w, at position @p of @s, issues at @t. */
+G_GNUC_NO_INLINE static void
+note_issue(SmScheduler *s, const SmWarp *w, guint p, guint64 t)
+{
+  guint64 since = t - w->last_issue;
+  s->issued[p] = (since >= 64 ? 0 : s->issued[p] << since) | 1;
+}
+
 /* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this
  * cycle (after that none are left for it); returns its wake. */
 static inline guint64
@@ -239,10 +254,8 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
   if (G_UNLIKELY(sm->yield_hints)) {
     moves = !sm->info[w->pc].no_yield; /* (before the issue moves pc on) */
     s->keep = moves ? G_MAXUINT : p;
-    if (sm->cfg->sass.fair_window) {
-      guint64 since = t - w->last_issue;
-      w->issued_mask = (since >= 64 ? 0 : w->issued_mask << since) | 1;
-    }
+    if (G_UNLIKELY(s->issued != NULL))
+      note_issue(s, w, p, t);
   }
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;

@@ -124,6 +124,8 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
   sm->pools.age = g_new0(guint64, sm->n_warps);
   sm->pools.resumed = g_new0(guint64, sm->n_warps);
   sm->pools.grid = g_new0(guint32, sm->n_warps);
+  if (sm->yield_hints && gpu->sass.fair_window)
+    sm->pools.issued = g_new0(guint64, sm->n_warps);
   if (sm->policy == CFG_POLICY_TWO_LEVEL) {
     sm->pools.in_pool = g_new0(guint8, sm->n_warps);
     sm->pool_leaves = g_new0(guint8, sm->n_warps);
@@ -150,6 +152,8 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
     sm->sched[s].grid = sm->pools.grid + at;
     if (sm->pools.in_pool)
       sm->sched[s].in_pool = sm->pools.in_pool + at;
+    if (sm->pools.issued)
+      sm->sched[s].issued = sm->pools.issued + at;
     guint per = sm->sched_per_sm;
     sm->sched[s].slot0 = s / per * sm->warp_slots_per_sm + s % per;
     for (guint w = sm->sched[s].slot0; w < (s / per + 1) * sm->warp_slots_per_sm; w += per)

@@ -17,6 +17,7 @@ sm_pools_clear(SmPools *p)
   g_free(p->wake);
   g_free(p->age);
   g_free(p->resumed);
+  g_free(p->issued);
   g_free(p->grid);
   g_free(p->in_pool);
   memset(p, 0, sizeof *p);

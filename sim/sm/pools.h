@@ -22,6 +22,7 @@ typedef struct {
   guint64 *resumed;   /* per scheduler position: SmScheduler.resumed */
   guint32 *grid;      /* per scheduler position: SmScheduler.grid */
   guint8 *in_pool;    /* per scheduler position: in the active pool (policy two_level) */
+  guint64 *issued;    /* per scheduler position: SmScheduler.issued (sass.fair_window) */
 } SmPools;
 
 /* Frees every array of @p (NULL ones too) and zeroes it. */

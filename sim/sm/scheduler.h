@@ -30,6 +30,8 @@ typedef struct {
   guint64 *resumed;  /* per position: cycle its warp launched or last stopped waiting on global
                         memory (policy last_resumed) */
   guint8 *in_pool;   /* per position: in the active pool (policy two_level) */
+  guint64 *issued;   /* per position (sass.fair_window; else NULL): bit j set if its warp issued
+                        at its last issue - j */
   guint16 pool_n;    /* warps in the active pool (a scheduler has at most 1 024) */
   guint16 pool_next; /* where the search for the next warp to admit starts */
   guint keep;  /* position of the warp whose last issue did not ask it to yield (sass.yield_hints):

@@ -34,7 +34,6 @@ typedef struct SmWarp {
   guint64 state_since; /* cycle state began */
   guint64 issued;
   guint64 last_issue;
-  guint64 issued_mask; /* sass.fair_window: bit j set if it issued at last_issue - j */
   guint64 finish;        /* cycle the last result of the warp is written */
   guint64 rng;           /* addresses */
   guint64 chase;         /* its place in the chase of windows (chase.h) */

@@ -3,6 +3,7 @@
  * a warp waits for before it may (check.h), the policies (scheduler.c), the block scheduler
  * (blocks.c), pipe costs (pipe.c) or the memory system (memory.c). */
 #include "check.h"
+#include "fair.h"
 
 /* What a taken branch or an EXIT holds its warp past its stall count (sass.c sets fetch_*):
  * the stall count in wait from @t + 1 (the issue at @t), branch_resolving from fetch_after,
@@ -67,11 +68,6 @@ after_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t)
  * looked at; their wake[] holds this value so that the pass over wake times skips them.
  * Only schedulers of at most 64 warps keep them (a bitmask). */
 #define SM_HOT (SM_NEVER - 1)
-
-/* the eligible warps sass.fair_window weighs at once (a scheduler's first ones past this take
- * their turns as without it) */
-#define SM_FAIR_MAX 256
-#define SM_FAIR_BLOCKS 32
 
 /* The warp scheduler @si issues next: by policy, among all eligible warps or (block_priority)
  * among those of the oldest or youngest block that has one, after that block's own last issue.
@@ -161,84 +157,18 @@ pick_turn(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **
   return wrap;
 }
 
-/* The cycles in which the warp at position @p of @s issued among the last @window before @t
- * (sass.fair_window). */
-static inline guint
-issued_within(const SmGpu *sm, const SmScheduler *s, guint p, guint64 t, guint window)
-{
-  guint64 since = t - sm_sched_warp(sm, s, p)->last_issue;
-  if (since >= window)
-    return 0;
-  guint keep = window - (guint)since; /* bits j < keep: issues within the window */
-  guint64 mask = keep >= 64 ? s->issued[p] : s->issued[p] & ((G_GUINT64_CONSTANT(1) << keep) - 1);
-  return (guint)__builtin_popcountll(mask);
-}
-
-/* pick_turn() with sass.fair_window: a turn that does not go to the warp that kept it
- * (sass.yield_hints: it issued last cycle without a yield) passes over each eligible warp that
- * issued in more than fair_margin cycles more of the last fair_window than the eligible warp of
- * its block that issued in fewest: the others catch up with a warp that ran on without yielding.
- * bench/h100/turns.cu: a warp whose 18 instructions ran without a yield waits at the next
- * about 50 cycles (Nsight's not_selected) among 7 that yield at every instruction. */
-G_GNUC_NO_INLINE static guint
-pick_fair(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
-{
-  guint window = sm->cfg->sass.fair_window;
-  if (n_el < 2 || (s->keep != G_MAXUINT && sm_sched_warp(sm, s, s->keep)->last_issue + 1 == t))
-    return pick_turn(sm, s, si, n_el, t, blk);
-  /* each warp against the fewest of its own block's eligible warps: a block's place
-   * (block_priority) stays its own (bench/h100/share.cu: the older block runs as if alone) */
-  guint count[SM_FAIR_MAX], block[SM_FAIR_MAX], m = MIN(n_el, SM_FAIR_MAX);
-  guint blocks[SM_FAIR_BLOCKS], fewest[SM_FAIR_BLOCKS], n_blocks = 0;
-  for (guint i = 0; i < m; i++) {
-    guint p = sm->eligible[i];
-    count[i] = G_MAXUINT;
-    if (p == SM_SCHEDULER_TAKEN)
-      continue;
-    const SmWarp *w = sm_sched_warp(sm, s, p);
-    count[i] = issued_within(sm, s, p, t, window);
-    guint b = 0;
-    while (b < n_blocks && blocks[b] != w->block)
-      b++;
-    if (b == n_blocks) {
-      if (n_blocks == SM_FAIR_BLOCKS) {
-        count[i] = G_MAXUINT; /* weighed with none (a scheduler of more blocks than that) */
-        continue;
-      }
-      blocks[n_blocks] = w->block;
-      fewest[n_blocks++] = G_MAXUINT;
-    }
-    block[i] = b;
-    fewest[b] = MIN(fewest[b], count[i]);
-  }
-  guint margin = sm->cfg->sass.fair_margin, passed = 0, pos[SM_FAIR_MAX];
-  for (guint i = 0; i < m; i++) {
-    pos[i] = sm->eligible[i];
-    if (count[i] != G_MAXUINT && count[i] > fewest[block[i]] + margin) {
-      sm->eligible[i] = SM_SCHEDULER_TAKEN; /* passed over this time */
-      passed++;
-    }
-  }
-  guint i = pick_turn(sm, s, si, n_el, t, blk);
-  if (passed)
-    memcpy(sm->eligible, pos, m * sizeof *pos);
-  return i;
-}
-
+/* pick_turn(), with sass.fair_window passing over the warps that ran ahead (fair.c) */
 static inline guint
 pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
-  if (G_UNLIKELY(s->issued != NULL))
-    return pick_fair(sm, s, si, n_el, t, blk);
-  return pick_turn(sm, s, si, n_el, t, blk);
-}
-
-/* sass.fair_window: @w, at position @p of @s, issues at @t. */
-G_GNUC_NO_INLINE static void
-note_issue(SmScheduler *s, const SmWarp *w, guint p, guint64 t)
-{
-  guint64 since = t - w->last_issue;
-  s->issued[p] = (since >= 64 ? 0 : s->issued[p] << since) | 1;
+  if (G_LIKELY(s->issued == NULL))
+    return pick_turn(sm, s, si, n_el, t, blk);
+  guint pos[SM_FAIR_MAX];
+  guint m = sm_fair_pass_over(sm, s, n_el, t, pos);
+  guint i = pick_turn(sm, s, si, n_el, t, blk);
+  if (m)
+    memcpy(sm->eligible, pos, m * sizeof *pos);
+  return i;
 }
 
 /* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this
@@ -255,7 +185,7 @@ issue_taken(SmGpu *sm, SmScheduler *s, SmWarp *w, guint p, SmBlock *blk, guint64
     moves = !sm->info[w->pc].no_yield; /* (before the issue moves pc on) */
     s->keep = moves ? G_MAXUINT : p;
     if (G_UNLIKELY(s->issued != NULL))
-      note_issue(s, w, p, t);
+      sm_fair_note(s, w, p, t);
   }
   sm_issue(sm, s, w, t, sm->issue_width - *slots);
   (*slots)--;

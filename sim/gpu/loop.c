@@ -157,18 +157,25 @@ pick_turn(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **
   return wrap;
 }
 
-/* pick_turn(), with sass.fair_window passing over the warps that ran ahead (fair.c) */
-static inline guint
-pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
+/* pick_turn() past the warps sass.fair_window passes over (fair.c); apart, so that its arrays
+ * stay out of the cycle loop's frame */
+G_GNUC_NO_INLINE static guint
+pick_fair(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
 {
-  if (G_LIKELY(s->issued == NULL))
-    return pick_turn(sm, s, si, n_el, t, blk);
   guint pos[SM_FAIR_MAX];
   guint m = sm_fair_pass_over(sm, s, n_el, t, pos);
   guint i = pick_turn(sm, s, si, n_el, t, blk);
   if (m)
     memcpy(sm->eligible, pos, m * sizeof *pos);
   return i;
+}
+
+static inline guint
+pick(SmGpu *sm, SmScheduler *s, guint si, guint n_el, guint64 t, SmBlock **blk)
+{
+  if (G_UNLIKELY(s->issued != NULL))
+    return pick_fair(sm, s, si, n_el, t, blk);
+  return pick_turn(sm, s, si, n_el, t, blk);
 }
 
 /* Issues @w (position @p, of block @blk or NULL) at @t, the first of its *@slots left this

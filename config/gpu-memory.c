@@ -11,6 +11,7 @@ static const char *const replacement_names[] = {"lru", "random", NULL};
 static const char *const index_names[] = {"hashed", "modulo", NULL};
 static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
 static const char *const store_drain_names[] = {"completion", "acceptance", "departure", NULL};
+static const char *const fence_names[] = {"none", "acceptance", "completion", NULL};
 
 const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
     F("load_line_cycles", CFG_FIELD_UINT, lsu.load_line_cycles, 0, 1024, "cycles",
@@ -69,6 +70,20 @@ const CfgField cfg_memory_fields[] = {
     F("store_ack_cycles", CFG_FIELD_UINT, memory.store_ack_cycles, 0, 1u << 16, "cycles",
       "with store_drain acceptance or departure, a store is done for its warp this long after "
       "(the acknowledgement an exiting warp waits for)"),
+    {.key = "fence",
+     .type = CFG_FIELD_ENUM,
+     .offset = G_STRUCT_OFFSET(CfgGpu, memory.fence),
+     .names = fence_names,
+     .doc = "what a fence at GPU or system scope (MEMBAR.GPU, MEMBAR.SC.GPU, MEMBAR.SYS: "
+            "__threadfence(); MEMBAR in a stream) waits for before its warp goes on, besides "
+            "its own loads' data: none; acceptance (the stores its SM issued before it taken by "
+            "their level, at the SM's share of its write rate where lsu.store_backlog_cycles "
+            "paces them, else by their channel, and then store_ack_cycles); or completion "
+            "(those stores complete in their level: its latency after their channel took "
+            "them); then fence_cycles"},
+    F("fence_cycles", CFG_FIELD_UINT, memory.fence_cycles, 0, 1u << 16, "cycles",
+      "with fence acceptance or completion, the fence's own trip once the stores are done: "
+      "what a fence costs a warp whose SM has nothing in flight"),
     F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
     F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
@@ -412,6 +427,9 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
     g_string_append_printf(out, "  store_drain: %s\n", store_drain_names[g->memory.store_drain]);
   if (g->memory.store_ack_cycles)
     g_string_append_printf(out, "  store_ack_cycles: %u\n", g->memory.store_ack_cycles);
+  if (g->memory.fence != CFG_FENCE_NONE)
+    g_string_append_printf(out, "  fence: %s\n  fence_cycles: %u\n", fence_names[g->memory.fence],
+                           g->memory.fence_cycles);
   for (guint i = 0; i < g->memory.n_levels; i++) {
     const CfgMemLevel *lv = &g->memory.levels[i];
     g_string_append_printf(out,

@@ -41,6 +41,12 @@ typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreRea
 /* memory.store_drain: a store is done for its warp (what an exited warp waits for, drain) at its
  * completion in its level, once its level's channel has taken it, or once it has left the SM */
 typedef enum { CFG_DRAIN_COMPLETION, CFG_DRAIN_ACCEPTANCE, CFG_DRAIN_DEPARTURE } CfgStoreDrain;
+/* memory.fence: what a fence at GPU scope (MEMBAR.GPU, MEMBAR.SC.GPU, MEMBAR.SYS) waits for:
+ * nothing, or its SM's stores before it taken by their level (at the SM's share of its write
+ * rate where stores are paced, lsu.store_backlog_cycles; else by their channel) and
+ * acknowledged (store_ack_cycles), or completed in their level (its latency after their
+ * channel took them) */
+typedef enum { CFG_FENCE_NONE, CFG_FENCE_ACCEPTANCE, CFG_FENCE_COMPLETION } CfgFence;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
 typedef enum { CFG_INDEX_HASHED, CFG_INDEX_MODULO } CfgCacheIndex;
@@ -232,6 +238,8 @@ typedef struct {
     guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
     int store_drain;             /* CfgStoreDrain: when a store is done for its warp */
     guint store_ack_cycles;      /* ... and this much later (its acknowledgement back) */
+    int fence;                   /* CfgFence: what a fence at GPU scope waits for */
+    guint fence_cycles;          /* ... and then this long (its own trip) */
     double sm_bytes_per_cycle;   /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;                /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];

@@ -55,6 +55,7 @@ typedef enum {
   ISA_EFFECT_COPY_WAIT,   /* waits until at most N groups are outstanding */
   ISA_EFFECT_BARRIER,     /* the block's barrier (shared-memory stores complete first) */
   ISA_EFFECT_CLOCK,       /* reads the clock */
+  ISA_EFFECT_FENCE,       /* a memory fence at GPU scope: waits for the warp's accesses */
   ISA_EFFECT_LANES,       /* sets or follows lane masks (predicates, branches, convergence) */
 } IsaEffect;
 

@@ -123,6 +123,7 @@ static const StateColour colours[] = {
     {"async_copy_wait", 0x17becf},
     {"drain", 0xe377c2},
     {"branch_resolving", 0xdbdb8d},
+    {"membar", 0x393b79},
     {"no_instruction", 0xc7c7c7},
     {"inactive", 0xffffff},
 };

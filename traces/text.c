@@ -55,6 +55,7 @@ state_letter(const char *name)
       {"async_copy_wait", 'A'},
       {"drain", 'D'},
       {"branch_resolving", 'R'},
+      {"membar", 'F'},
       {"no_instruction", 'N'},
       {"dispatch_stall", 'X'},
       {"inactive", ' '},

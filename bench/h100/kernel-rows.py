@@ -6,6 +6,8 @@ warp's first and last clock read.
     kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
+    kernel-rows.py fence tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence-clock.csv
+    kernel-rows.py fence132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence132-clock.csv
     kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
     kernel-rows.py loop tests/data/h100-loop.csv > tests/data/h100-loop-clock.csv
     kernel-rows.py raw tests/data/h100-mempipe-raw.csv > tests/data/h100-mempipe-raw-clock.csv
@@ -17,9 +19,12 @@ warp's first and last clock read.
     kernel-rows.py front tests/data/h100-front.csv > tests/data/h100-front-clock.csv
 
 loop: the launches whose blocks ran together on each SM.
-lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone.  For stores the last clock read comes
-after the __threadfence() (MEMBAR.SC.GPU), whose wait for the stores smsim does not model yet:
-the rows compare the loops.  ld_l2 rows are left out (their launch found the L2 warm).
+lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone: the loop, from the first clock read to
+the second (clock.steps.0; for stores the third comes after the __threadfence(), the next
+experiment's).  ld_l2 rows are left out (their launch found the L2 warm).
+fence, fence132: the same kernel's stores on 1 SM alone and on all 132: what the __threadfence()
+after the loop waited (MEMBAR.SC.GPU: fence_cycles_med), from the second clock read to the third
+(clock.steps.1).
 smem: isa/kernels/h100/mempipe-smem.yaml, one SM (shared memory is each SM's own).
 raw: isa/kernels/h100/mempipe-raw.yaml, one block on one SM of the whole GPU.
 stq: isa/kernels/h100/stq.yaml, one block an SM on 1 SM or all 132 of the whole GPU.
@@ -49,8 +54,8 @@ EXPERIMENTS = {
     "lines": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
               ["bench/h100/mempipe.cu's lines experiment, one SM alone on the whole GPU "
                "(sm_count=132, one block):",
-               "cycles_per_insn_med x iters: the loop (for stores smsim's MEMBAR.SC.GPU waits "
-               "for nothing yet)",
+               "cycles_per_insn_med x iters: the loop, from the first clock read to the second "
+               "(for stores the third comes after the fence: h100-mempipe-fence-clock.csv)",
                "ld_l2 rows are left out: their launch found a 4 MiB window warm in the L2, which "
                "a kernel file cannot say (a store to it is taken by the L2 alike, warm or not)"],
               lambda r: r["op"] in KEEP_OPS and r["sms"] == "1",
@@ -206,7 +211,30 @@ def front(path):
                       f"{r['variant']} {'scheduler 0' if one else 'all schedulers'}\n")
 
 
+def fence(path, sms):
+    """bench/h100/mempipe.cu's lines stores on @sms SMs: the __threadfence() after the loop."""
+    out = sys.stdout
+    out.write("kernel,set,metric,measured,curve\n")
+    where = "one SM alone on the whole GPU" if sms == "1" else "all 132 SMs"
+    out.write(f"# bench/h100/mempipe.cu's lines experiment, stores on {where} (sm_count=132): "
+              "fence_cycles_med, what the __threadfence() (MEMBAR.SC.GPU) after the loop of "
+              "stores waited, from the second clock read to the third\n")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if not r["op"].startswith("st_") or r["sms"] != sms:
+                continue
+            out.write(f"isa/kernels/h100/mempipe-lines.yaml,op={r['op']};layout={r['layout']};"
+                      f"lines={r['lines']};warps_per_sm={r['warps_per_sm']};sms={r['sms']};"
+                      f"sm_count=132;iters={r['iters']},clock.steps.1,"
+                      f"{float(r['fence_cycles_med']):.0f},"
+                      f"{r['op']} {r['layout']} x{r['lines']} {r['sms']} SM"
+                      f"{'s' if r['sms'] != '1' else ''}\n")
+
+
 def main(exp, path):
+    if exp in ("fence", "fence132"):
+        fence(path, "1" if exp == "fence" else "132")
+        return
     if exp == "front":
         front(path)
         return
@@ -229,7 +257,8 @@ def main(exp, path):
             if not keep(r):
                 continue
             cyc = float(r[column]) * int(r["iters"])
-            out.write(f"{kernel},{keys(r)},clock.per_warp_median,{cyc:.0f},{curve(r)}\n")
+            metric = "clock.steps.0" if exp in ("lines", "lines132") else "clock.per_warp_median"
+            out.write(f"{kernel},{keys(r)},{metric},{cyc:.0f},{curve(r)}\n")
 
 
 if __name__ == "__main__":

@@ -182,6 +182,8 @@ sass_lower(const SassFunction *fn, const char *path, GError **error)
     gboolean overflow = FALSE;
     x->kind = ISA_INSN_OP;
     x->op = (guint8)sass_op_lowered((SassOp)in->op);
+    if (x->op == ISA_OP_MEMBAR && sass_has(in, SASS_MOD_CTA))
+      x->op = ISA_OP_NOP; /* a fence within the block: nothing leaves the SM for it */
     x->line = in->line;
     x->dst = ISA_NO_REG;
     x->pattern = ISA_PATTERN_COALESCED;

@@ -114,6 +114,12 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
                            "last clock read (median of %u warps; %" G_GUINT64_FORMAT
                            " to %" G_GUINT64_FORMAT ")\n",
                            s->clock_median, s->clock_warps, s->clock_min, s->clock_max);
+  if (s->clock_n_steps > 1) {
+    g_string_append(out, "clock steps");
+    for (guint i = 0; i < s->clock_n_steps; i++)
+      g_string_append_printf(out, " %" G_GUINT64_FORMAT, s->clock_steps[i]);
+    g_string_append(out, " (from each read to the next, median over the warps)\n");
+  }
   g_string_append_printf(out, "occupancy   theoretical %.3f, achieved %.3f (of %u warps per SM)\n",
                          m.theoretical_occupancy, m.achieved_occupancy,
                          s->max_warps / MAX(s->n_sm, 1u));

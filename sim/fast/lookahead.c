@@ -101,7 +101,8 @@ guint64
 sm_window_cycles(const SmGpu *sm)
 {
   if (sm->n_sm < 2 || sm->fast->one_loop || sm->trace || sm->fast->steady || sm->mirrored ||
-      (sm->sass && !sm_sass_apart_ok(sm)) || sm->pools.copy || sm->policy == CFG_POLICY_TWO_LEVEL)
+      (sm->sass && !sm_sass_apart_ok(sm)) || sm->pools.copy || sm->policy == CFG_POLICY_TWO_LEVEL ||
+      sm->fences) /* (a fence waits for completions that a view learns later) */
     return 0;
   if (sm->next_block < sm->grid_blocks && sm->cfg->block_launch_cycles + 1 < MIN_WINDOW)
     return 0; /* blocks to launch would keep the windows shorter than that */

@@ -30,12 +30,9 @@ sm_view_new(SmGpu *sm, guint m)
   v->blocks_retired = 0;
   v->lg_waiters = sm->lg_waiters ? 1 : 0; /* some may be here: the next completion looks */
   v->progress = NULL;
-  v->fast = NULL;  /* no fast-forward, mirroring or threads of its own */
-  if (sm->clock) { /* its warps' reads are their own; the spans of those that end, the view's */
-    v->clock = g_new(SmClock, 1);
-    *v->clock = *sm->clock;
-    v->clock->spans = g_array_new(FALSE, FALSE, sizeof(guint64));
-  }
+  v->fast = NULL; /* no fast-forward, mirroring or threads of its own */
+  if (sm->clock)  /* its warps' reads are their own; the spans of those that end, the view's */
+    v->clock = sm_clock_view(sm->clock);
   sm_count_into(sm, m, &v->stats);
   return v;
 }
@@ -79,13 +76,8 @@ sm_view_hand_back(SmGpu *sm, SmGpu *v, guint m, GError **first, guint64 *first_t
     sm_engine_push(&sm->engine, ev.cycle, ev.priority, ev.kind, ev.arg);
   sm_count_into(sm, m, &sm->stats);
   sm_engine_clear(&v->engine);
-  if (v->clock) { /* (in any order: only their median, minimum and maximum are read) */
-    g_array_append_vals(sm->clock->spans, v->clock->spans->data, v->clock->spans->len);
-    sm->clock->span_first = MIN(sm->clock->span_first, v->clock->span_first);
-    sm->clock->span_last = MAX(sm->clock->span_last, v->clock->span_last);
-    g_array_free(v->clock->spans, TRUE);
-    g_free(v->clock);
-  }
+  if (v->clock)
+    sm_clock_merge(sm->clock, v->clock);
   if (v->defer->error && (!*first || v->defer->error_t < *first_t)) {
     g_clear_error(first); /* the earliest, then the lowest SM: the single loop's */
     *first = g_steal_pointer(&v->defer->error);

@@ -47,6 +47,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   const guint32 *latency = ii->latency;
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
+    sm->mem.store_done = sm->mem.store_taken = 0;
     if (G_UNLIKELY(sm->defer)) {
       base = sm->above->defer_global(sm, w, ii, t); /* an SM on a thread: known later */
     } else if (G_UNLIKELY(ii->chase_units)) {
@@ -58,6 +59,8 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
       sm_memory_count_issued(&sm->mem, w->sm, ii->n_trans, ii->is_store);
     }
     latency = no_latency;
+    if (G_UNLIKELY(sm->fences) && ii->is_store && base != SM_PENDING)
+      sm_fence_store(sm, w->sm, base, 0);
     sm_issue_global_counted(sm, w, ii, t, base);
     break;
   }

@@ -92,9 +92,13 @@ struct SmGpu {
   CfgDualIssue dual_issue;
   CfgPolicy policy;
   CfgBlockPriority block_priority;
-  gboolean yield_hints; /* kernels over SASS with sass.yield_hints: schedulers keep a warp whose
-                           instruction does not yield, and their turn moves on only past one
-                           that yields (loop.c, pick() and issue_taken()) */
+  gboolean yield_hints;  /* kernels over SASS with sass.yield_hints: schedulers keep a warp whose
+                            instruction does not yield, and their turn moves on only past one
+                            that yields (loop.c, pick() and issue_taken()) */
+  gboolean fences;       /* the stream has a fence at GPU scope and memory.fence is not none */
+  guint fence_cycles;    /* memory.fence_cycles */
+  guint64 *fence_stores; /* per SM with fences: when the stores it issued so far are done for a
+                            fence (memory.fence: sm_fence_store()) */
   guint64 limit;
   const CfgBranch *branch; /* the GPU's branch costs: sass.branch for kernels over SASS */
   guint wb_ports;          /* register-file write ports per scheduler; 0: unlimited */
@@ -200,7 +204,32 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
       w->deps_at = ready;
       w->dep_state = SM_STATE_ASYNC_COPY_WAIT;
     }
+  } else if (G_UNLIKELY(ii->special == SM_SPECIAL_FENCE) && sm->fences) {
+    /* its own loads' data back and the stores its SM issued before it done (its own still in
+     * the store queue: not yet known, the queue prepares it again as each leaves), then the
+     * fence's own trip */
+    guint64 ready =
+        w->stores_queued
+            ? SM_NEVER
+            : MAX(MAX(w->last_issue + 1, w->finish), sm->fence_stores[w->sm]) + sm->fence_cycles;
+    if (ready > w->deps_at) {
+      w->deps_at = ready;
+      w->dep_state = SM_STATE_MEMBAR;
+    }
   }
+}
+
+/* With fences: a store of SM @m that the memory system returned as @base (its lines taken by
+ * their SM's share of the level at @taken, 0: not paced) is done for a fence then
+ * (memory.fence; sm->mem's store_taken and store_done hold its channels' take and completion). */
+static inline void
+sm_fence_store(SmGpu *sm, guint m, guint64 base, guint64 taken)
+{
+  const SmMemory *mem = &sm->mem;
+  guint64 done = sm->cfg->memory.fence == CFG_FENCE_COMPLETION
+                     ? MAX(base, mem->store_done)
+                     : (taken ? taken : mem->store_taken) + sm->cfg->memory.store_ack_cycles;
+  sm->fence_stores[m] = MAX(sm->fence_stores[m], done);
 }
 
 /* Warp slots are numbered SM by SM, as the hardware holds them: SM k's are

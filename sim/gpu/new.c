@@ -31,6 +31,16 @@ reads_clock(const SmGpu *sm)
   return FALSE;
 }
 
+/* The stream has a fence at GPU scope (MEMBAR). */
+static gboolean
+has_fence(const SmGpu *sm)
+{
+  for (guint i = 0; i < sm->prog->n_insns; i++)
+    if (sm->prog->insns[i].kind == ISA_INSN_OP && sm->info[i].special == SM_SPECIAL_FENCE)
+      return TRUE;
+  return FALSE;
+}
+
 guint64
 sm_l1_bytes(const CfgGpu *gpu, const CfgKernel *kernel, guint blocks_per_sm)
 {
@@ -100,8 +110,12 @@ sm_machine_init(SmGpu *sm, const CfgGpu *gpu, const CfgKernel *kernel)
    * second */
   if (reads_clock(sm))
     sm->clock = sm_clock_new(sm->n_warps); /* before mirroring and fast-forward look */
+  sm->fences = gpu->memory.fence != CFG_FENCE_NONE && has_fence(sm);
+  sm->fence_cycles = gpu->memory.fence_cycles;
+  if (sm->fences)
+    sm->fence_stores = g_new0(guint64, sm->n_sm);
   sm->yield_hints = kernel->sass && gpu->sass.yield_hints;
-  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && !sm->clock &&
+  sm->run_ahead_ok = !no_run_ahead && !kernel->sass && !sm->clock && !sm->fences &&
                      sm->policy != CFG_POLICY_TWO_LEVEL &&
                      !(sm->issue_width > 1 && sm->dual_issue == CFG_DUAL_SAME_WARP);
 
@@ -276,6 +290,8 @@ sm_draws_random(const SmGpu *sm)
     return TRUE; /* lane values: no two blocks, and no two periods, are alike */
   if (sm->clock)
     return TRUE; /* each clock read keeps its own cycle: no period may be skipped */
+  if (sm->fences)
+    return TRUE; /* a fence waits for its SM's stores (fence_stores) */
   for (guint i = 0; i < sm->prog->n_insns; i++) {
     const IsaInsn *insn = &sm->prog->insns[i];
     const SmInsnInfo *ii = &sm->info[i];
@@ -307,6 +323,7 @@ sm_machine_clear(SmGpu *sm)
   g_free(sm->eligible);
   g_free(sm->order);
   g_free(sm->room_freed);
+  g_free(sm->fence_stores);
   g_free(sm->prio_pos);
   g_free(sm->prio_at);
   g_free(sm->blocks);

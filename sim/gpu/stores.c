@@ -17,17 +17,23 @@ reach(SmGpu *sm, SmWarp *w, guint32 pc, guint64 t, const SmAccess *a, guint64 *r
                       : 0;
   SmLsuPass p = sm_lsu_pass(&sm->lsu, w->sm, t, store, share, a->n, a->partial, a->data_bytes);
   *read = p.read;
-  if (G_UNLIKELY(sm->defer)) /* known later (fast/parallel.c) */
+  if (G_UNLIKELY(sm->defer)) /* known later (fast/parallel.c; never with fences: lookahead.c) */
     return sm->above->defer_lines(sm, w, pc, t, p.enter, p.tail, a->n, a->lines, a->masks,
                                   a->partial, a->level, a->op);
-  if (a->level == CFG_LEVEL_CACHED)
-    return sm_memory_access_cached(&sm->mem, w->sm, p.enter, a->n, a->lines, a->masks, a->partial,
+  sm->mem.store_done = sm->mem.store_taken = 0;
+  guint64 base;
+  if (a->level == CFG_LEVEL_CACHED) {
+    base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, a->n, a->lines, a->masks, a->partial,
                                    (SmCacheOp)a->op, store, sm->trace ? &sm->outcome : NULL) +
            p.tail;
-  guint64 base =
-      sm_memory_access_lines(&sm->mem, w->sm, a->level, p.enter, a->n, a->lines, a->bytes, store) +
-      p.tail;
-  sm_memory_count_issued(&sm->mem, w->sm, a->n, store);
+  } else {
+    base = sm_memory_access_lines(&sm->mem, w->sm, a->level, p.enter, a->n, a->lines, a->bytes,
+                                  store) +
+           p.tail;
+    sm_memory_count_issued(&sm->mem, w->sm, a->n, store);
+  }
+  if (G_UNLIKELY(sm->fences) && store)
+    sm_fence_store(sm, w->sm, base, p.taken);
   return base;
 }
 

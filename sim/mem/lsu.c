@@ -155,6 +155,7 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint64 share, guint
       lsu->free[m] = p.enter;
     }
     *busy = MAX(*busy, at) + share;
+    p.taken = (*busy + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   }
   SmLsuStaged st = {p.enter, n};
   forget_staged(lsu, m, t);

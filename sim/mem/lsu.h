@@ -84,6 +84,8 @@ typedef struct {
   guint64 enter;
   guint64 tail;
   guint64 read;
+  guint64 taken; /* a store paced at its SM's share of its level (store_backlog_cycles): the
+                    cycle that share has taken its lines (0: not paced) */
 } SmLsuPass;
 
 /* @grid_sms: the SMs the grid occupies (an SM's share of a level's write rate is its rate

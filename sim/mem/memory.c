@@ -316,6 +316,11 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
   }
   sm_engine_push(mem->engine, done, 0, SM_EVENT_MEM_DONE,
                  level | (write ? SM_MEM_DONE_STORE : 0) | ((guint64)sm << 8));
+  if (write) {
+    mem->store_done = MAX(mem->store_done, done);
+    mem->store_taken =
+        MAX(mem->store_taken, (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT);
+  }
   if (!write || mem->store_drain == CFG_DRAIN_COMPLETION)
     return done;
   /* its channel has taken it, or it has left its SM; then its acknowledgement */

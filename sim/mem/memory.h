@@ -98,6 +98,10 @@ typedef struct {
   guint64 max_stores;      /* 0: stores have no limit of their own */
   guint store_drain;       /* CfgStoreDrain: when a store's access returns for its warp */
   guint store_ack;         /* ... and this much later (store_ack_cycles) */
+  /* since the caller last cleared them, of stores' transactions: the latest completion in
+   * their level, and the latest cycle their channel had taken one (what a fence waits for,
+   * memory.fence; with store_drain completion the first is what they return) */
+  guint64 store_done, store_taken;
   guint sm_count;
   guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;

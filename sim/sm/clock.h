@@ -13,19 +13,31 @@
 typedef struct {
   guint64 *first, *last;         /* per warp slot: its first and last clock read */
   guint *reads;                  /* per warp slot: reads so far */
+  guint64 *at;                   /* per warp slot: its first SM_CLOCK_STEPS + 1 reads */
   GArray *spans;                 /* guint64: last - first of every warp that read the clock twice */
+  GArray *steps[SM_CLOCK_STEPS]; /* guint64: step k of every warp that read the clock k + 2 times */
   guint64 span_first, span_last; /* over those warps: the earliest first read, the latest last */
 } SmClock;
 
 SmClock *sm_clock_new(guint n_warp_slots);
 void sm_clock_free(SmClock *c);
 
+/* A copy of @c sharing its per-slot reads, with no spans or steps of its own yet: what an SM
+ * stepped on a thread keeps (fast/view.c); sm_clock_merge() gives them back. */
+SmClock *sm_clock_view(const SmClock *c);
+/* Adds @view's spans and steps to @c's (in any order: only medians, minima and maxima are read)
+ * and frees @view. */
+void sm_clock_merge(SmClock *c, SmClock *view);
+
 /* The warp in @slot reads the clock at cycle @t. */
 static inline void
 sm_clock_read(SmClock *c, guint slot, guint64 t)
 {
-  if (c->reads[slot]++ == 0)
+  guint n = c->reads[slot]++;
+  if (n == 0)
     c->first[slot] = t;
+  if (n <= SM_CLOCK_STEPS)
+    c->at[(gsize)slot * (SM_CLOCK_STEPS + 1) + n] = t;
   c->last[slot] = t;
 }
 
@@ -33,5 +45,6 @@ sm_clock_read(SmClock *c, guint slot, guint64 t)
 void sm_clock_done(SmClock *c, guint slot);
 
 /* At the end of a run: the spans into @st (clock_warps, clock_median: the upper median, as
- * measurement programs take it; clock_min, clock_max, clock_span). */
+ * measurement programs take it; clock_min, clock_max, clock_span) and the steps' upper medians
+ * (clock_steps, clock_n_steps: the steps some warp took). */
 void sm_clock_finish(const SmClock *c, SmStats *st);

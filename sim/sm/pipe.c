@@ -27,7 +27,7 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
         [ISA_EFFECT_COPY_WAIT] = SM_SPECIAL_DEPBAR, [ISA_EFFECT_BARRIER] = SM_SPECIAL_BAR,
         [ISA_EFFECT_CLOCK] = SM_SPECIAL_CLOCK,      [ISA_EFFECT_LANES] = SM_SPECIAL_NONE,
         [ISA_EFFECT_NONE] = SM_SPECIAL_NONE,        [ISA_EFFECT_LOAD] = SM_SPECIAL_NONE,
-        [ISA_EFFECT_STORE] = SM_SPECIAL_NONE};
+        [ISA_EFFECT_STORE] = SM_SPECIAL_NONE,       [ISA_EFFECT_FENCE] = SM_SPECIAL_FENCE};
     ii->special = special[op->effect];
     ii->write_cycles = 1;
     if (ii->is_load && gpu->register_write_bytes && insn->width > gpu->register_write_bytes)
@@ -86,7 +86,8 @@ sm_pipe_decode(const CfgGpu *gpu, const CfgKernel *kernel)
     }
     /* what comes after it is known without lane masks; it reaches no memory (gpu/loop.c) */
     ii->may_run_ahead = ii->space == ISA_SPACE_NONE && ii->special != SM_SPECIAL_SIMT &&
-                        ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK;
+                        ii->special != SM_SPECIAL_BAR && ii->special != SM_SPECIAL_CLOCK &&
+                        ii->special != SM_SPECIAL_FENCE;
     if (insn->guard == ISA_GUARD_NEVER) {
       ii->never = 1; /* no memory access, no result: the rest of the decode is for its pipe */
       ii->result_state = SM_STATE_WAIT;

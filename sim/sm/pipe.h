@@ -17,6 +17,7 @@ typedef enum {
   SM_SPECIAL_DEPBAR,    /* waits until at most N groups are outstanding */
   SM_SPECIAL_SIMT,      /* ISETP, BRA to a label, BSSY, BSYNC of a stream with lane masks */
   SM_SPECIAL_CLOCK,     /* CS2R / S2R SR_CLOCKLO: the warp reads the clock */
+  SM_SPECIAL_FENCE,     /* MEMBAR at GPU scope: waits for the warp's accesses (memory.fence) */
 } SmSpecial;
 
 /* Everything the loop needs about one instruction of the stream, computed once. */

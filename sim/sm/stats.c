@@ -7,7 +7,8 @@
 static const char *const state_names[SM_STATE_COUNT] = {
     "selected",           "not_selected",    "wait",         "long_scoreboard",  "short_scoreboard",
     "math_pipe_throttle", "lg_throttle",     "mio_throttle", "barrier",          "no_instruction",
-    "dispatch_stall",     "async_copy_wait", "drain",        "branch_resolving", "inactive",
+    "dispatch_stall",     "async_copy_wait", "drain",        "branch_resolving", "membar",
+    "inactive",
 };
 
 const char *

@@ -22,6 +22,8 @@ typedef enum {
   SM_STATE_DRAIN,              /* exited, its memory accesses (stores too) still in flight */
   SM_STATE_BRANCH_RESOLVING,   /* after a taken branch (SASS), past its stall count: the target
                                   is being resolved (sass.branch_resolving_cycles) */
+  SM_STATE_MEMBAR,             /* at a fence (MEMBAR at GPU scope): waiting for its accesses
+                                  to complete, then for the fence's own trip (memory.fence) */
   /* not a resident warp's: the slot holds no warp (none launched yet, or the last one exited
    * with nothing left in flight).  Shares of the others are of resident warp-cycles. */
   SM_STATE_INACTIVE,
@@ -31,6 +33,11 @@ typedef enum {
 const char *sm_state_name(SmState state);
 
 #define SM_MAX_SCHEDULERS 16u
+
+/* Steps between a warp's consecutive clock reads kept apart: from its first read to its
+ * second (step 0), ..., up to its SM_CLOCK_STEPS + 1-th read; later reads count in its span
+ * only (clock.h). */
+#define SM_CLOCK_STEPS 16u
 
 typedef struct {
   guint64 cycles;              /* first warp start to last warp end */
@@ -78,7 +85,10 @@ typedef struct {
    * twice or more, the cycles between each warp's first and last read */
   guint clock_warps;
   guint64 clock_median, clock_min, clock_max;
-  guint64 clock_span; /* the earliest first read to the latest last read */
+  guint64 clock_span;                  /* the earliest first read to the latest last read */
+  guint64 clock_steps[SM_CLOCK_STEPS]; /* per step between consecutive reads (first to second, ...):
+                              the upper median over the warps that took it (sm/clock.h) */
+  guint clock_n_steps;
 } SmStats;
 
 /* Derived per-run numbers, the same in text and JSON. */

@@ -59,6 +59,12 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
   put_int(b, "per_warp_min", s->clock_min);
   put_int(b, "per_warp_max", s->clock_max);
   put_int(b, "span", s->clock_span);
+  /* from each read to the next, the median over the warps (from the first to the second: 0) */
+  json_builder_set_member_name(b, "steps");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < s->clock_n_steps; i++)
+    json_builder_add_int_value(b, (gint64)s->clock_steps[i]);
+  json_builder_end_array(b);
   json_builder_end_object(b);
   if (s->caches) { /* in Nsight Compute's words */
     json_builder_set_member_name(b, "caches");

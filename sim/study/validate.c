@@ -155,7 +155,10 @@ check_kernel_row(const SmValidation *v, const SmValidateRow *r, const CfgRunSour
   }
   g_autoptr(CfgGpu) g = gpu;
   g_autoptr(CfgKernel) k = kernel;
-  SmStats empty = {.n_levels = g->memory.n_levels, .schedulers = g->schedulers, .n_sm = 1};
+  SmStats empty = {.n_levels = g->memory.n_levels,
+                   .schedulers = g->schedulers,
+                   .n_sm = 1,
+                   .clock_n_steps = SM_CLOCK_STEPS}; /* (a run has the steps its warps took) */
   if (isnan(run_metric(g, k, &empty, r->metric)))
     return cfg_fail_at(error, v->path, r->line, r->metric_col,
                        "metric '%s' is not a number in the JSON of a run (smsim run --json: "

@@ -34,6 +34,8 @@ START_TEST(test_minimal_gpu_gets_documented_defaults)
   ck_assert_int_eq(g->policy, CFG_POLICY_LRR);
   ck_assert_uint_eq(g->units[ISA_UNIT_ALU].lanes_per_scheduler, 32);
   ck_assert_uint_eq(g->memory.line_bytes, 128);
+  ck_assert_int_eq(g->memory.fence, CFG_FENCE_NONE); /* a fence waits for nothing */
+  ck_assert_uint_eq(g->memory.fence_cycles, 0);
   ck_assert_uint_eq(g->memory.n_levels, 1);
   ck_assert_uint_eq(g->memory.levels[0].channels, 1);
   ck_assert_uint_eq(g->memory.levels[0].min_access_bytes, 32);
@@ -102,6 +104,12 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "gpu.yaml:1:33: 'throttle_order' must be one of turns, arrival, got 'fifo'");
   assert_gpu_error("policy: fifo\n" MEM, "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, "
                                          "two_level, last_resumed, got 'fifo'");
+  assert_gpu_error(
+      "memory:\n  fence: always\n  dram: {latency_cycles: 400, bytes_per_cycle: 16}\n",
+      "gpu.yaml:2:10: 'fence' must be one of none, acceptance, completion, got 'always'");
+  assert_gpu_error(
+      "memory:\n  fence_cycles: -5\n  dram: {latency_cycles: 400, bytes_per_cycle: 16}\n",
+      "gpu.yaml:2:17: fence_cycles: must be at least 0, got -5");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 400}\n",
                    "gpu.yaml:2:3: memory level 'dram' needs bytes_per_cycle");
   assert_gpu_error("memory:\n  dram: {latency_cycles: 4, bytes_per_cycle: 0}\n",

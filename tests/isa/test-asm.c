@@ -131,11 +131,11 @@ static const struct {
     {"FOO R1, R2",
      "1:1: unknown op 'FOO' (ops: FADD, FMUL, FFMA, IADD, IMAD, IADD3, ISETP, MOV, "
      "NOP, MUFU.RSQ, MUFU.RCP, MUFU.EX2, MUFU.LG2, MUFU.SIN, MUFU.COS, LDG, STG, LDS, "
-     "STS, LDGSTS, LDGDEPBAR, DEPBAR.LE, BAR.SYNC, BRA, BSSY, BSYNC, CS2R, S2R)"},
+     "STS, LDGSTS, LDGDEPBAR, DEPBAR.LE, BAR.SYNC, BRA, BSSY, BSYNC, CS2R, S2R, MEMBAR)"},
     {"FADDD R1, R2", "1:1: unknown op 'FADDD'; did you mean 'FADD'? (ops: FADD, FMUL, FFMA, "
                      "IADD, IMAD, IADD3, ISETP, MOV, NOP, MUFU.RSQ, MUFU.RCP, MUFU.EX2, MUFU.LG2, "
                      "MUFU.SIN, MUFU.COS, LDG, STG, LDS, STS, LDGSTS, LDGDEPBAR, DEPBAR.LE, "
-                     "BAR.SYNC, BRA, BSSY, BSYNC, CS2R, S2R)"},
+                     "BAR.SYNC, BRA, BSSY, BSYNC, CS2R, S2R, MEMBAR)"},
     {"@R1 BRA", "1:2: expected a predicate (P0..P6 or PT) after '@', found 'R1'"},
     {"ISETP P1, R1, R2; @P1 FFMA R1, R2, R3, R4", "1:23: FFMA reads three registers already: it "
                                                   "cannot also be "

@@ -50,6 +50,25 @@ START_TEST(test_a_store_waits_for_its_data_and_counts_written_bytes)
 }
 END_TEST
 
+/* MEMBAR in a stream, with memory.fence: completion and fence_cycles 10: the clock read at 0,
+ * the STG at 1 (complete at 201), the MEMBAR waiting in membar from 2 until 211, the second
+ * clock read at 212.  With the GPU file's default (fence: none) the reads are 3 apart. */
+START_TEST(test_a_fence_in_a_stream_waits_for_the_store)
+{
+  static const char stream[] = "name: k\nwarps_per_sm: 1\nstream: |\n  CS2R R8, SR_CLOCKLO\n"
+                               "  STG [R3], R1\n  MEMBAR\n  CS2R R9, SR_CLOCKLO\n";
+  const char *on[] = {"memory.fence=completion", "memory.fence_cycles=10", NULL};
+  for (guint i = 0; i < 2; i++) {
+    TestRun *run = run_toy(stream, i == 0 ? on : NULL);
+    const SmStats *s = sm_stats(run->sm);
+    ck_assert_uint_eq(s->clock_n_steps, 1);
+    ck_assert_uint_eq(s->clock_steps[0], i == 0 ? 212 : 3);
+    ck_assert_uint_eq(s->state_cycles[SM_STATE_MEMBAR], i == 0 ? 209 : 0);
+    test_run_free(run);
+  }
+}
+END_TEST
+
 /* Warp states count resident warps only.  Three warps of 10 dependent FADDs (latency 4) on one
  * scheduler issue in turn: warp w at 4k + w, its last result at 40 + w, the run's end at 42.
  * Each is in drain for the 3 cycles after its last issue while that result is in flight, and
@@ -563,6 +582,7 @@ memops_suite(void)
   TCase *tc = tcase_create("memops");
   tcase_add_test(tc, test_the_sm_port_serialises_its_transactions);
   tcase_add_test(tc, test_a_store_waits_for_its_data_and_counts_written_bytes);
+  tcase_add_test(tc, test_a_fence_in_a_stream_waits_for_the_store);
   tcase_add_test(tc, test_slots_with_no_warp_are_inactive);
   tcase_add_test(tc, test_access_widths_set_transactions);
   tcase_add_test(tc, test_depbar_waits_until_the_nth_newest_group_landed);

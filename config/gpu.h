@@ -43,9 +43,9 @@ typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreRea
 typedef enum { CFG_DRAIN_COMPLETION, CFG_DRAIN_ACCEPTANCE, CFG_DRAIN_DEPARTURE } CfgStoreDrain;
 /* memory.fence: what a fence at GPU scope (MEMBAR.GPU, MEMBAR.SC.GPU, MEMBAR.SYS) waits for:
  * nothing, or its SM's stores before it taken by their level (at the SM's share of its write
- * rate where stores are paced, lsu.store_backlog_cycles; else by their channel) and
- * acknowledged (store_ack_cycles), or completed in their level (its latency after their
- * channel took them) */
+ * rate where stores are paced, lsu.store_backlog_cycles; else by their channel), or completed
+ * in their level (its latency after their channel took them); then acknowledged
+ * (fence_ack_cycles) */
 typedef enum { CFG_FENCE_NONE, CFG_FENCE_ACCEPTANCE, CFG_FENCE_COMPLETION } CfgFence;
 typedef enum { CFG_REG_PER_WARP, CFG_REG_PER_BLOCK } CfgRegGranularity;
 typedef enum { CFG_REPLACE_LRU, CFG_REPLACE_RANDOM } CfgReplacement;
@@ -239,7 +239,8 @@ typedef struct {
     int store_drain;             /* CfgStoreDrain: when a store is done for its warp */
     guint store_ack_cycles;      /* ... and this much later (its acknowledgement back) */
     int fence;                   /* CfgFence: what a fence at GPU scope waits for */
-    guint fence_cycles;          /* ... and then this long (its own trip) */
+    guint fence_cycles;          /* ... and at least this long (its own trip) */
+    guint fence_ack_cycles;      /* a store is acknowledged to a fence this long after that */
     double sm_bytes_per_cycle;   /* an SM's own path to the levels (its crossbar port); inf */
     guint64 seed;                /* addresses and random service times */
     CfgMemLevel levels[CFG_MAX_LEVELS];

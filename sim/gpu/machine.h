@@ -205,13 +205,12 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
       w->dep_state = SM_STATE_ASYNC_COPY_WAIT;
     }
   } else if (G_UNLIKELY(ii->special == SM_SPECIAL_FENCE) && sm->fences) {
-    /* its own loads' data back and the stores its SM issued before it done (its own still in
-     * the store queue: not yet known, the queue prepares it again as each leaves), then the
-     * fence's own trip */
-    guint64 ready =
-        w->stores_queued
-            ? SM_NEVER
-            : MAX(MAX(w->last_issue + 1, w->finish), sm->fence_stores[w->sm]) + sm->fence_cycles;
+    /* its own trip back (fence_cycles from its arrival), its own loads' data back, and the
+     * stores its SM issued before it acknowledged (its own still in the store queue: not yet
+     * known, the queue prepares it again as each leaves) */
+    guint64 ready = w->stores_queued ? SM_NEVER
+                                     : MAX(MAX(w->last_issue + 1 + sm->fence_cycles, w->finish),
+                                           sm->fence_stores[w->sm]);
     if (ready > w->deps_at) {
       w->deps_at = ready;
       w->dep_state = SM_STATE_MEMBAR;
@@ -220,16 +219,17 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
 }
 
 /* With fences: a store of SM @m that the memory system returned as @base (its lines taken by
- * their SM's share of the level at @taken, 0: not paced) is done for a fence then
- * (memory.fence; sm->mem's store_taken and store_done hold its channels' take and completion). */
+ * their SM's share of the level at @taken, 0: not paced) is acknowledged to a fence then
+ * (memory.fence, fence_ack_cycles; sm->mem's store_taken and store_done hold its channels' take
+ * and completion). */
 static inline void
 sm_fence_store(SmGpu *sm, guint m, guint64 base, guint64 taken)
 {
   const SmMemory *mem = &sm->mem;
-  guint64 done = sm->cfg->memory.fence == CFG_FENCE_COMPLETION
-                     ? MAX(base, mem->store_done)
-                     : (taken ? taken : mem->store_taken) + sm->cfg->memory.store_ack_cycles;
-  sm->fence_stores[m] = MAX(sm->fence_stores[m], done);
+  guint64 done = sm->cfg->memory.fence == CFG_FENCE_COMPLETION ? MAX(base, mem->store_done)
+                 : taken                                       ? taken
+                                                               : mem->store_taken;
+  sm->fence_stores[m] = MAX(sm->fence_stores[m], done + sm->cfg->memory.fence_ack_cycles);
 }
 
 /* Warp slots are numbered SM by SM, as the hardware holds them: SM k's are

@@ -67,9 +67,9 @@ static const SmExplainTopic topics[] = {
      "the warp, memory.store_drain and store_ack_cycles)."},
     {"membar", "at a fence, waiting for its SM's stores before it",
      "The warp is at a memory fence at GPU or system scope (MEMBAR.SC.GPU, MEMBAR.GPU, what\n"
-     "__threadfence() compiles to): it goes on once the stores its SM issued before the fence\n"
-     "are done (memory.fence: taken by their level and acknowledged, or complete there) and its\n"
-     "own loads' data is back, and then the fence's own trip (memory.fence_cycles)."},
+     "__threadfence() compiles to): it goes on once its own trip is back (memory.fence_cycles),\n"
+     "its own loads' data too, and the stores its SM issued before the fence are acknowledged\n"
+     "(memory.fence: taken by their level, or complete there; then fence_ack_cycles)."},
     {"inactive", "the warp slot holds no warp",
      "Not a warp's state but a slot's: no warp launched into it yet, or the last one exited with\n"
      "nothing in flight.  The run report gives the other states as shares of resident\n"

@@ -50,20 +50,29 @@ START_TEST(test_a_store_waits_for_its_data_and_counts_written_bytes)
 }
 END_TEST
 
-/* MEMBAR in a stream, with memory.fence: completion and fence_cycles 10: the clock read at 0,
- * the STG at 1 (complete at 201), the MEMBAR waiting in membar from 2 until 211, the second
- * clock read at 212.  With the GPU file's default (fence: none) the reads are 3 apart. */
+/* MEMBAR in a stream, with memory.fence: completion, fence_cycles 300 and fence_ack_cycles 10:
+ * the clock read at 0, the STG at 1 (complete at 201, acknowledged at 211), the MEMBAR arriving
+ * at 2 and waiting in membar for its own trip until 302, the second clock read at 303.  With
+ * fence_cycles 100 the store decides: 211 and 212.  With the GPU file's default (fence: none)
+ * the reads are 3 apart. */
 START_TEST(test_a_fence_in_a_stream_waits_for_the_store)
 {
   static const char stream[] = "name: k\nwarps_per_sm: 1\nstream: |\n  CS2R R8, SR_CLOCKLO\n"
                                "  STG [R3], R1\n  MEMBAR\n  CS2R R9, SR_CLOCKLO\n";
-  const char *on[] = {"memory.fence=completion", "memory.fence_cycles=10", NULL};
-  for (guint i = 0; i < 2; i++) {
-    TestRun *run = run_toy(stream, i == 0 ? on : NULL);
+  const char *trip[] = {"memory.fence=completion", "memory.fence_cycles=300",
+                        "memory.fence_ack_cycles=10", NULL};
+  const char *store[] = {"memory.fence=completion", "memory.fence_cycles=100",
+                         "memory.fence_ack_cycles=10", NULL};
+  const struct {
+    const char *const *sets;
+    guint step, membar;
+  } cases[] = {{trip, 303, 300}, {store, 212, 209}, {NULL, 3, 0}};
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    TestRun *run = run_toy(stream, cases[i].sets);
     const SmStats *s = sm_stats(run->sm);
     ck_assert_uint_eq(s->clock_n_steps, 1);
-    ck_assert_uint_eq(s->clock_steps[0], i == 0 ? 212 : 3);
-    ck_assert_uint_eq(s->state_cycles[SM_STATE_MEMBAR], i == 0 ? 209 : 0);
+    ck_assert_uint_eq(s->clock_steps[0], cases[i].step);
+    ck_assert_uint_eq(s->state_cycles[SM_STATE_MEMBAR], cases[i].membar);
     test_run_free(run);
   }
 }

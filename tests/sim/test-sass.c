@@ -1212,16 +1212,17 @@ START_TEST(test_a_warp_without_a_yield_hint_keeps_its_scheduler)
 END_TEST
 
 /* A fence at GPU scope (__threadfence(): MEMBAR.SC.GPU) with memory.fence: completion waits for
- * the store before it to complete in DRAM, then fence_cycles more; at CTA scope it waits for
- * nothing.  One warp: the prologue's IMAD.WIDEs issue at 5 and 6, the first clock read at 7,
- * the STG at 9 once its address is (the first IMAD's 4 cycles), completing at 109 (DRAM 100);
- * the MEMBAR arrives at 10 and waits in membar until 109 + 50 = 159, the clock read after it
+ * its own trip (fence_cycles 30) and for the store before it to complete in DRAM and be
+ * acknowledged (fence_ack_cycles 50); at CTA scope it waits for nothing.  One warp: the
+ * prologue's IMAD.WIDEs issue at 5 and 6, the first clock read at 7, the STG at 9 once its
+ * address is (the first IMAD's 4 cycles), completing at 109 (DRAM 100); the MEMBAR arrives at
+ * 10 and waits in membar until 109 + 50 = 159 (its trip back at 40), the clock read after it
  * issues at 160: 153 cycles from the first read.  At CTA scope: 7, 9, 10, 11: 4 cycles. */
 START_TEST(test_a_fence_waits_for_the_stores_before_it)
 {
   static const char *const gpu = "name: toy\nschedulers: 1\nunits:\n  alu: {latency_cycles: 4}\n"
                                  "branch: {taken_cycles: 0, bssy_cycles: 0, bsync_cycles: 0}\n"
-                                 "memory:\n  fence: completion\n  fence_cycles: 50\n"
+                                 "memory:\n  fence: completion\n  fence_cycles: 30\n  fence_ack_cycles: 50\n"
                                  "  dram: {latency_cycles: 100, bytes_per_cycle: inf}\n";
   static const char *const scopes[] = {"MEMBAR.SC.GPU", "MEMBAR.SC.CTA"};
   for (guint i = 0; i < G_N_ELEMENTS(scopes); i++) {

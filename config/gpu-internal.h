@@ -12,9 +12,9 @@
   }
 
 #define CFG_N_MEMORY_FIELDS 11u
-#define CFG_N_LEVEL_FIELDS 12u
+#define CFG_N_LEVEL_FIELDS 14u
 #define CFG_N_L1_FIELDS 10u
-#define CFG_N_L2_FIELDS 8u
+#define CFG_N_L2_FIELDS 9u
 #define CFG_N_BRANCH_FIELDS 5u
 #define CFG_N_SASS_FIELDS 11u
 #define CFG_N_CONSTANT_CACHE_FIELDS 7u

@@ -136,6 +136,12 @@ const CfgField cfg_level_fields[] = {
     FL("latency_split_cycles", CFG_FIELD_UINT, latency_split_cycles, 0, 1u << 24, "cycles",
        "where latency_histogram's bins divide into its two modes (a bin's cycles as written, "
        "below it: the fast mode)"),
+    FL("row_bytes", CFG_FIELD_UINT, row_bytes, 0, 1u << 30, "bytes",
+       "a transaction to a row of this many bytes that another one in flight has opened "
+       "occupies its channel for at least row_hit_bytes, not min_access_bytes (0: no rows)"),
+    FL("row_hit_bytes", CFG_FIELD_UINT, row_hit_bytes, 0, 1u << 16, "bytes",
+       "... the least channel time, as bytes, of a transaction to an open row (the level's "
+       "access granularity)"),
 };
 
 /* latency_histogram: [[cycles, weight], ...]; latency_cycles becomes its mean unless given. */
@@ -165,6 +171,30 @@ load_latency_histogram(CfgMemLevel *lv, const CfgNode *list, gboolean have_laten
   lv->n_latencies = list->items->len;
   if (!have_latency)
     lv->latency_cycles = (guint)(sum / total + 0.5);
+  return TRUE;
+}
+
+/* row_bytes and row_hit_bytes of level @lv (memory section @map) make sense together */
+static gboolean
+check_rows(const CfgGpu *g, const CfgMemLevel *lv, const CfgNode *map, GError **error)
+{
+  const CfgNode *level = cfg_node_get(map, lv->name);
+  const CfgNode *rows = cfg_node_get(level, "row_bytes"),
+                *hit = cfg_node_get(level, "row_hit_bytes");
+  if (lv->row_bytes &&
+      ((lv->row_bytes & (lv->row_bytes - 1)) || lv->row_bytes < g->memory.line_bytes))
+    return cfg_fail(error, rows,
+                    "memory.%s.row_bytes (%u) must be a power of two, at least line_bytes (%u)",
+                    lv->name, lv->row_bytes, g->memory.line_bytes);
+  if (lv->row_bytes && !lv->row_hit_bytes)
+    return cfg_fail(error, rows,
+                    "memory.%s.row_bytes needs row_hit_bytes (what an access to an open row costs)",
+                    lv->name);
+  /* (a row of 0 given beside it turns the rows off: --set ...row_bytes=0) */
+  if (hit && !rows)
+    return cfg_fail(error, hit,
+                    "memory.%s.row_hit_bytes is what an open row costs: it needs row_bytes",
+                    lv->name);
   return TRUE;
 }
 
@@ -269,6 +299,10 @@ const CfgField cfg_l2_fields[] = {
     FC("far_latency_cycles", CFG_FIELD_UINT, far_latency_cycles, 0, 1u << 20, "cycles",
        "a hit in the line's home partition when that is not the SM's own (0: the hit "
        "level's latency)"),
+    FC("fill_bytes", CFG_FIELD_UINT, fill_bytes, 0, 1u << 16, "bytes",
+       "a store that writes a piece of a line of this many bytes (aligned) only in part, the "
+       "rest of it not held, completes once the piece is read from the miss level (0: a store "
+       "writes its bytes alone)"),
     FC("hit_level", CFG_FIELD_STRING, hit_level, 0, 0, NULL,
        "the memory level whose channels and latency serve L2 hits"),
     FC("miss_level", CFG_FIELD_STRING, miss_level, 0, 0, NULL,
@@ -338,7 +372,8 @@ cfg_gpu_memory_load(CfgGpu *g, const CfgNode *map, GError **error)
   for (guint i = 0; i < g->memory.n_levels; i++) {
     if (g->memory.levels[i].min_access_bytes == 0)
       g->memory.levels[i].min_access_bytes = sector;
-    if (!check_shared_latencies(g, &g->memory.levels[i], map, error))
+    if (!check_shared_latencies(g, &g->memory.levels[i], map, error) ||
+        !check_rows(g, &g->memory.levels[i], map, error))
       return FALSE;
   }
   if (g->memory.n_levels == 0)
@@ -400,6 +435,12 @@ cfg_gpu_caches_load(CfgGpu *g, const CfgNode *map, GError **error)
       return cfg_fail(error, cfg_node_get(l2, keys[i]) ? cfg_node_get(l2, keys[i]) : map,
                       "caches.l2.%s: memory level '%s' is not in the GPU file", keys[i], names[i]);
   }
+  guint fill = k->fill_bytes;
+  if (fill && ((fill & (fill - 1)) || fill < g->memory.sector_bytes || fill > line))
+    return cfg_fail(error, cfg_node_get(l2, "fill_bytes"),
+                    "caches.l2.fill_bytes (%u) must be a power of two from sector_bytes (%u) to "
+                    "line_bytes (%u)",
+                    fill, g->memory.sector_bytes, line);
   return TRUE;
 }
 
@@ -459,6 +500,9 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
     if (lv->latency_region_bytes)
       g_string_append_printf(out, "    latency_region_bytes: %u\n    latency_split_cycles: %u\n",
                              lv->latency_region_bytes, lv->latency_split_cycles);
+    if (lv->row_bytes)
+      g_string_append_printf(out, "    row_bytes: %u\n    row_hit_bytes: %u\n", lv->row_bytes,
+                             lv->row_hit_bytes);
   }
   const CfgCache *l1 = &g->caches.l1, *l2 = &g->caches.l2;
   g_string_append_printf(
@@ -480,6 +524,8 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
       "    hit_level: %s\n    miss_level: %s\n",
       l2->bytes, l2->ways, replacement_names[l2->replacement], index_names[l2->index],
       l2->partitions, l2->far_latency_cycles, l2->hit_level, l2->miss_level);
+  if (l2->fill_bytes)
+    g_string_append_printf(out, "    fill_bytes: %u\n", l2->fill_bytes);
 }
 
 const CfgField cfg_constant_cache_fields[CFG_N_CONSTANT_CACHE_FIELDS] = {

@@ -96,8 +96,10 @@ typedef struct {
   gboolean write_update;         /* L1: a store keeps the line it finds, with what it writes */
   guint partitions;              /* L2: an SM's near partition first, then the line's home */
   guint far_latency_cycles;      /* L2: a hit in another partition than the SM's; 0 = latency */
-  char *hit_level;               /* L2: the memory level whose channels serve its hits */
-  char *miss_level;              /* L2: ... and its misses */
+  guint fill_bytes; /* L2: a store that writes a piece of this many bytes in part, the rest not
+                       held, waits for the piece from its miss level (0: never) */
+  char *hit_level;  /* L2: the memory level whose channels serve its hits */
+  char *miss_level; /* L2: ... and its misses */
   int hit_level_index, miss_level_index; /* those levels' indexes (-1 = none) */
 } CfgCache;
 
@@ -121,6 +123,10 @@ typedef struct {
    * latency_block_bytes (the whole latency), and by blocks of one region of
    * latency_region_bytes (its mode: the bins below latency_split_cycles, or the rest) */
   guint latency_block_bytes, latency_region_bytes, latency_split_cycles;
+  /* a transaction to a row of row_bytes that another transaction in flight opened occupies
+   * its channel for at least row_hit_bytes (no more than min_access_bytes) rather than
+   * min_access_bytes (0: no rows) */
+  guint row_bytes, row_hit_bytes;
 } CfgMemLevel;
 
 /* what a branch costs a warp beyond its issue */

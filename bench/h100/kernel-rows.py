@@ -6,6 +6,7 @@ warp's first and last clock read.
     kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
+    kernel-rows.py dram132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-dram132-clock.csv
     kernel-rows.py fence tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence-clock.csv
     kernel-rows.py fence132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence132-clock.csv
     kernel-rows.py mioq tests/data/h100-mioq.csv > tests/data/h100-mioq-clock.csv
@@ -22,6 +23,8 @@ loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone: the loop, from the first clock read to
 the second (clock.steps.0; for stores the third comes after the __threadfence(), the next
 experiment's).  ld_l2 rows are left out (their launch found the L2 warm).
+dram132: the same kernel's loads from and stores to DRAM on all 132 SMs (1 to 64 warps an SM, 1
+to 32 lines an access): the loop, as lines.
 fence, fence132: the same kernel's stores on 1 SM alone and on all 132: what the __threadfence()
 after the loop waited (MEMBAR.SC.GPU: fence_cycles_med), from the second clock read to the third
 (clock.steps.1).
@@ -73,6 +76,17 @@ EXPERIMENTS = {
                             f"warps_per_sm={r['warps_per_sm']};sms=132;sm_count=132;"
                             f"iters={r['iters']}"),
                  lambda r: f"{r['op']} {r['layout']} x{r['lines']} 132 SMs"),
+    "dram132": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
+                ["bench/h100/mempipe.cu's lines experiment on all 132 SMs, loads from and "
+                 "stores to DRAM (sm_count=132): fresh lines of a 4 GiB buffer, the L2 dirty "
+                 "from mempipe's flush at launch",
+                 "cycles_per_insn_med x iters: the loop, from the first clock read to the "
+                 "second (the DRAM all SMs share holds it; docs/memory-pipeline.md)"],
+                lambda r: r["op"] in ("ld_dram", "st_dram") and r["sms"] == "132",
+                lambda r: (f"op={r['op']};layout={r['layout']};lines={r['lines']};"
+                           f"warps_per_sm={r['warps_per_sm']};sms=132;sm_count=132;"
+                           f"iters={r['iters']}"),
+                lambda r: f"{r['op']} {r['layout']} x{r['lines']} 132 SMs"),
     "smem": ("isa/kernels/h100/mempipe-smem.yaml", "cycles_per_iter_med",
              ["bench/h100/mempipe.cu's smem experiment on every SM (shared memory is each SM's "
               "own: one SM replays it):",
@@ -257,7 +271,8 @@ def main(exp, path):
             if not keep(r):
                 continue
             cyc = float(r[column]) * int(r["iters"])
-            metric = "clock.steps.0" if exp in ("lines", "lines132") else "clock.per_warp_median"
+            metric = ("clock.steps.0" if exp in ("lines", "lines132", "dram132")
+                      else "clock.per_warp_median")
             out.write(f"{kernel},{keys(r)},{metric},{cyc:.0f},{curve(r)}\n")
 
 

@@ -87,15 +87,20 @@ sm_report_text(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s, GString 
       g_string_append_printf(out, "  %-9s %.4f requests/cycle, %.3f bytes/cycle\n",
                              gpu->memory.levels[l].name, m.level_requests_per_cycle[l],
                              m.level_bytes_per_cycle[l]);
+  /* sectors read for stores that wrote them in part (caches.l2.fill_partial), where any */
+  g_autofree char *fills =
+      s->fills
+          ? g_strdup_printf("; %" G_GUINT64_FORMAT " read for stores written in part", s->fills)
+          : g_strdup("");
   if (s->l1_requests + s->l2_requests)
     g_string_append_printf(
         out,
         "caches      L1TEX hit rate %.1f%% of %" G_GUINT64_FORMAT
         " sectors (%.2f a request); LTS hit rate %.1f%% of %" G_GUINT64_FORMAT
         " sectors (%.2f a request; %.1f%% in a far partition); %" G_GUINT64_FORMAT
-        " sectors written back\n",
+        " sectors written back%s\n",
         m.l1_hit_rate, s->l1_sectors, m.l1_sectors_per_request, m.l2_hit_rate, s->l2_sectors,
-        m.l2_sectors_per_request, m.l2_far_hit_rate, s->write_backs);
+        m.l2_sectors_per_request, m.l2_far_hit_rate, s->write_backs, fills);
   g_string_append_printf(
       out,
       "simt        %" G_GUINT64_FORMAT

@@ -48,6 +48,7 @@ add_cache_counts(SmCacheCounts *to, const SmCacheCounts *c)
   to->l2_hits += c->l2_hits;
   to->l2_far_hits += c->l2_far_hits;
   to->write_backs += c->write_backs;
+  to->fills += c->fills;
 }
 
 void

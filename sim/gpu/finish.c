@@ -35,6 +35,7 @@ sm_finish(SmGpu *sm)
   sm->stats.l2_hits = c->l2_hits;
   sm->stats.l2_far_hits = c->l2_far_hits;
   sm->stats.write_backs = c->write_backs;
+  sm->stats.fills = c->fills;
   if (sm->clock)
     sm_clock_finish(sm->clock, &sm->stats);
   sm->finished = TRUE;

@@ -69,6 +69,7 @@ caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_bytes)
     guint hit_latency = gpu->memory.levels[mem->hit_level].latency_cycles;
     mem->far_extra =
         l2->far_latency_cycles > hit_latency ? l2->far_latency_cycles - hit_latency : 0;
+    mem->fill_sectors = l2->fill_bytes / gpu->memory.sector_bytes;
   }
   mem->miss_level = (guint)l2->miss_level_index;
 }
@@ -173,6 +174,11 @@ sm_memory_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, SmEngine *engine, g
     guint ch = lv->channels;
     lv->channel_mask = (ch & (ch - 1)) == 0 ? ch - 1 : 0;
     shared_latencies_init(lv, cfg, gpu->memory.line_bytes);
+    if (cfg->row_bytes) {
+      lv->rows = g_new0(SmLatencySlot, SM_LATENCY_SLOTS);
+      lv->row_shift = log2_of(cfg->row_bytes / gpu->memory.line_bytes);
+      lv->row_hit_bytes = MIN(cfg->row_hit_bytes, cfg->min_access_bytes);
+    }
   }
   if (caches)
     caches_init(mem, gpu, n_sm, l1_bytes);
@@ -189,6 +195,7 @@ sm_memory_clear(SmMemory *mem)
     g_clear_pointer(&mem->levels[i].latency_guide, g_free);
     g_clear_pointer(&mem->levels[i].blocks, g_free);
     g_clear_pointer(&mem->levels[i].regions, g_free);
+    g_clear_pointer(&mem->levels[i].rows, g_free);
   }
   g_clear_pointer(&mem->sm_outstanding, g_free);
   g_clear_pointer(&mem->sm_stores, g_free);
@@ -201,10 +208,11 @@ sm_memory_clear(SmMemory *mem)
   g_clear_pointer(&mem->l2, g_free);
 }
 
+/* a transaction's channel time as @bytes occupy it, at least @least */
 static guint64
-service_ticks(SmMemLevel *lv, guint bytes)
+service_ticks_least(SmMemLevel *lv, guint bytes, guint least)
 {
-  double mean = lv->ticks_per_byte * MAX(bytes, lv->min_access_bytes);
+  double mean = lv->ticks_per_byte * MAX(bytes, least);
   if (!lv->exponential)
     return (guint64)(mean + 0.5);
   /* u in (0, 1]: 53 random bits */
@@ -293,11 +301,29 @@ channel_of(const SmMemLevel *lv, guint64 line)
                                                : (guint)(h % lv->channels);
 }
 
+/* The least channel time, as bytes, of a transaction to @line at cycle @now whose data is back
+ * at @done: the level's min_access_bytes, or row_hit_bytes where its row is open (another
+ * transaction of it in flight), which it keeps open until then. */
+static inline guint
+row_least(SmMemLevel *lv, guint64 now, guint64 line, guint64 done)
+{
+  if (!lv->rows)
+    return lv->min_access_bytes;
+  guint64 tag = (line >> lv->row_shift) + 1;
+  SmLatencySlot *r = latency_slot(lv->rows, tag);
+  if (r->tag == tag && now < r->until) {
+    r->until = MAX(r->until, done);
+    return lv->row_hit_bytes;
+  }
+  *r = (SmLatencySlot){.tag = tag, .until = done};
+  return lv->min_access_bytes;
+}
+
 /* one transaction of @bytes to @line at cycle @now, which occupies its channel as @cost bytes
- * do: its channel's queue, its completion */
+ * do and completes no earlier than @after: its channel's queue, its completion */
 static inline guint64
 transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
-            guint cost, gboolean write, guint64 latency)
+            guint cost, gboolean write, guint64 latency, guint64 after)
 {
   SmMemLevel *lv = &mem->levels[level];
   guint ch = channel_of(lv, line);
@@ -307,9 +333,10 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
     left = mem->port_free[sm] = arrive + (guint64)(mem->port_ticks_per_byte * bytes + 0.5);
   }
   guint64 start = MAX(arrive, lv->channel_free[ch]);
-  lv->channel_free[ch] = start + service_ticks(lv, cost);
   guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   guint64 done = begins + latency;
+  lv->channel_free[ch] = start + service_ticks_least(lv, cost, row_least(lv, now, line, done));
+  done = MAX(done, after);
   if (mem->count_queued && begins > now) {
     mem->queued++;
     sm_engine_push(mem->engine, begins, 0, SM_EVENT_MEM_START, level);
@@ -335,7 +362,8 @@ sm_memory_access_lines(SmMemory *mem, guint sm, guint level, guint64 now, guint 
   SmMemLevel *lv = &mem->levels[level];
   guint64 last = now, latency = n ? access_latency(lv, now, lines[0]) : 0, total = 0;
   for (guint i = 0; i < n; i++) {
-    guint64 done = transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], write, latency);
+    guint64 done =
+        transaction(mem, sm, level, now, lines[i], bytes[i], bytes[i], write, latency, 0);
     last = MAX(last, done);
     total += bytes[i];
   }
@@ -356,7 +384,7 @@ sm_memory_access(SmMemory *mem, guint sm, guint level, guint64 now, guint n, gui
   guint64 latency = random_lines ? draw_latency(lv) : access_latency(lv, now, line_base);
   for (guint i = 0; i < n; i++) {
     guint64 line = random_lines ? sm_rng_next(rng) >> 24 : line_base + i;
-    guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, write, latency);
+    guint64 done = transaction(mem, sm, level, now, line, bytes, bytes, write, latency, 0);
     last = MAX(last, done);
   }
   lv->transactions += n;
@@ -391,7 +419,8 @@ write_cost(const SmMemLevel *lv, guint8 sectors, guint8 partial)
 }
 
 /* A dirty line an L2 eviction writes back: it takes its miss level's channel time, from @now
- * (ticks) on. */
+ * (ticks) on; with rows, as much as a transaction to an open row (the level gathers the lines
+ * it writes back by row before it writes them). */
 static void
 write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
 {
@@ -399,7 +428,9 @@ write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
   guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
   guint ch = channel_of(lv, line);
   guint64 start = MAX(now, lv->channel_free[ch]);
-  lv->channel_free[ch] = start + service_ticks(lv, write_cost(lv, dirty, 0));
+  lv->channel_free[ch] =
+      start + service_ticks_least(lv, write_cost(lv, dirty, 0),
+                                  lv->rows ? lv->row_hit_bytes : lv->min_access_bytes);
   lv->transactions++;
   lv->bytes += bytes;
   lv->write_bytes += bytes;
@@ -407,14 +438,16 @@ write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
 }
 
 /* Looks up @sectors of @line in the L2 from SM @sm: returns the level that serves it and sets
- * *@far when the line's home partition (not the SM's) had it.  A dirty line it replaces is
- * written back from @now (ticks) on. */
+ * *@far when the line's home partition (not the SM's) had it, *@home_hit to the sectors the
+ * home partition held (a store's: where it is dirty).  A dirty line it replaces is written back
+ * from @now (ticks) on. */
 static guint
 l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gboolean write,
-         guint *hit_sectors, gboolean *far)
+         guint *hit_sectors, gboolean *far, guint8 *home_hit)
 {
   *far = FALSE;
   *hit_sectors = 0;
+  *home_hit = 0;
   if (mem->l2_parts == 0)
     return mem->miss_level;
   guint n = (guint)sm_popcount32(sectors);
@@ -427,8 +460,10 @@ l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gbo
   if (r.evicted_dirty)
     write_back(mem, now, r.evicted_line, r.evicted_dirty);
   guint8 hit = r.hit;
+  *home_hit = r.hit;
   if (home != near && (hit != sectors || write)) {
     r = sm_cache_access(&mem->l2[home], line, sectors, TRUE, write);
+    *home_hit = r.hit;
     if (r.evicted_dirty)
       write_back(mem, now, r.evicted_line, r.evicted_dirty);
     if (hit != sectors && (guint8)(hit | r.hit) == sectors) {
@@ -486,6 +521,39 @@ sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
   return m;
 }
 
+/* The pieces of a line (caches.l2.fill_bytes) a store writing @sectors, @partial of them in
+ * part, leaves in part where the L2 held only @held of their sectors. */
+static guint
+pieces_to_fill(const SmMemory *mem, guint8 sectors, guint8 partial, guint8 held)
+{
+  guint k = mem->fill_sectors, n = 0;
+  if (k == 0)
+    return 0;
+  guint8 whole = sectors & (guint8)~partial, piece = (guint8)((1u << k) - 1);
+  for (guint s = 0; s < 8; s += k, piece = (guint8)(piece << k))
+    if ((sectors & piece) && (piece & (guint8)~whole & (guint8)~held))
+      n++;
+  return n;
+}
+
+/* A read of @bytes of @line from @level for the L2 at cycle @now (the pieces a store writes in
+ * part that the L2 lacks): its channel time (its data is back @latency after its service
+ * starts, which keeps its row open).  Returns the cycle its channel is done with it: the store
+ * waits for that, in the L2's line for the level, not for the data (no event of its own). */
+static guint64
+fill_read(SmMemory *mem, guint level, guint64 now, guint64 line, guint bytes, guint64 latency)
+{
+  SmMemLevel *lv = &mem->levels[level];
+  guint ch = channel_of(lv, line);
+  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  guint64 done = ((start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + latency;
+  lv->channel_free[ch] = start + service_ticks_least(lv, bytes, row_least(lv, now, line, done));
+  lv->transactions++;
+  lv->bytes += bytes;
+  mem->counts.fills += bytes / mem->sector_bytes;
+  return (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
+}
+
 guint64
 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
                     const guint8 *sectors, const guint8 *partial, gboolean write,
@@ -496,7 +564,9 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
     guint8 want = sectors[i];
     guint l2_hits;
     gboolean far;
-    guint level = l2_route(mem, sm, now << SM_TICK_SHIFT, lines[i], want, write, &l2_hits, &far);
+    guint8 home_hit;
+    guint level =
+        l2_route(mem, sm, now << SM_TICK_SHIFT, lines[i], want, write, &l2_hits, &far, &home_hit);
     if (out) {
       out->l2_hits += l2_hits;
       out->misses += (guint)sm_popcount32(want) - MIN(l2_hits, (guint)sm_popcount32(want));
@@ -506,8 +576,17 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
       latency[level] = access_latency(lv, now, lines[i]);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
     guint cost = write ? write_cost(lv, want, partial ? partial[i] : 0) : bytes;
+    guint64 after = 0;
+    guint pieces = write ? pieces_to_fill(mem, want, partial ? partial[i] : 0, home_hit) : 0;
+    if (pieces) { /* the L2 reads the pieces it writes in part before it has them */
+      guint miss = mem->miss_level;
+      if (latency[miss] == 0)
+        latency[miss] = access_latency(&mem->levels[miss], now, lines[i]);
+      after = fill_read(mem, miss, now, lines[i], pieces * mem->fill_sectors * mem->sector_bytes,
+                        latency[miss]);
+    }
     guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost, write,
-                               latency[level] + (far ? mem->far_extra : 0));
+                               latency[level] + (far ? mem->far_extra : 0), after);
     lv->transactions++;
     lv->bytes += bytes;
     if (write)

@@ -64,6 +64,10 @@ typedef struct {
   guint block_shift, region_shift;
   guint split;
   guint64 split_cum;
+  /* rows open while a transaction of theirs is in flight (NULL: no rows): a transaction to an
+   * open row (line >> row_shift) occupies its channel for at least row_hit_bytes */
+  SmLatencySlot *rows;
+  guint row_shift, row_hit_bytes;
   SmWriteCosts writes;         /* a store's line's channel time in bytes */
   guint64 transactions, bytes; /* all of them; bytes read + written */
   guint64 write_bytes;         /* bytes of stores */
@@ -74,6 +78,7 @@ typedef struct {
   guint64 l1_requests, l1_sectors, l1_hits;
   guint64 l2_requests, l2_sectors, l2_hits, l2_far_hits;
   guint64 write_backs; /* dirty sectors an L2 eviction wrote to its miss level */
+  guint64 fills;       /* sectors read from it for stores that wrote them in part */
 } SmCacheCounts;
 
 /* Where one cached warp-access found its sectors. */
@@ -120,6 +125,9 @@ typedef struct {
   gboolean l1_write_update;
   guint hit_level, miss_level; /* memory levels serving L2 hits and misses */
   guint64 far_extra;           /* added to a hit in another partition than the SM's */
+  guint fill_sectors; /* a store's pieces of this many sectors written in part, the rest not in
+                         the L2, are read from the miss level first (caches.l2.fill_bytes; 0:
+                         never) */
   SmCacheCounts counts;
   gboolean count_queued; /* tracing: count transactions waiting for a channel */
   guint64 queued;

@@ -77,10 +77,11 @@ typedef struct {
   guint64 peak_outstanding;
   /* caches (caches.l1, caches.l2): requests (transactions) looked up, their sectors, the
    * sectors found; LTS hits in the line's home partition when that is not the SM's own; dirty
-   * sectors written back to the miss level */
+   * sectors written back to the miss level, and read from it for stores that write them in part
+   * (caches.l2.fill_partial) */
   gboolean caches;
   guint64 l1_requests, l1_sectors, l1_hits;
-  guint64 l2_requests, l2_sectors, l2_hits, l2_far_hits, write_backs;
+  guint64 l2_requests, l2_sectors, l2_hits, l2_far_hits, write_backs, fills;
   /* kernels over SASS that read the clock (CS2R / S2R SR_CLOCKLO): over the warps that read it
    * twice or more, the cycles between each warp's first and last read */
   guint clock_warps;

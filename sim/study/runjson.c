@@ -81,6 +81,7 @@ sm_run_json(const CfgGpu *gpu, const CfgKernel *k, const SmStats *s)
     put_int(b, "lts_sector_hits", s->l2_hits);
     put_double(b, "lts_sectors_per_request", m.l2_sectors_per_request);
     put_int(b, "write_back_sectors", s->write_backs);
+    put_int(b, "fill_sectors", s->fills);
     json_builder_end_object(b);
   }
   json_builder_set_member_name(b, "issued");

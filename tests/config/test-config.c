@@ -147,6 +147,23 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "gpu.yaml:2:121: memory.dram.latency_split_cycles (400) leaves no weight of "
                    "latency_histogram on one side");
 #undef HIST
+  /* DRAM rows: a size, what an open one costs, no more than a closed one */
+#define ROWS "memory:\n  dram: {bytes_per_cycle: 4, latency_cycles: 400, min_access_bytes: 96, "
+  assert_gpu_error(ROWS "row_bytes: 3000, row_hit_bytes: 64}\n",
+                   "gpu.yaml:2:84: memory.dram.row_bytes (3000) must be a power of two, at least "
+                   "line_bytes (128)");
+  assert_gpu_error(ROWS "row_bytes: 4096}\n",
+                   "gpu.yaml:2:84: memory.dram.row_bytes needs row_hit_bytes (what an access to "
+                   "an open row costs)");
+  assert_gpu_error(ROWS "row_hit_bytes: 64}\n",
+                   "gpu.yaml:2:88: memory.dram.row_hit_bytes is what an open row costs: it "
+                   "needs row_bytes");
+#undef ROWS
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_cycles: 400}\n  l2: "
+                   "{bytes_per_cycle: 8, latency_cycles: 100}\ncaches:\n  l2: {bytes: 4096, "
+                   "fill_bytes: 48}\n",
+                   "gpu.yaml:5:33: caches.l2.fill_bytes (48) must be a power of two from "
+                   "sector_bytes (32) to line_bytes (128)");
   assert_gpu_error("schedulers: [1, 2]\n" MEM,
                    "gpu.yaml:1:13: schedulers: expected a whole number, got a list");
   assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");
@@ -506,7 +523,8 @@ START_TEST(test_bad_sets_and_launches_are_rejected)
                                "(known keys: latency_cycles, bytes_per_cycle, channels, "
                                "min_access_bytes, write_request_bytes, write_sector_bytes, "
                                "partial_sector_bytes, service, latency_histogram, "
-                               "latency_block_bytes, latency_region_bytes, latency_split_cycles)"},
+                               "latency_block_bytes, latency_region_bytes, latency_split_cycles, "
+                               "row_bytes, row_hit_bytes)"},
       {"schedulers=x", "--set schedulers: expected a whole number, got 'x'"},
       {"alpha", "--set alpha: expected KEY=VALUE"},
       {"alpha=", "--set alpha: empty value"},

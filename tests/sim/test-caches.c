@@ -221,6 +221,50 @@ START_TEST(test_a_store_holds_its_channel_for_its_request_and_sectors)
 }
 END_TEST
 
+/* Stores that write a sector in part (caches.l2.fill_bytes 32): the L2 reads a sector it does not
+ * hold before one writes it in part, not one written whole, nor one it holds; with pieces of 64
+ * bytes, a sector written whole beside one not held reads the piece.  No channel limits: the
+ * store is done when the L2 has it, 100 cycles on, fill or not. */
+START_TEST(test_a_store_written_in_part_reads_its_sector_first)
+{
+  g_autofree char *path = test_write_temp("toy.yaml", toy_gpu);
+  static const struct {
+    guint fill_bytes;
+    guint64 line;
+    guint8 sectors, partial;
+    guint64 fills; /* sectors read so far */
+  } cases[] = {
+      {32, 0, 0x1, 0x1, 1}, /* in part, not held: read */
+      {32, 0, 0x1, 0x1, 1}, /* held now */
+      {32, 1, 0x1, 0x0, 1}, /* whole */
+      {32, 2, 0x3, 0x2, 2}, /* one whole, one in part */
+      {64, 3, 0x1, 0x0, 2}, /* whole, its piece's other sector not held: the piece */
+      {64, 4, 0x3, 0x0, 2}, /* the piece whole: none more */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autoptr(CfgGpu) gpu = cfg_gpu_load_file(path, NULL);
+    ck_assert_ptr_nonnull(gpu);
+    gpu->caches.l2.fill_bytes = cases[i].fill_bytes;
+    SmEngine engine;
+    sm_engine_init(&engine, 64);
+    SmMemory mem;
+    sm_memory_init(&mem, gpu, 1, &engine, TRUE, 0);
+    guint64 done = 0;
+    for (guint j = 0; j <= i; j++) {
+      if (cases[j].fill_bytes != cases[i].fill_bytes)
+        continue;
+      done = sm_memory_access_cached(&mem, 0, 1000, 1, &cases[j].line, &cases[j].sectors,
+                                     &cases[j].partial, SM_CACHE_OP_PLAIN, TRUE, NULL);
+    }
+    ck_assert_msg(mem.counts.fills == cases[i].fills, "case %u: %lu sectors read", i,
+                  (unsigned long)mem.counts.fills);
+    ck_assert_uint_eq(done, 1100);
+    sm_memory_clear(&mem);
+    sm_engine_clear(&engine);
+  }
+}
+END_TEST
+
 START_TEST(test_a_written_line_is_written_back_once)
 {
   /* two L2 partitions of 4 lines each; one warp stores to each of 64 lines once, 256 sectors.
@@ -455,6 +499,7 @@ caches_suite(void)
   tcase_add_test(tc, test_a_store_holds_its_channel_for_its_request_and_sectors);
   tcase_add_test(tc, test_stores_before_the_launch_leave_the_l2_dirty);
   tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
+  tcase_add_test(tc, test_a_store_written_in_part_reads_its_sector_first);
   tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
   tcase_add_test(tc, test_counters_in_text_json_trace_and_describe);
   tcase_add_test(tc, test_validate_plots_against_a_set_key);

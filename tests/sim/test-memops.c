@@ -503,6 +503,44 @@ START_TEST(test_drawn_latencies_shared_while_in_flight)
 }
 END_TEST
 
+/* DRAM rows: one channel of a byte a cycle, 100 cycles, min_access_bytes 96, rows of 1 KB
+ * (8 lines), an open row's access 64.  At cycle 0 line 0 opens its row (96 cycles of the
+ * channel, back at 100), line 1 finds it open (64: starts at 96, back at 196), line 8 (the next
+ * row) does not (96: starts at 160, back at 260).  At 300 row 0 has closed (its last access was
+ * back at 196): line 2 opens it again (96, back at 400) and line 3 finds it open (starts at
+ * 396, back at 496).  Without rows every access takes 96: 100, 196, 292, 400, 496. */
+START_TEST(test_an_open_dram_row_costs_less)
+{
+  g_autofree char *path = test_write_temp(
+      "g.yaml", "schedulers: 1\nmemory:\n  dram: {latency_cycles: 100, bytes_per_cycle: 1, "
+                "min_access_bytes: 96, row_bytes: 1024, row_hit_bytes: 64}\n");
+  g_autoptr(GError) error = NULL;
+  CfgGpu *gpu = cfg_gpu_load_file(path, &error);
+  ck_assert_ptr_nonnull(gpu);
+  static const struct {
+    guint64 at, line, rows, none;
+  } cases[] = {
+      {0, 0, 100, 100}, {0, 1, 196, 196}, {0, 8, 260, 292}, {300, 2, 400, 400}, {300, 3, 496, 496}};
+  for (gint rows = 1; rows >= 0; rows--) {
+    gpu->memory.levels[0].row_bytes = rows ? 1024 : 0;
+    SmEngine engine;
+    sm_engine_init(&engine, 64);
+    SmMemory mem;
+    sm_memory_init(&mem, gpu, 1, &engine, FALSE, 0);
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+      guint bytes = 32;
+      guint64 line = cases[i].line;
+      guint64 done = sm_memory_access_lines(&mem, 0, 0, cases[i].at, 1, &line, &bytes, FALSE);
+      ck_assert_msg(done == (rows ? cases[i].rows : cases[i].none), "rows %d, case %u: back at %lu",
+                    rows, i, (unsigned long)done);
+    }
+    sm_memory_clear(&mem);
+    sm_engine_clear(&engine);
+  }
+  cfg_gpu_free(gpu);
+}
+END_TEST
+
 /* The H100 preset's DRAM against bench/h100/pair.cu (tests/data/h100-pair.csv): two lines
  * `dist` bytes apart loaded together.  Measured, where the first is fast the second is slow
  * 22-23 % of the time 128-512 B on and 84-85 % at 8 KB, 32 KB, 4 MiB and 16 MiB (lines far
@@ -603,6 +641,7 @@ memops_suite(void)
   tcase_add_test(tc, test_a_queue_of_accesses);
   tcase_add_test(tc, test_warps_waiting_for_the_shared_queue_go_in_order);
   tcase_add_test(tc, test_drawn_latencies_shared_while_in_flight);
+  tcase_add_test(tc, test_an_open_dram_row_costs_less);
   tcase_add_test(tc, test_dram_pairs_share_their_mode_as_the_h100s);
   suite_add_tcase(s, tc);
   return s;

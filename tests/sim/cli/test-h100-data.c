@@ -255,6 +255,21 @@ START_TEST(test_all_sms_storing_within_3_percent)
 }
 END_TEST
 
+/* All 132 SMs loading from and storing to DRAM, 1 to 64 warps an SM, 1 to 32 lines an access
+ * (bench/h100/mempipe.cu's lines, tests/data/h100-mempipe-dram132-clock.csv): sectors of one
+ * DRAM row in flight together cost less than scattered ones (memory.dram.row_bytes,
+ * row_hit_bytes), and a store that writes a sector in part waits for the sector's read
+ * (caches.l2.fill_bytes).  One row in six, 26 rows: 7.6 % now, 22.9 % without either (all 154
+ * rows: 16.0 % and 27.3 %; 7.5 minutes on 2 cores).  Not run under the sanitizers (132 SMs). */
+START_TEST(test_all_sms_at_dram_within_10_percent)
+{
+  if (g_getenv("SMSIM_SANITIZED"))
+    return;
+  g_autofree char *out =
+      validate_every("tests/data/h100-mempipe-dram132-clock.csv", "all SMs at DRAM", 10.0, 10.0, 6);
+}
+END_TEST
+
 /* Shared memory by width and bank-conflict ways, alone and between FFMAs, 1 to 64 warps
  * (bench/h100/mempipe.cu's smem experiment, its own SASS). */
 START_TEST(test_shared_memory_within_4_5_percent)
@@ -1333,6 +1348,7 @@ h100_data_suite(void)
   tcase_add_test(tc, test_control_flow_within_1_5_percent);
   tcase_add_test(tc, test_loads_in_flight_within_8_percent);
   tcase_add_test(tc, test_loads_after_the_flush_within_7_percent);
+  tcase_add_test(tc, test_all_sms_at_dram_within_10_percent);
   tcase_add_test(tc, test_footprint_within_5_percent);
   tcase_add_test(tc, test_memory_pipeline_lines_within_5_percent);
   tcase_add_test(tc, test_fences_wait_for_their_sms_stores);

@@ -392,6 +392,9 @@ START_TEST(test_counters_in_text_json_trace_and_describe)
   ck_assert_int_eq(test_smsim(json, &jout, &jerr), 0);
   ck_assert_msg(strstr(jout, "\"l1tex_hit_rate\" : 50") != NULL, "%s", jout);
   ck_assert_msg(strstr(jout, "\"lts_sectors\" : 16") != NULL, "%s", jout);
+  /* loads read nothing for stores (the sectors the L2 reads for stores written in part:
+   * caches.l2.fill_bytes, docs/real-kernels.md's naive transpose) */
+  ck_assert_msg(strstr(jout, "\"fill_sectors\" : 0") != NULL, "%s", jout);
   /* describe: sizes, and the warps an L1 hit needs (20 cycles x 1 LD/ST warp-instruction) */
   const char *describe[] = {"describe", gpu, NULL};
   g_autofree char *dout = NULL, *derr = NULL;

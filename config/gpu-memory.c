@@ -264,9 +264,14 @@ const CfgField cfg_l2_fields[] = {
        "a hit in the line's home partition when that is not the SM's own (0: the hit "
        "level's latency)"),
     FC("fill_bytes", CFG_FIELD_UINT, fill_bytes, 0, 1u << 16, "bytes",
-       "a store that writes a piece of a line of this many bytes (aligned) only in part, the "
-       "rest of it not held, completes once the piece is read from the miss level (0: a store "
-       "writes its bytes alone)"),
+       "a dirty line's pieces of this many bytes (aligned) that a store wrote only in part, "
+       "the rest not held, are read from the miss level before its write-back (0: a "
+       "write-back writes the bytes alone)"),
+    FC("clean_ways", CFG_FIELD_UINT, clean_ways, 0, 1023, "ways",
+       "the least recently used ways of each set kept clean: a dirty line that ages into them "
+       "is written back then, and an access that replaces a line waits until the miss "
+       "level's channel has taken its write-back (0: lines are written back when replaced, "
+       "and nothing waits for that; lru only, fewer than ways)"),
     FC("hit_level", CFG_FIELD_STRING, hit_level, 0, 0, NULL,
        "the memory level whose channels and latency serve L2 hits"),
     FC("miss_level", CFG_FIELD_STRING, miss_level, 0, 0, NULL,
@@ -405,6 +410,10 @@ cfg_gpu_caches_load(CfgGpu *g, const CfgNode *map, GError **error)
                     "caches.l2.fill_bytes (%u) must be a power of two from sector_bytes (%u) to "
                     "line_bytes (%u)",
                     fill, g->memory.sector_bytes, line);
+  if (k->clean_ways && (k->clean_ways >= k->ways || k->replacement != CFG_REPLACE_LRU))
+    return cfg_fail(error, cfg_node_get(l2, "clean_ways"),
+                    "caches.l2.clean_ways (%u) needs replacement: lru and fewer than ways (%u)",
+                    k->clean_ways, k->ways);
   return TRUE;
 }
 
@@ -490,4 +499,6 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
       l2->partitions, l2->far_latency_cycles, l2->hit_level, l2->miss_level);
   if (l2->fill_bytes)
     g_string_append_printf(out, "    fill_bytes: %u\n", l2->fill_bytes);
+  if (l2->clean_ways)
+    g_string_append_printf(out, "    clean_ways: %u\n", l2->clean_ways);
 }

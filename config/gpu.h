@@ -98,6 +98,7 @@ typedef struct {
   guint far_latency_cycles;      /* L2: a hit in another partition than the SM's; 0 = latency */
   guint fill_bytes; /* L2: a store that writes a piece of this many bytes in part, the rest not
                        held, waits for the piece from its miss level (0: never) */
+  guint clean_ways; /* L2: the least recently used ways of a set kept clean (0: none) */
   char *hit_level;  /* L2: the memory level whose channels serve its hits */
   char *miss_level; /* L2: ... and its misses */
   int hit_level_index, miss_level_index; /* those levels' indexes (-1 = none) */

@@ -121,7 +121,8 @@ row_least(SmMemLevel *lv, guint64 now, guint64 line, guint64 done)
 }
 
 /* one transaction of @bytes to @line at cycle @now, which occupies its channel as @cost bytes
- * do and completes no earlier than @after: its channel's queue, its completion */
+ * do and completes no earlier than @after, holding its channel until then (the write-back of
+ * the line it replaces: caches.l2.clean_ways): its channel's queue, its completion */
 static inline guint64
 transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, guint bytes,
             guint cost, gboolean write, guint64 latency, guint64 after)
@@ -137,6 +138,8 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
   guint64 begins = (start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
   guint64 done = begins + latency;
   lv->channel_free[ch] = start + service_ticks_least(lv, cost, row_least(lv, now, line, done));
+  /* waiting for the way it replaces, it holds those behind it (a slice serves in order) */
+  lv->channel_free[ch] = MAX(lv->channel_free[ch], after << SM_TICK_SHIFT);
   done = MAX(done, after);
   if (mem->count_queued && begins > now) {
     mem->queued++;

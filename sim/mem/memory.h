@@ -125,9 +125,10 @@ typedef struct {
   gboolean l1_write_update;
   guint hit_level, miss_level; /* memory levels serving L2 hits and misses */
   guint64 far_extra;           /* added to a hit in another partition than the SM's */
-  guint fill_sectors; /* a store's pieces of this many sectors written in part, the rest not in
-                         the L2, are read from the miss level first (caches.l2.fill_bytes; 0:
-                         never) */
+  guint l2_clean_ways; /* caches.l2.clean_ways: an access waits for its victim's write-back */
+  guint fill_sectors;  /* a dirty line's pieces of this many sectors a store wrote in part, the
+                          rest not held, are read from the miss level before its write-back
+                          (caches.l2.fill_bytes; 0: never) */
   SmCacheCounts counts;
   gboolean count_queued; /* tracing: count transactions waiting for a channel */
   guint64 queued;

@@ -24,9 +24,12 @@ sm_memory_caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_b
   if (l2->bytes) {
     mem->l2_parts = l2->partitions;
     mem->l2 = g_new0(SmCache, l2->partitions);
-    for (guint p = 0; p < l2->partitions; p++)
+    for (guint p = 0; p < l2->partitions; p++) {
       sm_cache_init(&mem->l2[p], l2->bytes / l2->partitions, gpu->memory.line_bytes, l2->ways,
                     l2->replacement, l2->index, gpu->memory.seed ^ (0xA5A5ULL + p));
+      sm_cache_keep_clean(&mem->l2[p], l2->clean_ways);
+    }
+    mem->l2_clean_ways = l2->clean_ways;
     mem->hit_level = (guint)l2->hit_level_index;
     guint hit_latency = gpu->memory.levels[mem->hit_level].latency_cycles;
     mem->far_extra =
@@ -60,16 +63,41 @@ write_cost(const SmMemLevel *lv, guint8 sectors, guint8 partial)
   return sm_write_cost(&lv->writes, sectors, partial);
 }
 
-/* A dirty line an L2 eviction writes back: it takes its miss level's channel time, from @now
- * (ticks) on; with rows, as much as a transaction to an open row (the level gathers the lines
- * it writes back by row before it writes them). */
-static void
-write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
+/* The pieces of a line (caches.l2.fill_bytes) that hold @dirty sectors and some not held whole
+ * (@held): the bytes of them its write-back must read first. */
+static guint
+fill_bytes_of(const SmMemory *mem, guint8 dirty, guint8 held)
+{
+  guint k = mem->fill_sectors, n = 0;
+  if (k == 0)
+    return 0;
+  guint8 piece = (guint8)((1u << k) - 1);
+  for (guint s = 0; s < 8; s += k, piece = (guint8)(piece << k))
+    if ((dirty & piece) && (piece & (guint8)~held))
+      n++;
+  return n * k * mem->sector_bytes;
+}
+
+/* A dirty line an L2 eviction writes back from @now (cycles) on, @held of its @dirty sectors
+ * held whole: the pieces it wrote in part read first (caches.l2.fill_bytes), then the line
+ * written, each taking its miss level's channel time; with rows, the write as much as a
+ * transaction to an open row (the level gathers the lines it writes back by row).  Returns the
+ * cycle the channel is done with it. */
+static guint64
+write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty, guint8 held)
 {
   SmMemLevel *lv = &mem->levels[mem->miss_level];
   guint bytes = (guint)sm_popcount32(dirty) * mem->sector_bytes;
   guint ch = channel_of(lv, line);
-  guint64 start = MAX(now, lv->channel_free[ch]);
+  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
+  guint fill = fill_bytes_of(mem, dirty, held);
+  if (fill) { /* a read first: its data back a latency after it starts keeps its row open */
+    guint64 back = ((start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + lv->latency;
+    start += service_ticks_least(lv, fill, row_least(lv, now, line, back));
+    lv->transactions++;
+    lv->bytes += fill;
+    mem->counts.fills += fill / mem->sector_bytes;
+  }
   lv->channel_free[ch] =
       start + service_ticks_least(lv, write_cost(lv, dirty, 0),
                                   lv->rows ? lv->row_hit_bytes : lv->min_access_bytes);
@@ -77,37 +105,52 @@ write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty)
   lv->bytes += bytes;
   lv->write_bytes += bytes;
   mem->counts.write_backs += (guint)sm_popcount32(dirty);
+  return (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
 }
 
-/* Looks up @sectors of @line in the L2 from SM @sm: returns the level that serves it and sets
- * *@far when the line's home partition (not the SM's) had it, *@home_hit to the sectors the
- * home partition held (a store's: where it is dirty).  A dirty line it replaces is written back
- * from @now (ticks) on. */
+/* What an L2 lookup @r at cycle @now sends to the miss level: the dirty line it replaced,
+ * written back now, and one it made old enough to keep clean (caches.l2.clean_ways), written
+ * back early.  With clean_ways, *@taken becomes at least the cycle the level's channel is done
+ * with the replaced line's write-back, now or earlier: the access waits for its way. */
+static void
+replaced(SmMemory *mem, guint64 now, SmCacheResult r, guint64 *taken)
+{
+  if (r.cleaned_dirty)
+    *r.cleaned_ready = write_back(mem, now, r.cleaned_line, r.cleaned_dirty, r.cleaned_held);
+  guint64 done = r.evicted_ready;
+  if (r.evicted_dirty) {
+    guint64 wrote = write_back(mem, now, r.evicted_line, r.evicted_dirty, r.evicted_held);
+    done = MAX(done, wrote);
+  }
+  if (mem->l2_clean_ways)
+    *taken = MAX(*taken, done);
+}
+
+/* Looks up @sectors of @line in the L2 from SM @sm at cycle @now, a store's @partial of them
+ * written in part: returns the level that serves it and sets *@far when the line's home
+ * partition (not the SM's) had it.  A dirty line it replaces is written back, and *@taken is
+ * what the access waits for of that (replaced()). */
 static guint
-l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, gboolean write,
-         guint *hit_sectors, gboolean *far, guint8 *home_hit)
+l2_route(SmMemory *mem, guint sm, guint64 now, guint64 line, guint8 sectors, guint8 partial,
+         gboolean write, guint *hit_sectors, gboolean *far, guint64 *taken)
 {
   *far = FALSE;
   *hit_sectors = 0;
-  *home_hit = 0;
   if (mem->l2_parts == 0)
     return mem->miss_level;
   guint n = (guint)sm_popcount32(sectors);
   mem->counts.l2_requests++;
   mem->counts.l2_sectors += n;
   guint near = sm % mem->l2_parts, home = l2_home(mem, line);
-  /* a written line is dirty in its home partition only (the SM's own keeps a clean copy), so
-   * it is written back once */
-  SmCacheResult r = sm_cache_access(&mem->l2[near], line, sectors, TRUE, write && home == near);
-  if (r.evicted_dirty)
-    write_back(mem, now, r.evicted_line, r.evicted_dirty);
+  /* a written line is dirty in its home partition only (the SM's own keeps a clean copy, of
+   * what the SM wrote in part too), so it is written back once */
+  SmCacheResult r = sm_cache_access_part(&mem->l2[near], line, sectors, home == near ? partial : 0,
+                                         TRUE, write && home == near);
+  replaced(mem, now, r, taken);
   guint8 hit = r.hit;
-  *home_hit = r.hit;
   if (home != near && (hit != sectors || write)) {
-    r = sm_cache_access(&mem->l2[home], line, sectors, TRUE, write);
-    *home_hit = r.hit;
-    if (r.evicted_dirty)
-      write_back(mem, now, r.evicted_line, r.evicted_dirty);
+    r = sm_cache_access_part(&mem->l2[home], line, sectors, partial, TRUE, write);
+    replaced(mem, now, r, taken);
     if (hit != sectors && (guint8)(hit | r.hit) == sectors) {
       *far = TRUE;
       mem->counts.l2_far_hits += (guint)sm_popcount32(sectors & ~hit);
@@ -163,39 +206,6 @@ sm_memory_l1_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
   return m;
 }
 
-/* The pieces of a line (caches.l2.fill_bytes) a store writing @sectors, @partial of them in
- * part, leaves in part where the L2 held only @held of their sectors. */
-static guint
-pieces_to_fill(const SmMemory *mem, guint8 sectors, guint8 partial, guint8 held)
-{
-  guint k = mem->fill_sectors, n = 0;
-  if (k == 0)
-    return 0;
-  guint8 whole = sectors & (guint8)~partial, piece = (guint8)((1u << k) - 1);
-  for (guint s = 0; s < 8; s += k, piece = (guint8)(piece << k))
-    if ((sectors & piece) && (piece & (guint8)~whole & (guint8)~held))
-      n++;
-  return n;
-}
-
-/* A read of @bytes of @line from @level for the L2 at cycle @now (the pieces a store writes in
- * part that the L2 lacks): its channel time (its data is back @latency after its service
- * starts, which keeps its row open).  Returns the cycle its channel is done with it: the store
- * waits for that, in the L2's line for the level, not for the data (no event of its own). */
-static guint64
-fill_read(SmMemory *mem, guint level, guint64 now, guint64 line, guint bytes, guint64 latency)
-{
-  SmMemLevel *lv = &mem->levels[level];
-  guint ch = channel_of(lv, line);
-  guint64 start = MAX(now << SM_TICK_SHIFT, lv->channel_free[ch]);
-  guint64 done = ((start + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT) + latency;
-  lv->channel_free[ch] = start + service_ticks_least(lv, bytes, row_least(lv, now, line, done));
-  lv->transactions++;
-  lv->bytes += bytes;
-  mem->counts.fills += bytes / mem->sector_bytes;
-  return (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT;
-}
-
 guint64
 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64 *lines,
                     const guint8 *sectors, const guint8 *partial, gboolean write,
@@ -203,12 +213,13 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
 {
   guint64 last = now, latency[CFG_MAX_LEVELS] = {0};
   for (guint i = 0; i < n; i++) {
-    guint8 want = sectors[i];
+    guint8 want = sectors[i], part = write && partial ? partial[i] : 0;
     guint l2_hits;
     gboolean far;
-    guint8 home_hit;
-    guint level =
-        l2_route(mem, sm, now << SM_TICK_SHIFT, lines[i], want, write, &l2_hits, &far, &home_hit);
+    guint64 after = 0;
+    /* (sectors written in part count as held where the L2 reads none first) */
+    guint level = l2_route(mem, sm, now, lines[i], want, mem->fill_sectors ? part : 0, write,
+                           &l2_hits, &far, &after);
     if (out) {
       out->l2_hits += l2_hits;
       out->misses += (guint)sm_popcount32(want) - MIN(l2_hits, (guint)sm_popcount32(want));
@@ -217,16 +228,7 @@ sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const guint64
     if (latency[level] == 0) /* one draw per level for the whole warp-access */
       latency[level] = access_latency(lv, now, lines[i]);
     guint bytes = (guint)sm_popcount32(want) * mem->sector_bytes;
-    guint cost = write ? write_cost(lv, want, partial ? partial[i] : 0) : bytes;
-    guint64 after = 0;
-    guint pieces = write ? pieces_to_fill(mem, want, partial ? partial[i] : 0, home_hit) : 0;
-    if (pieces) { /* the L2 reads the pieces it writes in part before it has them */
-      guint miss = mem->miss_level;
-      if (latency[miss] == 0)
-        latency[miss] = access_latency(&mem->levels[miss], now, lines[i]);
-      after = fill_read(mem, miss, now, lines[i], pieces * mem->fill_sectors * mem->sector_bytes,
-                        latency[miss]);
-    }
+    guint cost = write ? write_cost(lv, want, part) : bytes;
     guint64 done = transaction(mem, sm, level, now, lines[i], bytes, cost, write,
                                latency[level] + (far ? mem->far_extra : 0), after);
     lv->transactions++;

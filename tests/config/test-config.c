@@ -164,6 +164,16 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "fill_bytes: 48}\n",
                    "gpu.yaml:5:33: caches.l2.fill_bytes (48) must be a power of two from "
                    "sector_bytes (32) to line_bytes (128)");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_cycles: 400}\n  l2: "
+                   "{bytes_per_cycle: 8, latency_cycles: 100}\ncaches:\n  l2: {bytes: 4096, "
+                   "ways: 4, clean_ways: 4}\n",
+                   "gpu.yaml:5:42: caches.l2.clean_ways (4) needs replacement: lru and fewer "
+                   "than ways (4)");
+  assert_gpu_error("memory:\n  dram: {bytes_per_cycle: 4, latency_cycles: 400}\n  l2: "
+                   "{bytes_per_cycle: 8, latency_cycles: 100}\ncaches:\n  l2: {bytes: 4096, "
+                   "replacement: random, clean_ways: 1}\n",
+                   "gpu.yaml:5:54: caches.l2.clean_ways (1) needs replacement: lru and fewer "
+                   "than ways (16)");
   assert_gpu_error("schedulers: [1, 2]\n" MEM,
                    "gpu.yaml:1:13: schedulers: expected a whole number, got a list");
   assert_gpu_error("name: a\nname: b\n" MEM, "gpu.yaml:2:1: duplicate key 'name'");

@@ -177,6 +177,45 @@ START_TEST(test_cache_lru_sectors_and_write_backs)
 }
 END_TEST
 
+/* A set of 4 ways whose 2 least recently used are kept clean (clean_ways): a dirty line that
+ * ages into them is reported, clean from then on, and the end of its write-back comes back with
+ * it when it is replaced; sectors a store writes in part are dirty, not held. */
+START_TEST(test_the_oldest_ways_are_kept_clean)
+{
+  SmCache c;
+  sm_cache_init(&c, 4 * 128, 128, 4, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
+  sm_cache_keep_clean(&c, 2);
+  SmCacheResult r = sm_cache_access_part(&c, 0, 0x3, 0x2, TRUE, TRUE); /* 0: one sector in part */
+  ck_assert(!sm_cache_holds(&c, 0, 0x2) && sm_cache_holds(&c, 0, 0x1));
+  r = sm_cache_access(&c, 1, 0xF, TRUE, TRUE);
+  ck_assert_uint_eq(r.cleaned_dirty, 0); /* two lines: both young */
+  r = sm_cache_access(&c, 2, 0xF, TRUE, FALSE);
+  ck_assert_uint_eq(r.cleaned_line, 0); /* 0 ages into the clean ways */
+  ck_assert_uint_eq(r.cleaned_dirty, 0x3);
+  ck_assert_uint_eq(r.cleaned_held, 0x1);
+  *r.cleaned_ready = 777;
+  r = sm_cache_access(&c, 3, 0xF, TRUE, FALSE);
+  ck_assert_uint_eq(r.cleaned_line, 1);
+  ck_assert_uint_eq(r.cleaned_dirty, 0xF);
+  *r.cleaned_ready = 888;
+  /* a store to 0 (oldest) makes it young and dirty; 2, clean, ages: nothing to write */
+  r = sm_cache_access(&c, 0, 0x1, TRUE, TRUE);
+  ck_assert_uint_eq(r.hit, 0x1);
+  ck_assert_uint_eq(r.cleaned_dirty, 0);
+  /* order 0, 3, 2, 1: 4 replaces 1, clean, whose write-back ends at 888 */
+  r = sm_cache_access(&c, 4, 0xF, TRUE, FALSE);
+  ck_assert_uint_eq(r.evicted_dirty, 0);
+  ck_assert_uint_eq(r.evicted_ready, 888);
+  ck_assert_uint_eq(r.cleaned_dirty, 0); /* 3 ages, clean */
+  /* 4, 0, 3, 2: 5 replaces 2 (never dirty), and 0 ages into the clean ways */
+  r = sm_cache_access(&c, 5, 0xF, TRUE, FALSE);
+  ck_assert_uint_eq(r.evicted_ready, 0);
+  ck_assert_uint_eq(r.cleaned_line, 0);
+  ck_assert_uint_eq(r.cleaned_dirty, 0x1);
+  sm_cache_clear(&c);
+}
+END_TEST
+
 START_TEST(test_an_l2_eviction_writes_dirty_sectors_back)
 {
   /* an L2 of one set of 4 lines: 8 stores to 8 lines leave 4 dirty lines evicted, 16 sectors
@@ -221,25 +260,27 @@ START_TEST(test_a_store_holds_its_channel_for_its_request_and_sectors)
 }
 END_TEST
 
-/* Stores that write a sector in part (caches.l2.fill_bytes 32): the L2 reads a sector it does not
- * hold before one writes it in part, not one written whole, nor one it holds; with pieces of 64
- * bytes, a sector written whole beside one not held reads the piece.  No channel limits: the
- * store is done when the L2 has it, 100 cycles on, fill or not. */
-START_TEST(test_a_store_written_in_part_reads_its_sector_first)
+/* Stores that write a sector in part (caches.l2.fill_bytes 32): the L2 keeps the line without
+ * the rest of the sector (a load of it goes on to DRAM) and reads the rest before it writes
+ * the line back, not for a sector written whole, nor one it held; with pieces of 64 bytes, a
+ * sector written whole beside one not held reads the piece.  No channel limits: the store is
+ * done when the L2 has it, 100 cycles on, whatever it replaces. */
+START_TEST(test_a_sector_written_in_part_is_read_before_its_write_back)
 {
   g_autofree char *path = test_write_temp("toy.yaml", toy_gpu);
   static const struct {
     guint fill_bytes;
-    guint64 line;
     guint8 sectors, partial;
-    guint64 fills; /* sectors read so far */
+    gboolean loaded, loaded_after; /* the line's sectors loaded before the store, after */
+    guint64 fills;                 /* sectors read before the write-back */
   } cases[] = {
-      {32, 0, 0x1, 0x1, 1}, /* in part, not held: read */
-      {32, 0, 0x1, 0x1, 1}, /* held now */
-      {32, 1, 0x1, 0x0, 1}, /* whole */
-      {32, 2, 0x3, 0x2, 2}, /* one whole, one in part */
-      {64, 3, 0x1, 0x0, 2}, /* whole, its piece's other sector not held: the piece */
-      {64, 4, 0x3, 0x0, 2}, /* the piece whole: none more */
+      {32, 0x1, 0x1, FALSE, FALSE, 1}, /* in part, not held: read */
+      {32, 0x1, 0x1, TRUE, FALSE, 0},  /* held */
+      {32, 0x1, 0x1, FALSE, TRUE, 0},  /* loaded after, from DRAM: held then */
+      {32, 0x1, 0x0, FALSE, FALSE, 0}, /* whole */
+      {32, 0x3, 0x2, FALSE, FALSE, 1}, /* one whole, one in part */
+      {64, 0x1, 0x0, FALSE, FALSE, 2}, /* whole, its piece's other sector not held: the piece */
+      {64, 0x3, 0x0, FALSE, FALSE, 0}, /* the piece whole */
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autoptr(CfgGpu) gpu = cfg_gpu_load_file(path, NULL);
@@ -249,19 +290,63 @@ START_TEST(test_a_store_written_in_part_reads_its_sector_first)
     sm_engine_init(&engine, 64);
     SmMemory mem;
     sm_memory_init(&mem, gpu, 1, &engine, TRUE, 0);
-    guint64 done = 0;
-    for (guint j = 0; j <= i; j++) {
-      if (cases[j].fill_bytes != cases[i].fill_bytes)
-        continue;
-      done = sm_memory_access_cached(&mem, 0, 1000, 1, &cases[j].line, &cases[j].sectors,
-                                     &cases[j].partial, SM_CACHE_OP_PLAIN, TRUE, NULL);
-    }
+    guint64 line = 0;
+    if (cases[i].loaded)
+      sm_memory_access_cached(&mem, 0, 0, 1, &line, &cases[i].sectors, NULL, SM_CACHE_OP_GLOBAL,
+                              FALSE, NULL);
+    ck_assert_uint_eq(sm_memory_access_cached(&mem, 0, 1000, 1, &line, &cases[i].sectors,
+                                              &cases[i].partial, SM_CACHE_OP_PLAIN, TRUE, NULL),
+                      1100);
+    ck_assert_uint_eq(mem.counts.fills, 0); /* nothing read yet */
+    guint8 all = 0xF;
+    if (cases[i].loaded_after) /* the sector written in part is not there: DRAM's 200 */
+      ck_assert_uint_eq(sm_memory_access_cached(&mem, 0, 2000, 1, &line, &all, NULL,
+                                                SM_CACHE_OP_GLOBAL, FALSE, NULL),
+                        2200);
+    for (guint64 other = 8; other <= 32; other += 8) /* 4 more lines of set 0: 0 goes */
+      sm_memory_access_cached(&mem, 0, 3000, 1, &other, &all, NULL, SM_CACHE_OP_GLOBAL, FALSE,
+                              NULL);
     ck_assert_msg(mem.counts.fills == cases[i].fills, "case %u: %lu sectors read", i,
                   (unsigned long)mem.counts.fills);
-    ck_assert_uint_eq(done, 1100);
+    ck_assert_uint_eq(mem.counts.write_backs, (guint)sm_popcount32(cases[i].sectors));
     sm_memory_clear(&mem);
     sm_engine_clear(&engine);
   }
+}
+END_TEST
+
+/* caches.l2.clean_ways 2 of the toy L2's 4, DRAM taking a byte a cycle: a dirty line is written
+ * back when it ages into the 2 oldest ways, and an access that replaces it waits until DRAM's
+ * channel has taken that (128 cycles a line, in turn), holding the L2's channel meanwhile. */
+START_TEST(test_an_access_waits_for_the_write_back_of_the_line_it_replaces)
+{
+  const char *sets[] = {"memory.dram.bytes_per_cycle=1", "caches.l2.clean_ways=2", NULL};
+  g_autofree char *path = test_write_temp("toy.yaml", toy_gpu);
+  g_autoptr(CfgGpu) gpu = cfg_gpu_load_file_with_sets(path, sets, NULL);
+  ck_assert_ptr_nonnull(gpu);
+  SmEngine engine;
+  sm_engine_init(&engine, 64);
+  SmMemory mem;
+  sm_memory_init(&mem, gpu, 1, &engine, TRUE, 0);
+  guint8 all = 0xF, none = 0;
+  /* lines of set 0 stored whole at 1000: 16 and 24 age 0 and 8 (written back by 1128, 1256);
+   * 32 replaces 0 (1128; 16 ages, 1384), 40 replaces 8 (1256; 24 ages, 1512) */
+  static const guint64 done[] = {1100, 1100, 1100, 1100, 1128, 1256};
+  for (guint k = 0; k < G_N_ELEMENTS(done); k++) {
+    guint64 line = 8 * k;
+    ck_assert_uint_eq(sm_memory_access_cached(&mem, 0, 1000, 1, &line, &all, &none,
+                                              SM_CACHE_OP_PLAIN, TRUE, NULL),
+                      done[k]);
+  }
+  ck_assert_uint_eq(mem.counts.write_backs, 4 * 4);
+  /* a load of 48 replaces 16 (1384) and ages 32 (written back 1512-1640): its read starts
+   * behind that, 1640 + 200 */
+  guint64 line = 48;
+  ck_assert_uint_eq(
+      sm_memory_access_cached(&mem, 0, 1000, 1, &line, &all, NULL, SM_CACHE_OP_GLOBAL, FALSE, NULL),
+      1840);
+  sm_memory_clear(&mem);
+  sm_engine_clear(&engine);
 }
 END_TEST
 
@@ -498,11 +583,13 @@ caches_suite(void)
   tcase_add_test(tc, test_the_warm_up_pass_leaves_the_caches_as_a_whole_pass_does);
   tcase_add_test(tc, test_declared_levels_and_gpus_without_caches_are_unchanged);
   tcase_add_test(tc, test_cache_lru_sectors_and_write_backs);
+  tcase_add_test(tc, test_the_oldest_ways_are_kept_clean);
   tcase_add_test(tc, test_a_written_line_is_written_back_once);
   tcase_add_test(tc, test_a_store_holds_its_channel_for_its_request_and_sectors);
   tcase_add_test(tc, test_stores_before_the_launch_leave_the_l2_dirty);
   tcase_add_test(tc, test_an_l2_eviction_writes_dirty_sectors_back);
-  tcase_add_test(tc, test_a_store_written_in_part_reads_its_sector_first);
+  tcase_add_test(tc, test_a_sector_written_in_part_is_read_before_its_write_back);
+  tcase_add_test(tc, test_an_access_waits_for_the_write_back_of_the_line_it_replaces);
   tcase_add_test(tc, test_bad_cache_keys_and_window_attributes_say_where);
   tcase_add_test(tc, test_counters_in_text_json_trace_and_describe);
   tcase_add_test(tc, test_validate_plots_against_a_set_key);

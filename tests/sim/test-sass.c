@@ -837,9 +837,10 @@ END_TEST
 
 /* copyk<4> through the caches on 2 SMs whose L2 holds 256 KB (level=cached): once the copy is
  * past the L2's size, every sector it stores is written back once, as many as the stream
- * sends to DRAM at issue (level=dram), and an iteration takes what the stream's does less
- * 4.6 %: the copy's write-backs are not what the held-out 4 x 4 B rows at 4-12 warps lack
- * (docs/validation.md) */
+ * sends to DRAM at issue (level=dram), and an iteration takes what the stream's does and
+ * 1.1 % (4.6 % less while nothing waited for the write-backs; caches.l2.clean_ways has the
+ * loads and stores that replace lines wait for theirs): the copy's write-backs are not what
+ * the held-out 4 x 4 B rows at 4-12 warps lack (docs/validation.md) */
 START_TEST(test_a_copy_through_the_caches_writes_back_what_it_stores)
 {
   guint64 cycles[2], written[2], stream[2];
@@ -862,7 +863,7 @@ START_TEST(test_a_copy_through_the_caches_writes_back_what_it_stores)
                 stored);
   double per = (double)(cycles[1] - cycles[0]) / 64, want = (double)(stream[1] - stream[0]) / 64;
   double err = 100.0 * (per - want) / want;
-  ck_assert_msg(err > -8 && err < 1, "%.1f cycles an iteration, the stream %.1f (%+.1f%%)", per,
+  ck_assert_msg(err > -8 && err < 3, "%.1f cycles an iteration, the stream %.1f (%+.1f%%)", per,
                 want, err);
 }
 END_TEST

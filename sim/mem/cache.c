@@ -39,28 +39,19 @@ alloc_sets(SmCache *c)
 }
 
 void
-sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, int replacement, int index,
-              guint64 seed)
+sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, guint clean_ways,
+              int replacement, int index, guint64 seed)
 {
   *c = (SmCache){0};
   c->ways = ways;
   c->sets = (guint)(bytes / line_bytes / ways);
   c->hashed = index == CFG_INDEX_HASHED;
   c->random = replacement == CFG_REPLACE_RANDOM;
+  g_assert(clean_ways == 0 || (!c->random && clean_ways < ways));
+  c->clean_ways = clean_ways;
   c->rng = sm_hash64(seed ^ 0xC2B2AE3D27D4EB4FULL) | 1;
   if (c->sets == 0)
     return;
-  alloc_sets(c);
-}
-
-void
-sm_cache_keep_clean(SmCache *c, guint ways)
-{
-  g_assert(!c->random && ways < c->ways);
-  if (c->sets == 0 || ways == c->clean_ways)
-    return;
-  g_aligned_free(c->set_data);
-  c->clean_ways = ways;
   alloc_sets(c);
 }
 
@@ -144,6 +135,11 @@ kth_largest(guint64 *v, guint n, guint k)
 static void
 keep_clean(const SmCache *c, Set s, guint moved, SmCacheResult *r)
 {
+  guint8 any = 0; /* no dirty line: none to clean (the common case of loads) */
+  for (guint w = 0; w < c->ways; w++)
+    any |= s.dirty[w];
+  if (!any)
+    return;
   guint young = c->ways - c->clean_ways; /* the ways that may stay dirty */
   guint64 stamps[1024];
   guint n = 0, newer = 0;

@@ -35,13 +35,13 @@ typedef struct {
   guint64 *cleaned_ready;
 } SmCacheResult;
 
-/* A cache of @bytes in lines of @line_bytes, @ways per set; @bytes = 0: holds nothing. */
-void sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, int replacement,
-                   int index, guint64 seed);
+/* A cache of @bytes in lines of @line_bytes, @ways per set; @bytes = 0: holds nothing.  With
+ * @clean_ways (lru only, fewer than @ways) it keeps that many least recently used lines of
+ * each set clean: a lookup that makes a dirty line that old reports it (cleaned_*) as written
+ * back. */
+void sm_cache_init(SmCache *c, guint64 bytes, guint line_bytes, guint ways, guint clean_ways,
+                   int replacement, int index, guint64 seed);
 void sm_cache_clear(SmCache *c);
-/* Keeps the @ways least recently used lines of each set clean (lru only; before any access): a
- * lookup that makes a dirty line that old reports it (cleaned_*) as written back. */
-void sm_cache_keep_clean(SmCache *c, guint ways);
 
 /* Looks up @sectors of @line; when @allocate, a missing line replaces one of its set and the
  * sectors become held (and dirty when @write), but for @partial: sectors a store writes only in

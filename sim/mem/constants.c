@@ -13,7 +13,7 @@ sm_constants_init(SmConstants *c, const CfgConstantCache *cfg, guint n_sm, gsize
    * drain launches' Source page: the ISETP after LDC R6, c[0x0][0x218] 22.6 cycles in
    * short_scoreboard; h100-control-flow-clock.csv's clock reads around such a read) */
   for (guint m = 0; m < n_sm; m++) {
-    sm_cache_init(&c->cache[m], cfg->bytes, cfg->line_bytes, cfg->ways, CFG_REPLACE_LRU,
+    sm_cache_init(&c->cache[m], cfg->bytes, cfg->line_bytes, cfg->ways, 0, CFG_REPLACE_LRU,
                   CFG_INDEX_MODULO, 0);
     for (gsize off = 0; off < bank0_bytes; off += cfg->line_bytes)
       sm_cache_access(&c->cache[m], off / cfg->line_bytes, 1, TRUE, FALSE);

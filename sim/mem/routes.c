@@ -12,7 +12,7 @@ sm_memory_caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_b
   if (l1_bytes) {
     mem->l1 = g_new0(SmCache, n_sm);
     for (guint s = 0; s < n_sm; s++)
-      sm_cache_init(&mem->l1[s], l1_bytes, gpu->memory.line_bytes, l1->ways, l1->replacement,
+      sm_cache_init(&mem->l1[s], l1_bytes, gpu->memory.line_bytes, l1->ways, 0, l1->replacement,
                     l1->index, gpu->memory.seed + s);
   }
   mem->l1_latency = l1->latency_cycles;
@@ -24,11 +24,9 @@ sm_memory_caches_init(SmMemory *mem, const CfgGpu *gpu, guint n_sm, guint64 l1_b
   if (l2->bytes) {
     mem->l2_parts = l2->partitions;
     mem->l2 = g_new0(SmCache, l2->partitions);
-    for (guint p = 0; p < l2->partitions; p++) {
+    for (guint p = 0; p < l2->partitions; p++)
       sm_cache_init(&mem->l2[p], l2->bytes / l2->partitions, gpu->memory.line_bytes, l2->ways,
-                    l2->replacement, l2->index, gpu->memory.seed ^ (0xA5A5ULL + p));
-      sm_cache_keep_clean(&mem->l2[p], l2->clean_ways);
-    }
+                    l2->clean_ways, l2->replacement, l2->index, gpu->memory.seed ^ (0xA5A5ULL + p));
     mem->l2_clean_ways = l2->clean_ways;
     mem->hit_level = (guint)l2->hit_level_index;
     guint hit_latency = gpu->memory.levels[mem->hit_level].latency_cycles;

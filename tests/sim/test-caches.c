@@ -150,7 +150,7 @@ START_TEST(test_cache_lru_sectors_and_write_backs)
 {
   SmCache c;
   /* 2 sets x 2 ways by the low bit: lines 0, 2, 4 share set 0 */
-  sm_cache_init(&c, 4 * 128, 128, 2, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
+  sm_cache_init(&c, 4 * 128, 128, 2, 0, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
   ck_assert_uint_eq(sm_cache_access(&c, 0, 0x3, TRUE, FALSE).hit, 0);
   ck_assert_uint_eq(sm_cache_access(&c, 0, 0xF, TRUE, FALSE).hit, 0x3); /* two sectors were in */
   ck_assert(sm_cache_holds(&c, 0, 0xF));
@@ -183,8 +183,7 @@ END_TEST
 START_TEST(test_the_oldest_ways_are_kept_clean)
 {
   SmCache c;
-  sm_cache_init(&c, 4 * 128, 128, 4, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
-  sm_cache_keep_clean(&c, 2);
+  sm_cache_init(&c, 4 * 128, 128, 4, 2, CFG_REPLACE_LRU, CFG_INDEX_MODULO, 1);
   SmCacheResult r = sm_cache_access_part(&c, 0, 0x3, 0x2, TRUE, TRUE); /* 0: one sector in part */
   ck_assert(!sm_cache_holds(&c, 0, 0x2) && sm_cache_holds(&c, 0, 0x1));
   r = sm_cache_access(&c, 1, 0xF, TRUE, TRUE);

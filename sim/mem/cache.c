@@ -158,7 +158,7 @@ keep_clean(const SmCache *c, Set s, guint moved, SmCacheResult *r)
       continue;
     if (s.dirty[w]) {
       r->cleaned_dirty = s.dirty[w];
-      r->cleaned_held = s.sectors[w] & s.dirty[w];
+      r->cleaned_held = s.sectors[w];
       r->cleaned_line = s.tag[w] - 1;
       r->cleaned_ready = &s.ready[w];
       s.dirty[w] = 0;
@@ -213,7 +213,7 @@ sm_cache_access_part(SmCache *c, guint64 line, guint8 sectors, guint8 partial, g
     victim = (guint)((sm_rng_next(&c->rng) >> 32) % c->ways);
   if (s.tag[victim] && s.dirty[victim]) {
     r.evicted_dirty = s.dirty[victim];
-    r.evicted_held = s.sectors[victim] & s.dirty[victim];
+    r.evicted_held = s.sectors[victim];
     r.evicted_line = s.tag[victim] - 1;
   }
   if (c->clean_ways) {

@@ -25,7 +25,7 @@ typedef struct {
 typedef struct {
   guint8 hit;            /* the sectors asked for that were there */
   guint8 evicted_dirty;  /* sectors of the replaced line to write back (0: none) */
-  guint8 evicted_held;   /* ... and those of them it held whole */
+  guint8 evicted_held;   /* the sectors that line held whole */
   guint64 evicted_line;  /* that line */
   guint64 evicted_ready; /* the cycle its earlier write-back is done (clean_ways; 0: none) */
   /* clean_ways: a dirty line the lookup made that old, now clean, to write back (0: none), and

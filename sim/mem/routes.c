@@ -76,10 +76,10 @@ fill_bytes_of(const SmMemory *mem, guint8 dirty, guint8 held)
   return n * k * mem->sector_bytes;
 }
 
-/* A dirty line an L2 eviction writes back from @now (cycles) on, @held of its @dirty sectors
- * held whole: the pieces it wrote in part read first (caches.l2.fill_bytes), then the line
- * written, each taking its miss level's channel time; with rows, the write as much as a
- * transaction to an open row (the level gathers the lines it writes back by row).  Returns the
+/* A dirty line an L2 eviction writes back from @now (cycles) on, its @dirty sectors written
+ * back, its @held ones held whole: the pieces it wrote in part read first (caches.l2.fill_bytes),
+ * then the line written, each taking its miss level's channel time; with rows, the write as much as
+ * a transaction to an open row (the level gathers the lines it writes back by row).  Returns the
  * cycle the channel is done with it. */
 static guint64
 write_back(SmMemory *mem, guint64 now, guint64 line, guint8 dirty, guint8 held)

@@ -270,16 +270,18 @@ START_TEST(test_a_sector_written_in_part_is_read_before_its_write_back)
   static const struct {
     guint fill_bytes;
     guint8 sectors, partial;
-    gboolean loaded, loaded_after; /* the line's sectors loaded before the store, after */
-    guint64 fills;                 /* sectors read before the write-back */
+    guint8 loaded;         /* sectors loaded before the store */
+    gboolean loaded_after; /* the line's sectors loaded after it */
+    guint64 fills;         /* sectors read before the write-back */
   } cases[] = {
-      {32, 0x1, 0x1, FALSE, FALSE, 1}, /* in part, not held: read */
-      {32, 0x1, 0x1, TRUE, FALSE, 0},  /* held */
-      {32, 0x1, 0x1, FALSE, TRUE, 0},  /* loaded after, from DRAM: held then */
-      {32, 0x1, 0x0, FALSE, FALSE, 0}, /* whole */
-      {32, 0x3, 0x2, FALSE, FALSE, 1}, /* one whole, one in part */
-      {64, 0x1, 0x0, FALSE, FALSE, 2}, /* whole, its piece's other sector not held: the piece */
-      {64, 0x3, 0x0, FALSE, FALSE, 0}, /* the piece whole */
+      {32, 0x1, 0x1, 0x0, FALSE, 1}, /* in part, not held: read */
+      {32, 0x1, 0x1, 0x1, FALSE, 0}, /* held */
+      {32, 0x1, 0x1, 0x0, TRUE, 0},  /* loaded after, from DRAM: held then */
+      {32, 0x1, 0x0, 0x0, FALSE, 0}, /* whole */
+      {32, 0x3, 0x2, 0x0, FALSE, 1}, /* one whole, one in part */
+      {64, 0x1, 0x0, 0x0, FALSE, 2}, /* whole, its piece's other sector not held: the piece */
+      {64, 0x1, 0x0, 0x2, FALSE, 0}, /* ... the other sector held, clean: none */
+      {64, 0x3, 0x0, 0x0, FALSE, 0}, /* the piece whole */
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autoptr(CfgGpu) gpu = cfg_gpu_load_file(path, NULL);
@@ -291,7 +293,7 @@ START_TEST(test_a_sector_written_in_part_is_read_before_its_write_back)
     sm_memory_init(&mem, gpu, 1, &engine, TRUE, 0);
     guint64 line = 0;
     if (cases[i].loaded)
-      sm_memory_access_cached(&mem, 0, 0, 1, &line, &cases[i].sectors, NULL, SM_CACHE_OP_GLOBAL,
+      sm_memory_access_cached(&mem, 0, 0, 1, &line, &cases[i].loaded, NULL, SM_CACHE_OP_GLOBAL,
                               FALSE, NULL);
     ck_assert_uint_eq(sm_memory_access_cached(&mem, 0, 1000, 1, &line, &cases[i].sectors,
                                               &cases[i].partial, SM_CACHE_OP_PLAIN, TRUE, NULL),

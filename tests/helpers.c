@@ -2,8 +2,11 @@
  * files.  Not tests themselves. */
 #include "helpers.h"
 
+#include <ftw.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char *
 test_source_path(const char *relative)
@@ -92,12 +95,51 @@ test_smsim(const char *const *args, char **out, char **err)
   return 128 + WTERMSIG(status);
 }
 
+/* The directories test_temp_dir made, each with the process that made it: a forked child
+ * inherits its parent's list and must not remove the parent's directories. */
+typedef struct {
+  char *path;
+  pid_t pid;
+} TempDir;
+static GArray *temp_dirs;
+
+static int
+remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void
+remove_temp_dirs(void)
+{
+  for (guint i = 0; i < temp_dirs->len; i++) {
+    TempDir *d = &g_array_index(temp_dirs, TempDir, i);
+    if (d->pid == getpid())
+      nftw(d->path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+}
+
+char *
+test_temp_dir(const char *tmpl)
+{
+  GError *error = NULL;
+  char *dir = g_dir_make_tmp(tmpl, &error);
+  ck_assert_msg(dir != NULL, "mkdtemp: %s", error ? error->message : "?");
+  if (!temp_dirs) {
+    temp_dirs = g_array_new(FALSE, FALSE, sizeof(TempDir));
+    atexit(remove_temp_dirs);
+  }
+  TempDir d = {g_strdup(dir), getpid()};
+  g_array_append_val(temp_dirs, d);
+  return dir;
+}
+
 char *
 test_write_temp(const char *name, const char *text)
 {
-  GError *error = NULL;
-  g_autofree char *dir = g_dir_make_tmp("smsim-test-XXXXXX", &error);
-  ck_assert_msg(dir != NULL, "mkdtemp: %s", error ? error->message : "?");
+  g_autofree char *dir = test_temp_dir("smsim-test-XXXXXX");
   char *path = g_build_filename(dir, name, NULL);
   ck_assert(g_file_set_contents(path, text, -1, NULL));
   return path;

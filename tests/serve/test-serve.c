@@ -149,7 +149,7 @@ START_TEST(test_run_equals_cli)
                              "{\"warps_per_sm\": 8, \"alpha\": \"4\", "
                              "\"memory.dram.latency_cycles\": 500}}");
   ck_assert_msg(a.status == 200, "%s", a.text);
-  g_autofree char *dir = g_dir_make_tmp("smsim-serve-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-serve-XXXXXX");
   g_autofree char *svg_path = g_build_filename(dir, "t.svg", NULL);
   const char *args[] = {"run",     "h100",           "mix",
                         "--set",   "warps_per_sm=8", "--set",

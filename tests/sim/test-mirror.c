@@ -172,7 +172,7 @@ END_TEST
 /* A trace records every SM: the same file whether the SMs started as copies of SM 0 or not. */
 START_TEST(test_traces_record_every_sm)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-mirror-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-mirror-XXXXXX");
   g_autofree char *gpu = test_source_path("config/gpus/h100.yaml");
   g_autofree char *kernel = test_source_path("bench/waves.yaml");
   char *text[2];

@@ -420,7 +420,7 @@ END_TEST
 /* The command line: the same bytes for any --threads, JSON and traces alike. */
 START_TEST(test_the_command_prints_the_same_bytes)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-threads-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-threads-XXXXXX");
   g_autofree char *first = NULL, *first_trace = NULL;
   static const char *const threads[] = {"1", "2", "3", "7"};
   for (guint i = 0; i < G_N_ELEMENTS(threads); i++) {

@@ -21,7 +21,7 @@ unwritable_dir(void)
 {
   if (geteuid() == 0)
     return g_strdup("/proc");
-  char *dir = g_dir_make_tmp("smsim-ro-XXXXXX", NULL);
+  char *dir = test_temp_dir("smsim-ro-XXXXXX");
   g_chmod(dir, 0555);
   return dir;
 }
@@ -135,7 +135,7 @@ assert_nothing_named(const char *dir, const char *prefix)
 
 START_TEST(test_interrupted_sweep_and_traced_run_leave_nothing)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-int-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-int-XXXXXX");
   g_autofree char *csv = g_build_filename(dir, "sweep.csv", NULL);
   const char *sweep[] = {"sweep",          H100,    MIX, "--vary", "warps_per_sm=1:64", "--set",
                          "groups=2000000", "--csv", csv, NULL};

@@ -23,9 +23,7 @@ static char *
 run_with_dumps(const char *kernel, const char *const *sets, const char *const *initial,
                const char *const *final)
 {
-  GError *error = NULL;
-  char *dir = g_dir_make_tmp("smsim-dumps-XXXXXX", &error);
-  ck_assert(dir != NULL);
+  char *dir = test_temp_dir("smsim-dumps-XXXXXX");
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(args, g_strdup("run"));
   g_ptr_array_add(args, g_strdup("config/gpus/h100.yaml"));

@@ -52,7 +52,7 @@ write_parts(const char *dir, char *parts[3])
 
 START_TEST(test_shards_merge_into_the_bytes_of_one_run)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-shards-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-shards-XXXXXX");
   g_autofree char *one_csv = g_build_filename(dir, "one.csv", NULL);
   g_autofree char *one_json = g_build_filename(dir, "one.json", NULL);
   const char *extra[] = {"--jobs", "1", "--csv", one_csv, "--json", one_json, NULL};
@@ -103,7 +103,7 @@ assert_merge_refused(const char *const *paths, const char *out_csv, const char *
 
 START_TEST(test_merge_refuses_missing_duplicate_and_foreign_parts)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-shards-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-shards-XXXXXX");
   g_autofree char *all = g_build_filename(dir, "all.csv", NULL);
   char *parts[3];
   write_parts(dir, parts);

@@ -41,7 +41,7 @@ read_all(const char *path)
 
 START_TEST(test_three_ranks_give_the_bytes_of_one_process)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-mpi-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-mpi-XXXXXX");
   g_autofree char *one = g_build_filename(dir, "one.csv", NULL);
   g_autofree char *three = g_build_filename(dir, "three.csv", NULL);
   const char *a[] = {
@@ -71,7 +71,7 @@ END_TEST
 
 START_TEST(test_three_ranks_validate)
 {
-  g_autofree char *dir = g_dir_make_tmp("smsim-mpi-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir("smsim-mpi-XXXXXX");
   g_autofree char *one = g_build_filename(dir, "one.csv", NULL);
   g_autofree char *three = g_build_filename(dir, "three.csv", NULL);
   const char *a[] = {"validate", MAXWELL, "tests/data/maxwell-volkov.csv", "--jobs", "1", "--csv",

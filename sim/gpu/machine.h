@@ -221,13 +221,14 @@ sm_warp_prepare(const SmGpu *sm, SmWarp *w)
 /* With fences: a store of SM @m that the memory system returned as @base (its lines taken by
  * their SM's share of the level at @taken, 0: not paced) is acknowledged to a fence then
  * (memory.fence, fence_ack_cycles; sm->mem's store_taken and store_done hold its channels' take
- * and completion). */
+ * and completion), and no earlier than its lines had their ways (store_way: the write-backs of
+ * the lines they replace taken, caches.l2.clean_ways). */
 static inline void
 sm_fence_store(SmGpu *sm, guint m, guint64 base, guint64 taken)
 {
   const SmMemory *mem = &sm->mem;
   guint64 done = sm->cfg->memory.fence == CFG_FENCE_COMPLETION ? MAX(base, mem->store_done)
-                 : taken                                       ? taken
+                 : taken                                       ? MAX(taken, mem->store_way)
                                                                : mem->store_taken;
   sm->fence_stores[m] = MAX(sm->fence_stores[m], done + sm->cfg->memory.fence_ack_cycles);
 }

@@ -151,6 +151,7 @@ transaction(SmMemory *mem, guint sm, guint level, guint64 now, guint64 line, gui
     mem->store_done = MAX(mem->store_done, done);
     mem->store_taken =
         MAX(mem->store_taken, (lv->channel_free[ch] + SM_TICKS_PER_CYCLE - 1) >> SM_TICK_SHIFT);
+    mem->store_way = MAX(mem->store_way, after);
   }
   if (!write || mem->store_drain == CFG_DRAIN_COMPLETION)
     return done;

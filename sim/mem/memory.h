@@ -104,9 +104,10 @@ typedef struct {
   guint store_drain;       /* CfgStoreDrain: when a store's access returns for its warp */
   guint store_ack;         /* ... and this much later (store_ack_cycles) */
   /* since the caller last cleared them, of stores' transactions: the latest completion in
-   * their level, and the latest cycle their channel had taken one (what a fence waits for,
-   * memory.fence; with store_drain completion the first is what they return) */
-  guint64 store_done, store_taken;
+   * their level, the latest cycle their channel had taken one, and the latest a store waited
+   * for to have a way, its victim's write-back taken (caches.l2.clean_ways): what a fence waits
+   * for (memory.fence; with store_drain completion the first is what they return) */
+  guint64 store_done, store_taken, store_way;
   guint sm_count;
   guint64 *port_free; /* per SM: ticks when its port to the levels is free; NULL: no limit */
   double port_ticks_per_byte;

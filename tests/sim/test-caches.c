@@ -335,9 +335,12 @@ START_TEST(test_an_access_waits_for_the_write_back_of_the_line_it_replaces)
   static const guint64 done[] = {1100, 1100, 1100, 1100, 1128, 1256};
   for (guint k = 0; k < G_N_ELEMENTS(done); k++) {
     guint64 line = 8 * k;
+    mem.store_way = 0;
     ck_assert_uint_eq(sm_memory_access_cached(&mem, 0, 1000, 1, &line, &all, &none,
                                               SM_CACHE_OP_PLAIN, TRUE, NULL),
                       done[k]);
+    /* what a fence waits for of the store (memory.fence): its way, where it replaced a line */
+    ck_assert_uint_eq(mem.store_way, k < 4 ? 0 : done[k]);
   }
   ck_assert_uint_eq(mem.counts.write_backs, 4 * 4);
   /* a load of 48 replaces 16 (1384) and ages 32 (written back 1512-1640): its read starts

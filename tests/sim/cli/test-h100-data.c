@@ -71,7 +71,7 @@ START_TEST(test_control_flow_within_1_5_percent)
 END_TEST
 
 /* Under the sanitizers (memory checks slow every run several times; the plain build holds the
- * numbers) and in the quick loop (tools/dev test quick): a file of one row in 32 of @csv,
+ * numbers) and in the quick loop (tools/dev test quick): a file of one row in 64 of @csv,
  * to hold to a looser bound; otherwise NULL (all rows). */
 static char *
 sanitized_subset(const char *csv)
@@ -79,7 +79,7 @@ sanitized_subset(const char *csv)
   if (!g_getenv("SMSIM_SANITIZED") && !test_quick())
     return NULL;
   guint rows;
-  return test_sample_rows(csv, 32, &rows);
+  return test_sample_rows(csv, 64, &rows);
 }
 
 /* The lines of the source tree's CSV @name (the header first); g_strfreev. */
@@ -102,7 +102,7 @@ validate_every(const char *csv, const char *what, double bound, double subset_bo
   g_autofree char *part = !subset && every > 1 ? test_sample_rows(csv, every, &rows) : NULL;
   char *out = validate(subset ? subset : part ? part : csv, "2");
   double all = mape_of(out, NULL);
-  printf("h100 %s: %.1f %%%s\n", what, all, subset ? " (one row in 32)" : "");
+  printf("h100 %s: %.1f %%%s\n", what, all, subset ? " (one row in 64)" : "");
   if (part)
     printf("  (one row in %u)\n", every);
   ck_assert_msg(all <= (subset ? subset_bound : bound), "%s: %.1f %%", what, all);

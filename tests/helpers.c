@@ -2,6 +2,7 @@
  * files.  Not tests themselves. */
 #include "helpers.h"
 
+#include <errno.h>
 #include <ftw.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -95,13 +96,11 @@ test_smsim(const char *const *args, char **out, char **err)
   return 128 + WTERMSIG(status);
 }
 
-/* The directories test_temp_dir made, each with the process that made it: a forked child
- * inherits its parent's list and must not remove the parent's directories. */
-typedef struct {
-  char *path;
-  pid_t pid;
-} TempDir;
-static GArray *temp_dirs;
+/* One folder per test program, made before Check forks a child for any test: every folder
+ * test_temp_dir makes goes in it, and the program removes it with all of them as it exits
+ * (a child that fails exits without running what atexit registered). */
+static char *temp_root;
+static pid_t temp_root_pid;
 
 static int
 remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -112,27 +111,30 @@ remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 }
 
 static void
-remove_temp_dirs(void)
+remove_temp_root(void)
 {
-  for (guint i = 0; i < temp_dirs->len; i++) {
-    TempDir *d = &g_array_index(temp_dirs, TempDir, i);
-    if (d->pid == getpid())
-      nftw(d->path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (getpid() == temp_root_pid)
+    nftw(temp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+__attribute__((constructor)) static void
+make_temp_root(void)
+{
+  temp_root = g_dir_make_tmp("smsim-tests-XXXXXX", NULL);
+  if (!temp_root) {
+    perror("a temporary folder for the tests");
+    exit(1);
   }
+  temp_root_pid = getpid();
+  atexit(remove_temp_root);
 }
 
 char *
 test_temp_dir(const char *tmpl)
 {
-  GError *error = NULL;
-  char *dir = g_dir_make_tmp(tmpl, &error);
-  ck_assert_msg(dir != NULL, "mkdtemp: %s", error ? error->message : "?");
-  if (!temp_dirs) {
-    temp_dirs = g_array_new(FALSE, FALSE, sizeof(TempDir));
-    atexit(remove_temp_dirs);
-  }
-  TempDir d = {g_strdup(dir), getpid()};
-  g_array_append_val(temp_dirs, d);
+  g_autofree char *path = g_build_filename(temp_root, tmpl, NULL);
+  char *dir = g_mkdtemp(g_steal_pointer(&path));
+  ck_assert_msg(dir != NULL, "mkdtemp: %s", g_strerror(errno));
   return dir;
 }
 

@@ -29,9 +29,8 @@ double test_window_ipc(TestRun *run, guint unit, guint64 from, guint64 to);
 /* Runs the smsim binary; returns its exit status and captured output. */
 int test_smsim(const char *const *args, char **out, char **err);
 
-/* A fresh temporary directory (@tmpl as g_dir_make_tmp takes it), removed with everything in it
- * when the process that made it (the test program, or the child Check forked for a test)
- * exits; returns its path. */
+/* A fresh temporary directory (@tmpl as g_mkdtemp takes it, a name only), removed with
+ * everything in it when the test program exits (whatever its tests did); returns its path. */
 char *test_temp_dir(const char *tmpl);
 
 /* Writes @text to a new file in a fresh temporary directory (test_temp_dir); returns its path. */

@@ -202,6 +202,46 @@ START_TEST(test_fences_wait_for_their_sms_stores)
 }
 END_TEST
 
+/* bench/h100/mempipe.cu's lines kernel on the H100 preset with @sets: the cycles of its clock
+ * step @step (0: the loop, 1: the fence after it), as the median warp took them. */
+static double
+lines_step(const char *const *sets, guint step)
+{
+  TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
+  sm_run(run->sm);
+  ck_assert(sm_error(run->sm) == NULL);
+  const SmStats *st = sm_stats(run->sm);
+  ck_assert_uint_gt(st->clock_n_steps, step);
+  double v = (double)st->clock_steps[step];
+  test_run_free(run);
+  return v;
+}
+
+/* The median of three launches' values. */
+static double
+median3(const double v[3])
+{
+  return MAX(MIN(v[0], v[1]), MIN(MAX(v[0], v[1]), v[2]));
+}
+
+/* The median over the three launches of tests/data/h100-l2dirty.csv's (or h100-l2fill.csv's)
+ * median warp's loop (span_med; h100-l2fence.csv's fence, fence_med, in the same column) for
+ * @op, @prep, @warps and @iters (0: any). */
+static double
+l2dirty_span(GStrv rows, const char *op, const char *prep, guint warps, guint iters)
+{
+  double v[3];
+  guint n = 0;
+  for (guint i = 1; rows[i] && *rows[i]; i++) {
+    g_auto(GStrv) f = g_strsplit(rows[i], ",", -1);
+    if (strcmp(f[0], op) == 0 && strcmp(f[2], prep) == 0 && (guint)atoi(f[3]) == warps &&
+        (!iters || (guint)atoi(f[5]) == iters) && n < 3)
+      v[n++] = g_ascii_strtod(f[9], NULL);
+  }
+  ck_assert_uint_eq(n, 3);
+  return median3(v);
+}
+
 /* A fence with nothing in flight on its SM (bench/h100/fencewait.cu): 264 cycles between the
  * clock reads around __threadfence() in every one of its 90 launches, whatever the other SMs
  * stored meanwhile; the lines kernel with no iteration, its fence alone, on 1 SM and on 132. */
@@ -249,12 +289,7 @@ START_TEST(test_fences_after_stores_to_dram_wait_for_their_ways)
     g_autofree char *op = g_strdup_printf("op=%s", ops[i]);
     const char *sets[] = {op,        "layout=packed", "lines=32", "warps_per_sm=8",
                           "sms=132", "sm_count=132",  "iters=64", NULL};
-    TestRun *run =
-        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-    sm_run(run->sm);
-    ck_assert(sm_error(run->sm) == NULL);
-    sim[i] = (double)sm_stats(run->sm)->clock_steps[1];
-    test_run_free(run);
+    sim[i] = lines_step(sets, 1);
     g_autofree char *key = g_strdup_printf(
         ",%s;layout=packed;lines=32;warps_per_sm=8;sms=132;sm_count=132;iters=64,", op);
     double h = 0;
@@ -289,22 +324,8 @@ START_TEST(test_a_fence_waits_longer_after_more_stores)
     g_autofree char *it = g_strdup_printf("iters=%u", iters[i]);
     const char *sets[] = {"op=st_dram",   "lines=8", "warps_per_sm=8", "sms=132",
                           "sm_count=132", it,        "flush=0",        NULL};
-    TestRun *run =
-        test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-    sm_run(run->sm);
-    ck_assert(sm_error(run->sm) == NULL);
-    sim[i] = (double)sm_stats(run->sm)->clock_steps[1];
-    test_run_free(run);
-    double v[3];
-    guint n = 0;
-    for (guint r = 1; rows[r] && *rows[r]; r++) {
-      g_auto(GStrv) f = g_strsplit(rows[r], ",", -1);
-      if (strcmp(f[0], "st_partial") == 0 && strcmp(f[2], "clean") == 0 && atoi(f[3]) == 8 &&
-          (guint)atoi(f[5]) == iters[i] && n < 3)
-        v[n++] = g_ascii_strtod(f[9], NULL);
-    }
-    ck_assert_uint_eq(n, 3);
-    double h = MAX(MIN(v[0], v[1]), MIN(MAX(v[0], v[1]), v[2]));
+    sim[i] = lines_step(sets, 1);
+    double h = l2dirty_span(rows, "st_partial", "clean", 8, iters[i]);
     printf("l2fence st_partial 8 warps x %u clean: fence %.0f cycles (H200 %.0f)\n", iters[i],
            sim[i], h);
     ck_assert_double_le(fabs(sim[i] / h - 1), 0.15);
@@ -340,23 +361,6 @@ START_TEST(test_all_sms_storing_within_3_percent)
 }
 END_TEST
 
-/* The median over the three launches of tests/data/h100-l2dirty.csv's (or h100-l2fill.csv's)
- * median warp's loop (span_med) for @op, @prep, @warps and @iters (0: any). */
-static double
-l2dirty_span(GStrv rows, const char *op, const char *prep, guint warps, guint iters)
-{
-  double v[3];
-  guint n = 0;
-  for (guint i = 1; rows[i] && *rows[i]; i++) {
-    g_auto(GStrv) f = g_strsplit(rows[i], ",", -1);
-    if (strcmp(f[0], op) == 0 && strcmp(f[2], prep) == 0 && (guint)atoi(f[3]) == warps &&
-        (!iters || (guint)atoi(f[5]) == iters) && n < 3)
-      v[n++] = g_ascii_strtod(f[9], NULL);
-  }
-  ck_assert_uint_eq(n, 3);
-  return MAX(MIN(v[0], v[1]), MIN(MAX(v[0], v[1]), v[2]));
-}
-
 /* The L2 as the flush before a launch left it (bench/h100/l2dirty.cu, all 132 SMs): dirty
  * lines, whose write-backs delay the loads that replace them, against an L2 of clean lines
  * (smsim: an empty one).  Chained loads of one sector in 32 lines a warp: the H100's median
@@ -377,12 +381,7 @@ START_TEST(test_the_flushs_dirty_lines_delay_the_next_launchs_loads)
       g_autofree char *w = g_strdup_printf("warps_per_sm=%u", warps[i]);
       const char *sets[] = {
           "op=ld_dram", "lines=32", w, "sms=132", "sm_count=132", f ? "flush=0" : "flush=1", NULL};
-      TestRun *run =
-          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-      sm_run(run->sm);
-      ck_assert(sm_error(run->sm) == NULL);
-      sim[f] = (double)sm_stats(run->sm)->clock_steps[0];
-      test_run_free(run);
+      sim[f] = lines_step(sets, 0);
       h100[f] = l2dirty_span(rows, "ld_sectors", f ? "clean" : "dirty", warps[i], 0);
       printf("l2dirty ld_sectors %u warps %s: %.0f cycles (H100 %.0f)\n", warps[i],
              f ? "clean" : "dirty", sim[f], h100[f]);
@@ -414,12 +413,7 @@ START_TEST(test_stores_that_fit_in_the_l2_do_not_wait_for_its_dirty_lines)
       g_autofree char *it = g_strdup_printf("iters=%u", iters[i]);
       const char *sets[] = {"op=st_dram",   "lines=8", "warps_per_sm=8",          "sms=132",
                             "sm_count=132", it,        f ? "flush=0" : "flush=1", NULL};
-      TestRun *run =
-          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-      sm_run(run->sm);
-      ck_assert(sm_error(run->sm) == NULL);
-      sim[i][f] = (double)sm_stats(run->sm)->clock_steps[0];
-      test_run_free(run);
+      sim[i][f] = lines_step(sets, 0);
       double h = l2dirty_span(rows, "st_partial", f ? "clean" : "dirty", 8, iters[i]);
       printf("l2fill st_partial 8 warps x %u %s: %.0f cycles (H200 %.0f)\n", iters[i],
              f ? "clean" : "dirty", sim[i][f], h);
@@ -445,7 +439,7 @@ l2part_span(GStrv rows, guint k, const char *prep, guint warps, guint iters)
       v[n++] = g_ascii_strtod(f[9], NULL);
   }
   ck_assert_uint_eq(n, 3);
-  return MAX(MIN(v[0], v[1]), MIN(MAX(v[0], v[1]), v[2]));
+  return median3(v);
 }
 
 /* Sectors written in part are read only before their lines' write-backs (caches.l2.fill_bytes),
@@ -471,12 +465,7 @@ START_TEST(test_sectors_written_in_part_wait_for_no_read)
                             "sms=132",    "sm_count=132",
                             it,           "flush=0",
                             NULL};
-      TestRun *run =
-          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-      sm_run(run->sm);
-      ck_assert(sm_error(run->sm) == NULL);
-      sim[i][k] = (double)sm_stats(run->sm)->clock_steps[0];
-      test_run_free(run);
+      sim[i][k] = lines_step(sets, 0);
       double h = l2part_span(rows, k ? 4 : 1, "fresh", 8, iters[i]);
       printf("l2part %u sectors a line, 8 warps x %u: %.0f cycles (H200 %.0f)\n", k ? 4 : 1,
              iters[i], sim[i][k], h);

@@ -102,19 +102,27 @@ test_smsim(const char *const *args, char **out, char **err)
 static char *temp_root;
 static pid_t temp_root_pid;
 
+static guint temp_removed;
+
 static int
 remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
   (void)st, (void)flag, (void)ftw;
-  remove(path);
+  if (remove(path) == 0)
+    temp_removed++;
   return 0;
 }
 
+/* With SMSIM_TEST_TEMP_REPORT set, the program says on stderr which folder it removed and how
+ * many entries it held, the folder itself one of them (tests/tempdirs.sh). */
 static void
 remove_temp_root(void)
 {
-  if (getpid() == temp_root_pid)
-    nftw(temp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (getpid() != temp_root_pid)
+    return;
+  nftw(temp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (g_getenv("SMSIM_TEST_TEMP_REPORT"))
+    fprintf(stderr, "removed %s: %u entries\n", temp_root, temp_removed);
 }
 
 __attribute__((constructor)) static void

@@ -48,7 +48,7 @@ sm_issue(SmGpu *sm, SmScheduler *s, SmWarp *w, guint64 t, guint slot)
   switch (ii->space) {
   case ISA_SPACE_GLOBAL: {
     if (G_UNLIKELY(sm->fences)) /* what a fence waits for of this access: memory.h */
-      sm->mem.store_done = sm->mem.store_taken = sm->mem.store_way = 0;
+      sm_memory_clear_store_record(&sm->mem);
     if (G_UNLIKELY(sm->defer)) {
       base = sm->above->defer_global(sm, w, ii, t); /* an SM on a thread: known later */
     } else if (G_UNLIKELY(ii->chase_units)) {

@@ -21,7 +21,7 @@ reach(SmGpu *sm, SmWarp *w, guint32 pc, guint64 t, const SmAccess *a, guint64 *r
     return sm->above->defer_lines(sm, w, pc, t, p.enter, p.tail, a->n, a->lines, a->masks,
                                   a->partial, a->level, a->op);
   if (G_UNLIKELY(sm->fences)) /* what a fence waits for of this access: memory.h */
-    sm->mem.store_done = sm->mem.store_taken = sm->mem.store_way = 0;
+    sm_memory_clear_store_record(&sm->mem);
   guint64 base;
   if (a->level == CFG_LEVEL_CACHED) {
     base = sm_memory_access_cached(&sm->mem, w->sm, p.enter, a->n, a->lines, a->masks, a->partial,

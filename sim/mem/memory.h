@@ -195,6 +195,14 @@ guint64 sm_memory_l2_access(SmMemory *mem, guint sm, guint64 now, guint n, const
 /* A completion event's argument: its level, whether a store's, its SM. */
 #define SM_MEM_DONE_STORE 0x80u
 
+/* Forgets what the stores' transactions since the last call recorded for a fence (store_done,
+ * store_taken, store_way): before each access whose stores a fence may wait for. */
+static inline void
+sm_memory_clear_store_record(SmMemory *mem)
+{
+  mem->store_done = mem->store_taken = mem->store_way = 0;
+}
+
 /* @n transactions of SM @sm entered the memory system, a store's when @store: in flight until
  * their completion events (the LD/ST unit's counts against max_outstanding and
  * max_store_outstanding, and the peak of the first). */

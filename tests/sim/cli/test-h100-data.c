@@ -202,19 +202,29 @@ START_TEST(test_fences_wait_for_their_sms_stores)
 }
 END_TEST
 
-/* bench/h100/mempipe.cu's lines kernel on the H100 preset with @sets: the cycles of its clock
- * step @step (0: the loop, 1: the fence after it), as the median warp took them. */
-static double
-lines_step(const char *const *sets, guint step)
+/* bench/h100/mempipe.cu's lines kernel on the H100 preset with @sets: the cycles of its first
+ * @n clock steps (0: the loop, 1: the fence after it) into @v, as the median warp took them. */
+static void
+lines_steps(const char *const *sets, double *v, guint n)
 {
   TestRun *run = test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
   sm_run(run->sm);
   ck_assert(sm_error(run->sm) == NULL);
   const SmStats *st = sm_stats(run->sm);
-  ck_assert_uint_gt(st->clock_n_steps, step);
-  double v = (double)st->clock_steps[step];
+  ck_assert_uint_ge(st->clock_n_steps, n);
+  for (guint i = 0; i < n; i++)
+    v[i] = (double)st->clock_steps[i];
   test_run_free(run);
-  return v;
+}
+
+/* ... its step @step alone */
+static double
+lines_step(const char *const *sets, guint step)
+{
+  double v[2];
+  g_assert(step < G_N_ELEMENTS(v));
+  lines_steps(sets, v, step + 1);
+  return v[step];
 }
 
 /* The median of three launches' values. */
@@ -362,15 +372,10 @@ START_TEST(test_whole_lines_do_not_wait_for_the_dirty_lines_they_replace)
     for (guint f = 0; f < 2; f++) {
       const char *sets[] = {"op=st_dram",   "lines=1", "warps_per_sm=8",          "sms=132",
                             "sm_count=132", it,        f ? "flush=1" : "flush=0", NULL};
-      TestRun *run =
-          test_run_new("config/gpus/h100.yaml", "isa/kernels/h100/mempipe-lines.yaml", sets);
-      sm_run(run->sm);
-      ck_assert(sm_error(run->sm) == NULL);
-      const SmStats *st = sm_stats(run->sm);
-      ck_assert_uint_ge(st->clock_n_steps, 2);
-      loop[f] = (double)st->clock_steps[0];
-      fence[f] = (double)st->clock_steps[1];
-      test_run_free(run);
+      double v[2];
+      lines_steps(sets, v, 2);
+      loop[f] = v[0];
+      fence[f] = v[1];
     }
     double h_loop = l2_median(rows, "st_line", "clean", 8, iters[i], 7);
     double h_dirty = l2_median(rows, "st_line", "dirty", 8, iters[i], 7);

@@ -11,14 +11,14 @@
     .unit = u, .doc = d                                                                            \
   }
 
-#define CFG_N_MEMORY_FIELDS 11u
+#define CFG_N_MEMORY_FIELDS 12u
 #define CFG_N_LEVEL_FIELDS 14u
 #define CFG_N_L1_FIELDS 10u
 #define CFG_N_L2_FIELDS 10u
 #define CFG_N_BRANCH_FIELDS 5u
 #define CFG_N_SASS_FIELDS 11u
 #define CFG_N_CONSTANT_CACHE_FIELDS 7u
-#define CFG_N_LSU_FIELDS 9u
+#define CFG_N_LSU_FIELDS 10u
 extern const CfgField cfg_memory_fields[CFG_N_MEMORY_FIELDS];
 extern const CfgField cfg_level_fields[CFG_N_LEVEL_FIELDS];
 extern const CfgField cfg_l1_fields[CFG_N_L1_FIELDS], cfg_l2_fields[CFG_N_L2_FIELDS];

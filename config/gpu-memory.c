@@ -12,6 +12,7 @@ static const char *const index_names[] = {"hashed", "modulo", NULL};
 static const char *const l1_loads_names[] = {"all", "constant", "none", NULL};
 static const char *const store_drain_names[] = {"completion", "acceptance", "departure", NULL};
 static const char *const fence_names[] = {"none", "acceptance", "completion", NULL};
+static const char *const lg_order_names[] = {"arrival", "oldest", NULL};
 
 const CfgField cfg_memory_fields[] = {
     F("line_bytes", CFG_FIELD_UINT, memory.line_bytes, 4, 4096, "bytes", "cache line"),
@@ -22,6 +23,15 @@ const CfgField cfg_memory_fields[] = {
     F("max_store_outstanding", CFG_FIELD_UINT, memory.max_store_outstanding, 0, 1u << 24,
       "transactions",
       "of them, stores' (a store completes when its level has it); 0: no limit of their own"),
+    {.key = "throttle_order",
+     .type = CFG_FIELD_ENUM,
+     .offset = G_STRUCT_OFFSET(CfgGpu, memory.throttle_order),
+     .names = lg_order_names,
+     .doc = "who issues when room frees for the warps waiting in lg_throttle for room among "
+            "their SM's transactions in flight (or, kernels over SASS, for a place in its store "
+            "queue, lsu.store_queue): the one that found none first (arrival), or the oldest "
+            "waiting (oldest: its block launched first, then the lower warp slot), which keeps "
+            "the places among the oldest warps while younger ones wait"},
     {.key = "store_drain",
      .type = CFG_FIELD_ENUM,
      .offset = G_STRUCT_OFFSET(CfgGpu, memory.store_drain),
@@ -444,6 +454,8 @@ cfg_gpu_memory_print(const CfgGpu *g, GString *out)
     g_string_append_printf(out, "  store_drain: %s\n", store_drain_names[g->memory.store_drain]);
   if (g->memory.store_ack_cycles)
     g_string_append_printf(out, "  store_ack_cycles: %u\n", g->memory.store_ack_cycles);
+  if (g->memory.throttle_order != CFG_LG_ARRIVAL)
+    g_string_append_printf(out, "  throttle_order: %s\n", lg_order_names[g->memory.throttle_order]);
   if (g->memory.fence != CFG_FENCE_NONE)
     g_string_append_printf(out, "  fence: %s\n  fence_cycles: %u\n  fence_ack_cycles: %u\n",
                            fence_names[g->memory.fence], g->memory.fence_cycles,

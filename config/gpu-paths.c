@@ -31,6 +31,10 @@ const CfgField cfg_lsu_fields[CFG_N_LSU_FIELDS] = {
       "order, while its warp goes on (an instruction that writes its registers waits in "
       "long_scoreboard, an EXIT in drain); a global store issued with the queue full waits in "
       "lg_throttle.  0: no queue (a store waits for room at issue, in lg_throttle)"),
+    F("store_queue_hold_cycles", CFG_FIELD_UINT, lsu.store_queue_hold_cycles, 0, 1u << 16, "cycles",
+      "a store keeps its place in the store queue this long after its registers are read (its "
+      "warp goes on at the read): a warp back at its next store by then finds its own place "
+      "free first (with memory.throttle_order oldest, an older warp's is then its own again)"),
     F("store_backlog_cycles", CFG_FIELD_UINT, lsu.store_backlog_cycles, 0, 1u << 20, "cycles",
       "each SM's stores reach their level at no more than its share of the level's write rate "
       "(bytes_per_cycle over the SMs the grid occupies, a line costing what it costs a "
@@ -104,11 +108,13 @@ cfg_gpu_lsu_print(const CfgGpu *g, GString *out)
                          "lsu:\n  load_line_cycles: %u\n  return_line_cycles: %u\n"
                          "  store_line_cycles: %u\n  partial_sector_cycles: %u\n"
                          "  store_bytes_per_cycle: %u\n  store_read_cycles: %u\n"
-                         "  store_buffer: %u\n  store_queue: %u\n  store_backlog_cycles: %u\n",
+                         "  store_buffer: %u\n  store_queue: %u\n  store_queue_hold_cycles: %u\n"
+                         "  store_backlog_cycles: %u\n",
                          g->lsu.load_line_cycles, g->lsu.return_line_cycles,
                          g->lsu.store_line_cycles, g->lsu.partial_sector_cycles,
                          g->lsu.store_bytes_per_cycle, g->lsu.store_read_cycles,
-                         g->lsu.store_buffer, g->lsu.store_queue, g->lsu.store_backlog_cycles);
+                         g->lsu.store_buffer, g->lsu.store_queue, g->lsu.store_queue_hold_cycles,
+                         g->lsu.store_backlog_cycles);
 }
 
 gboolean
@@ -116,5 +122,6 @@ cfg_gpu_has_lsu(const CfgGpu *g)
 {
   return g->lsu.load_line_cycles || g->lsu.return_line_cycles || g->lsu.store_line_cycles ||
          g->lsu.partial_sector_cycles || g->lsu.store_bytes_per_cycle || g->lsu.store_read_cycles ||
-         g->lsu.store_buffer || g->lsu.store_queue || g->lsu.store_backlog_cycles;
+         g->lsu.store_buffer || g->lsu.store_queue || g->lsu.store_queue_hold_cycles ||
+         g->lsu.store_backlog_cycles;
 }

@@ -35,6 +35,10 @@ typedef enum { CFG_QUEUE_PASSES, CFG_QUEUE_ACCESSES } CfgQueueCounts;
  * queue, each issuing the warp its policy picks, or its warps waiting in the order they found
  * the queue full */
 typedef enum { CFG_THROTTLE_TURNS, CFG_THROTTLE_ARRIVAL } CfgThrottleOrder;
+/* memory.throttle_order: room that frees among an SM's transactions in flight (or in its store
+ * queue) goes to the warp waiting for it that found none first, or to the oldest waiting (its
+ * block launched first, then the lower warp slot) */
+typedef enum { CFG_LG_ARRIVAL, CFG_LG_OLDEST } CfgLgOrder;
 /* shared_memory.store_read_at: a store's registers are free to be written again after its last
  * bank pass, or once its first pass starts (its data read from them as it leaves the queue) */
 typedef enum { CFG_STORE_READ_LAST_PASS, CFG_STORE_READ_FIRST_PASS } CfgStoreReadAt;
@@ -243,6 +247,7 @@ typedef struct {
     guint line_bytes, sector_bytes;
     guint max_outstanding;       /* transactions in flight per SM before lg_throttle */
     guint max_store_outstanding; /* of them stores' (0: no limit of their own) */
+    int throttle_order;          /* CfgLgOrder: who takes room that frees */
     int store_drain;             /* CfgStoreDrain: when a store is done for its warp */
     guint store_ack_cycles;      /* ... and this much later (its acknowledgement back) */
     int fence;                   /* CfgFence: what a fence at GPU scope waits for */
@@ -261,18 +266,20 @@ typedef struct {
    * it reads from the register file.  All 0: no stage (accesses reach the memory system at
    * issue, stores free their registers at once). */
   struct {
-    guint load_line_cycles;      /* stage cycles per line of a load */
-    guint return_line_cycles;    /* each line of a load after the first: later data */
-    guint store_line_cycles;     /* stage cycles per line of a store */
-    guint partial_sector_cycles; /* ... and per sector a store writes in part */
-    guint store_bytes_per_cycle; /* a store's data enters the stage at this rate (0: at once) */
-    guint store_read_cycles;     /* a store's registers are read this long after its issue */
-    guint store_buffer;          /* stores read and not yet through the stage, per SM (0: any) */
-    guint store_queue;           /* stores issued and not yet read, per SM: they wait in the
-                                    path for room among the stores in flight (0: at issue) */
-    guint store_backlog_cycles;  /* the stage holds a store whose lines' level would take them
-                                    later than this behind the SM's share of its write rate
-                                    (0: never) */
+    guint load_line_cycles;        /* stage cycles per line of a load */
+    guint return_line_cycles;      /* each line of a load after the first: later data */
+    guint store_line_cycles;       /* stage cycles per line of a store */
+    guint partial_sector_cycles;   /* ... and per sector a store writes in part */
+    guint store_bytes_per_cycle;   /* a store's data enters the stage at this rate (0: at once) */
+    guint store_read_cycles;       /* a store's registers are read this long after its issue */
+    guint store_buffer;            /* stores read and not yet through the stage, per SM (0: any) */
+    guint store_queue;             /* stores issued and not yet read, per SM: they wait in the
+                                      path for room among the stores in flight (0: at issue) */
+    guint store_queue_hold_cycles; /* a store keeps its place in the queue this long after its
+                                      registers are read */
+    guint store_backlog_cycles;    /* the stage holds a store whose lines' level would take them
+                                      later than this behind the SM's share of its write rate
+                                      (0: never) */
   } lsu;
   /* The constant cache each SM reads LDC's words through (kernels over SASS): which lines it
    * holds, what a hit and a miss cost, and how it serves a warp's distinct addresses one at a

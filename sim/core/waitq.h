@@ -1,5 +1,5 @@
-/* Queues of warps waiting for room somewhere, in the order they found none (a ring of warp
- * indices per owner: an SM, or a scheduler): room goes to the first of them.  lg_throttle's
+/* Queues of warps waiting for room somewhere, in the order they found none or by age (a ring of
+ * warp indices per owner: an SM, or a scheduler): room goes to the first of them.  lg_throttle's
  * queue for room among an SM's transactions in flight (mem/memory.h), and with
  * shared_memory.throttle_order: arrival each scheduler's for a place in its SM's shared-memory
  * queue (sm/smem.h). */
@@ -52,6 +52,37 @@ sm_waitq_push(SmWaitQueue *q, guint sm, guint warp)
   g_assert(q->len[sm] < q->cap);
   guint at = q->head[sm] + q->len[sm]++;
   q->ring[(gsize)sm * q->cap + (at >= q->cap ? at - q->cap : at)] = warp;
+}
+
+/* @warp into queue @sm at place @i (0: first), those from there on one place later. */
+static inline void
+sm_waitq_insert(SmWaitQueue *q, guint sm, guint i, guint warp)
+{
+  g_assert(q->len[sm] < q->cap && i <= q->len[sm]);
+  guint32 *r = q->ring + (gsize)sm * q->cap;
+  for (guint k = q->len[sm]; k > i; k--) {
+    guint to = q->head[sm] + k, from = to - 1;
+    r[to >= q->cap ? to - q->cap : to] = r[from >= q->cap ? from - q->cap : from];
+  }
+  guint at = q->head[sm] + i;
+  r[at >= q->cap ? at - q->cap : at] = warp;
+  q->len[sm]++;
+}
+
+/* @warp out of queue @sm, wherever it is (those after it one place earlier). */
+static inline void
+sm_waitq_remove(SmWaitQueue *q, guint sm, guint warp)
+{
+  guint32 *r = q->ring + (gsize)sm * q->cap;
+  guint n = q->len[sm], i = 0;
+  while (i < n && sm_waitq_at(q, sm, i) != warp)
+    i++;
+  g_assert(i < n);
+  for (; i + 1 < n; i++) {
+    guint to = q->head[sm] + i, from = to + 1;
+    r[to >= q->cap ? to - q->cap : to] = r[from >= q->cap ? from - q->cap : from];
+  }
+  q->len[sm]--;
 }
 
 static inline void

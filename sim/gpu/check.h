@@ -21,8 +21,9 @@ wb_free_for(const SmGpu *sm, const SmScheduler *s, const SmWarp *w, guint64 t)
 /* Whether @w's global access waits for room among its SM's transactions in flight (or, a store
  * with a store queue, for a place in that queue: lsu.h): 0 if it may go, else the cycle to look
  * again (SM_NEVER: when a completion or the warp ahead wakes it).  It waits when there is no
- * room, or warps that found none before it are waiting still (it then joins their queue, and
- * goes when it is the first and there is room: memory.h). */
+ * room, or warps that found none before it are waiting still (it then joins their queue, at
+ * its end or, memory.throttle_order oldest, behind the older ones, and goes when it is the
+ * first and there is room: memory.h). */
 static inline guint64
 lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
 {
@@ -44,8 +45,23 @@ lg_throttled(SmGpu *sm, SmWarp *w, guint64 t)
     return !room ? full : sm_waitq_first(&mem->lg, m) != me ? SM_NEVER : 0;
   if (room && mem->lg.len[m] == 0)
     return 0;
-  sm_waitq_push(&mem->lg, m, me);
   w->lg_queued = SM_QUEUED_LG;
+  if (sm->cfg->memory.throttle_order == CFG_LG_OLDEST) {
+    /* behind the warps older than it: their blocks earlier in the grid (launched first), or
+     * its own block and a lower slot; first, it goes now if there is room */
+    guint at = mem->lg.len[m], mine = sm->blocks[w->block].grid_index;
+    for (; at > 0; at--) {
+      const SmWarp *o = &sm->warps[sm_waitq_at(&mem->lg, m, at - 1)];
+      guint theirs = sm->blocks[o->block].grid_index;
+      if (theirs < mine || (theirs == mine && o < w))
+        break;
+    }
+    sm_waitq_insert(&mem->lg, m, at, me);
+    if (at == 0 && room)
+      return 0;
+    return room ? SM_NEVER : full;
+  }
+  sm_waitq_push(&mem->lg, m, me);
   return room ? SM_NEVER : full;
 }
 
@@ -123,7 +139,11 @@ lg_leave(SmGpu *sm, SmWarp *w, guint64 t)
     mio_leave(sm, w, t);
     return;
   }
-  sm_waitq_pop(&sm->mem.lg, w->sm);
+  /* (oldest first, an older warp may have come in ahead of it since it found room) */
+  if (sm_waitq_first(&sm->mem.lg, w->sm) == (guint)(w - sm->warps))
+    sm_waitq_pop(&sm->mem.lg, w->sm);
+  else
+    sm_waitq_remove(&sm->mem.lg, w->sm, (guint)(w - sm->warps));
   w->lg_queued = SM_QUEUED_NONE;
   wake_next(sm, w, sm_waitq_first(&sm->mem.lg, w->sm), t);
 }

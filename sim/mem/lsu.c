@@ -41,6 +41,7 @@ sm_lsu_init(SmLsu *lsu, const CfgGpu *gpu, guint n_sm, guint grid_sms)
     lsu->share = (double)CLAMP(grid_sms, 1u, n_sm) / n_sm;
   }
   lsu->queue = gpu->lsu.store_queue;
+  lsu->hold = gpu->lsu.store_queue_hold_cycles;
   if (lsu->queue) {
     lsu->q = g_new0(SmLsuQueue, n_sm);
     for (guint m = 0; m < n_sm; m++) {
@@ -168,8 +169,10 @@ sm_lsu_pass(SmLsu *lsu, guint m, guint64 t, gboolean store, guint64 share, guint
     done[*head] = p.enter;
     *head = *head + 1 == lsu->buffer ? 0 : *head + 1;
   }
-  if (lsu->queue) /* (in issue order, so in order of their reads) */
-    g_array_append_val(lsu->q[m].unread, p.read);
+  if (lsu->queue) { /* its place frees then (in issue order, so in order of their reads) */
+    guint64 leaves = p.read + lsu->hold;
+    g_array_append_val(lsu->q[m].unread, leaves);
+  }
   return p;
 }
 
@@ -188,7 +191,7 @@ sm_lsu_queue_full(SmLsu *lsu, guint m, guint64 t)
   guint unread = q->unread->len - q->unread_head, held = unread + sm_lsu_waiting(lsu, m);
   if (held < lsu->queue)
     return 0;
-  /* a place frees when the (held - queue + 1)-th of the unread is read */
+  /* a place frees when the (held - queue + 1)-th of the unread leaves it */
   guint k = held - lsu->queue;
   return k < unread ? r[q->unread_head + k] : G_MAXUINT64;
 }

@@ -18,7 +18,9 @@
  * order, its registers unread, until completions make room (the loop takes it then: sass.c,
  * sm_sass_stores_resume()); an instruction that writes one of its registers waits
  * (long_scoreboard), and an EXIT waits for it (drain).  A global store issued while the queue
- * holds store_queue stores whose registers are unread waits at issue (lg_throttle).
+ * holds store_queue stores whose registers are unread waits at issue (lg_throttle); a store
+ * keeps its place store_queue_hold_cycles past its read (memory.throttle_order says who takes
+ * a place that frees).
  *
  * With a backlog (store_backlog_cycles), a store's lines go on to their level at no more than
  * its SM's share of the level's write rate (the level's rate an SM times the SMs over those the
@@ -51,7 +53,8 @@ typedef struct {
 } SmLsuWaiting;
 
 /* Per SM: the stores waiting (from head on) and their lines, bytes, sector masks and partial
- * sectors; the read cycles of the stores taken since (in order: from unread_head on). */
+ * sectors; when the stores taken since leave their places (their registers read, and
+ * store_queue_hold_cycles more; in order: from unread_head on). */
 typedef struct {
   GArray *waiting, *lines, *bytes, *masks, *partial;
   guint head;
@@ -70,6 +73,7 @@ typedef struct {
   guint *staged_head;
   guint *buf_head;     /* per SM: the oldest of them */
   guint queue;         /* store_queue (0: none) */
+  guint hold;          /* store_queue_hold_cycles */
   SmLsuQueue *q;       /* per SM, with a queue */
   guint64 backlog;     /* store_backlog_cycles, in ticks (0: the stage never waits for the level) */
   guint64 *share_free; /* per SM: ticks its share of the stores' level is busy until */
@@ -124,8 +128,8 @@ sm_lsu_waiting(const SmLsu *lsu, guint m)
 }
 
 /* SM @m's queue has no place for a store at @t: 0 if it has one, else the cycle a place frees
- * (a store taken has its registers read), or SM_NEVER (G_MAXUINT64) when only a store's room
- * can free one. */
+ * (a store taken has its registers read, and store_queue_hold_cycles more), or SM_NEVER
+ * (G_MAXUINT64) when only a store's room can free one. */
 guint64 sm_lsu_queue_full(SmLsu *lsu, guint m, guint64 t);
 
 /* A store of @n lines waits at the end of SM @m's queue (@w: its header, less its lines). */

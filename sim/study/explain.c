@@ -37,7 +37,9 @@ static const SmExplainTopic topics[] = {
      "The warp's global load or store waits: the LD/ST pipe is taking earlier accesses' lines,\n"
      "the SM has as many transactions in flight as it may (memory.max_outstanding, and\n"
      "max_store_outstanding for stores), or its store queue is full (lsu.store_queue: stores\n"
-     "waiting for room with their registers unread).  Too many memory instructions at once."},
+     "waiting for room with their registers unread).  Too many memory instructions at once.\n"
+     "The warps waiting take the room as it frees in the order they came, or the oldest first\n"
+     "(memory.throttle_order): then the youngest warps wait while the oldest go on."},
     {"mio_throttle",
      "its shared-memory access finds the queue to the banks full, or an MIO pipe busy",
      "Shared-memory accesses queue for the banks (shared_memory.queue_depth); each takes a pass\n"

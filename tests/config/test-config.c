@@ -102,6 +102,12 @@ START_TEST(test_bad_gpu_values_name_file_line_and_column)
                    "'always'");
   assert_gpu_error("shared_memory: {throttle_order: fifo}\n" MEM,
                    "gpu.yaml:1:33: 'throttle_order' must be one of turns, arrival, got 'fifo'");
+  assert_gpu_error(
+      "memory:\n  throttle_order: youngest\n  dram: {latency_cycles: 400, "
+      "bytes_per_cycle: 16}\n",
+      "gpu.yaml:2:19: 'throttle_order' must be one of arrival, oldest, got 'youngest'");
+  assert_gpu_error("lsu: {store_queue: 44, store_queue_hold_cycles: -3}\n" MEM,
+                   "gpu.yaml:1:49: store_queue_hold_cycles: must be at least 0, got -3");
   assert_gpu_error("policy: fifo\n" MEM, "gpu.yaml:1:9: 'policy' must be one of lrr, gto, oldest, "
                                          "two_level, last_resumed, got 'fifo'");
   assert_gpu_error(
@@ -391,6 +397,25 @@ START_TEST(test_sass_ops_modifier_entries)
   g_autoptr(CfgGpu) arrival_back = gpu_from(arrival_out->str, &error);
   ck_assert_msg(arrival_back != NULL, "%s", error ? error->message : "");
   ck_assert_int_eq(arrival_back->smem.throttle_order, CFG_THROTTLE_ARRIVAL);
+  /* memory.throttle_order likewise, where it is not arrival (the default), and
+   * lsu.store_queue_hold_cycles with the other LD/ST keys */
+  ck_assert_int_eq(g->memory.throttle_order, CFG_LG_ARRIVAL);
+  g_autoptr(CfgGpu) oldest = gpu_from("lsu: {store_queue: 44, store_queue_hold_cycles: 30}\n"
+                                      "memory:\n  throttle_order: oldest\n"
+                                      "  dram: {latency_cycles: 400, bytes_per_cycle: 16}\n",
+                                      &error);
+  ck_assert_msg(oldest != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq(oldest->memory.throttle_order, CFG_LG_OLDEST);
+  ck_assert_uint_eq(oldest->lsu.store_queue_hold_cycles, 30);
+  g_autoptr(GString) oldest_out = g_string_new(NULL);
+  cfg_gpu_print(oldest, oldest_out);
+  ck_assert_msg(strstr(oldest_out->str, "  throttle_order: oldest\n") &&
+                    strstr(oldest_out->str, "  store_queue_hold_cycles: 30\n"),
+                "%s", oldest_out->str);
+  g_autoptr(CfgGpu) oldest_back = gpu_from(oldest_out->str, &error);
+  ck_assert_msg(oldest_back != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq(oldest_back->memory.throttle_order, CFG_LG_OLDEST);
+  ck_assert_uint_eq(oldest_back->lsu.store_queue_hold_cycles, 30);
   /* block_priority_at likewise, where it is not every_pick (the default) */
   ck_assert_int_eq(g->block_priority_at, CFG_BLOCK_PRIORITY_AT_EVERY_PICK);
   ck_assert_msg(!strstr(out->str, "block_priority_at"), "%s", out->str);

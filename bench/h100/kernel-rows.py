@@ -6,6 +6,7 @@ warp's first and last clock read.
     kernel-rows.py lines tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines-clock.csv
     kernel-rows.py smem tests/data/h100-mempipe-smem.csv > tests/data/h100-mempipe-smem-clock.csv
     kernel-rows.py lines132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-lines132-clock.csv
+    kernel-rows.py stores132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-stores132-clock.csv
     kernel-rows.py dram132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-dram132-clock.csv
     kernel-rows.py fence tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence-clock.csv
     kernel-rows.py fence132 tests/data/h100-mempipe-lines.csv > tests/data/h100-mempipe-fence132-clock.csv
@@ -23,6 +24,8 @@ loop: the launches whose blocks ran together on each SM.
 lines: isa/kernels/h100/mempipe-lines.yaml, one SM alone: the loop, from the first clock read to
 the second (clock.steps.0; for stores the third comes after the __threadfence(), the next
 experiment's).  ld_l2 rows are left out (their launch found the L2 warm).
+stores132: the same kernel's stores to the L2 on all 132 SMs at 64 warps an SM: the median
+warp's loop, as lines.
 dram132: the same kernel's loads from and stores to DRAM on all 132 SMs (1 to 64 warps an SM, 1
 to 32 lines an access): the loop, as lines.
 fence, fence132: the same kernel's stores on 1 SM alone and on all 132: what the __threadfence()
@@ -76,6 +79,17 @@ EXPERIMENTS = {
                             f"warps_per_sm={r['warps_per_sm']};sms=132;sm_count=132;"
                             f"iters={r['iters']}"),
                  lambda r: f"{r['op']} {r['layout']} x{r['lines']} 132 SMs"),
+    "stores132": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
+                  ["bench/h100/mempipe.cu's lines experiment on all 132 SMs, stores to the L2 at "
+                   "64 warps an SM, two blocks of 32 (sm_count=132):",
+                   "cycles_per_insn_med x iters: the median warp's loop, from the first clock "
+                   "read to the second; its SM's span is 1.2-1.4 times as long (the 44 oldest "
+                   "warps end first: memory.throttle_order)"],
+                  lambda r: r["op"] == "st_l2" and r["sms"] == "132" and r["warps_per_sm"] == "64",
+                  lambda r: (f"op={r['op']};layout={r['layout']};lines={r['lines']};"
+                             f"warps_per_sm={r['warps_per_sm']};sms=132;sm_count=132;"
+                             f"iters={r['iters']}"),
+                  lambda r: f"{r['op']} {r['layout']} x{r['lines']} 132 SMs 64 warps"),
     "dram132": ("isa/kernels/h100/mempipe-lines.yaml", "cycles_per_insn_med",
                 ["bench/h100/mempipe.cu's lines experiment on all 132 SMs, loads from and "
                  "stores to DRAM (sm_count=132): fresh lines of a 4 GiB buffer, the L2 dirty "
@@ -271,7 +285,7 @@ def main(exp, path):
             if not keep(r):
                 continue
             cyc = float(r[column]) * int(r["iters"])
-            metric = ("clock.steps.0" if exp in ("lines", "lines132", "dram132")
+            metric = ("clock.steps.0" if exp in ("lines", "lines132", "stores132", "dram132")
                       else "clock.per_warp_median")
             out.write(f"{kernel},{keys(r)},{metric},{cyc:.0f},{curve(r)}\n")
 
